@@ -1,0 +1,25 @@
+/**
+ * The storage port. The engine reaches SQLite only through this interface, so the same engine runs
+ * on OPFS inside the worker and in memory under vitest, against the same sqlite-wasm build.
+ *
+ * Contract: calls are synchronous; `transaction` runs `fn` atomically (nested calls become
+ * savepoints) and rolls everything back if `fn` throws. `fn` must not await: SQLite's transaction
+ * would otherwise stay open across unrelated work.
+ */
+export type SqlParam = string | number | bigint | boolean | null | Uint8Array;
+export type SqlParams = readonly SqlParam[] | Readonly<Record<string, SqlParam>>;
+export type Row = Record<string, string | number | bigint | null | Uint8Array>;
+
+export interface Db {
+  /** Runs one statement and returns how many rows it changed. */
+  run(sql: string, params?: SqlParams): number;
+  /** First row of one statement, or undefined. */
+  get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined;
+  /** Every row of one statement. */
+  all<T extends object = Row>(sql: string, params?: SqlParams): T[];
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): void;
+  transaction<T>(fn: () => T): T;
+  readonly inTransaction: boolean;
+  close(): void;
+}

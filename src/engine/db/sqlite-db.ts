@@ -1,0 +1,79 @@
+import type { Database, PreparedStatement, BindingSpec } from '@sqlite.org/sqlite-wasm';
+import type { Db, Row, SqlParams } from './port.ts';
+
+/**
+ * The one `Db` adapter, over sqlite-wasm's oo1 API. It takes an already opened database, so the
+ * worker can hand it an OPFS one and tests an in-memory one; the engine never knows which.
+ */
+export function wrapSqlite(database: Database): Db {
+  const statements = new Map<string, PreparedStatement>();
+  let depth = 0;
+
+  function prepared(sql: string): PreparedStatement {
+    let stmt = statements.get(sql);
+    if (!stmt) {
+      stmt = database.prepare(sql);
+      statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  function withStatement<T>(sql: string, params: SqlParams | undefined, use: (s: PreparedStatement) => T): T {
+    const stmt = prepared(sql);
+    try {
+      if (params !== undefined && (Array.isArray(params) ? params.length > 0 : true)) {
+        stmt.bind(params as BindingSpec);
+      }
+      return use(stmt);
+    } finally {
+      stmt.reset(true);
+    }
+  }
+
+  return {
+    run(sql, params) {
+      return withStatement(sql, params, (stmt) => {
+        while (stmt.step()) {
+          // drain: RETURNING clauses and pragmas may yield rows
+        }
+        return database.changes() as number;
+      });
+    },
+    get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined {
+      return withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined));
+    },
+    all<T extends object = Row>(sql: string, params?: SqlParams): T[] {
+      return withStatement(sql, params, (stmt) => {
+        const rows: T[] = [];
+        while (stmt.step()) rows.push(stmt.get({}) as T);
+        return rows;
+      });
+    },
+    exec(sql) {
+      database.exec(sql);
+    },
+    transaction<T>(fn: () => T): T {
+      const savepoint = `sp${depth}`;
+      database.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+      depth++;
+      try {
+        const result = fn();
+        depth--;
+        database.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+        return result;
+      } catch (error) {
+        depth--;
+        database.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        throw error;
+      }
+    },
+    get inTransaction() {
+      return depth > 0;
+    },
+    close() {
+      for (const stmt of statements.values()) stmt.finalize();
+      statements.clear();
+      database.close();
+    },
+  };
+}

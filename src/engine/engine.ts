@@ -1,0 +1,88 @@
+import type { Db } from './db/port.ts';
+import { migrate, type Migration } from './db/migrate.ts';
+import type { LoggedEvent } from './events/define.ts';
+import { createIdGenerator } from './ids.ts';
+import { appendEvents, type LogContext } from './log/append.ts';
+import type { EventDraft } from './log/draft.ts';
+import { CommandRejectedError } from './log/errors.ts';
+import { clearHidden, markHidden } from './log/markers.ts';
+import { rebuild } from './log/rebuild.ts';
+import { getBot, getYou, listBots } from './queries/authored.ts';
+import { listChats } from './queries/chats.ts';
+import { drawerState } from './queries/drawer.ts';
+import { chatTranscript } from './queries/transcript.ts';
+
+/** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
+export interface EngineDeps {
+  db: Db;
+  now: () => number;
+  randomBytes: (length: number) => Uint8Array;
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** Applies pending migrations, then returns the engine over the migrated database. */
+export async function openEngine(deps: EngineDeps, migrations: readonly Migration[]): Promise<Engine> {
+  await migrate(deps.db, migrations, deps.now);
+  return createEngine(deps);
+}
+
+export function createEngine(deps: EngineDeps) {
+  const { db } = deps;
+  const ctx: LogContext = { db, now: deps.now, newId: createIdGenerator(deps.now, deps.randomBytes) };
+
+  return {
+    newId: ctx.newId,
+
+    /** Appends a command's events and projects them atomically. */
+    append(drafts: readonly EventDraft[]): LoggedEvent[] {
+      return appendEvents(ctx, drafts);
+    },
+
+    /** Hides the chat's story from `fromSeq` on; the hidden events stay in the log for undo. */
+    rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
+      return db.transaction(() => {
+        const [event] = appendEvents(ctx, [
+          { kind: 'chat_rewound', chatId, payload: { fromSeq }, ...(commandId ? { id: commandId } : {}) },
+        ]);
+        if (!event) throw new Error('chat_rewound was not appended');
+        markHidden(db, chatId, fromSeq, event.seq);
+        rebuild(db);
+        return event;
+      });
+    },
+
+    /** Reverses the chat's latest rewind that is still in force. */
+    undoRewind(chatId: string, commandId?: string): LoggedEvent {
+      return db.transaction(() => {
+        const latest = db.get<{ seq: number }>(
+          `SELECT r.seq FROM events r
+           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND r.hidden_by IS NULL AND r.superseded_by IS NULL
+             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id
+                             AND json_extract(u.payload, '$.rewindSeq') = r.seq)
+           ORDER BY r.seq DESC LIMIT 1`,
+          [chatId],
+        );
+        if (!latest) throw new CommandRejectedError('There is no rewind to undo in this chat.');
+        const [event] = appendEvents(ctx, [
+          { kind: 'rewind_undone', chatId, payload: { rewindSeq: latest.seq }, ...(commandId ? { id: commandId } : {}) },
+        ]);
+        if (!event) throw new Error('rewind_undone was not appended');
+        clearHidden(db, latest.seq);
+        rebuild(db);
+        return event;
+      });
+    },
+
+    rebuild: () => rebuild(db),
+    headSeq: () => db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')?.seq ?? 0,
+
+    listBots: () => listBots(db),
+    getBot: (id: string) => getBot(db, id),
+    getYou: () => getYou(db),
+    listChats: () => listChats(db),
+    transcript: (chatId: string, options?: { beforeSeq?: number | null; limit?: number }) =>
+      chatTranscript(db, chatId, options),
+    drawer: (chatId: string) => drawerState(db, chatId),
+  };
+}

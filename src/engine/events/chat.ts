@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineEvent } from './define.ts';
+import { entityId, fictionTime, requiredText, shortText } from './fields.ts';
+
+/** A new story with one bot as its host. The chat id is the event's chat id. */
+export const chatCreated = defineEvent({
+  kind: 'chat_created',
+  scope: 'chat',
+  schema: z.object({
+    botId: entityId,
+    title: requiredText(120),
+    fictionTime,
+    weather: shortText(200),
+    narrativeAnchor: shortText(2_000),
+  }),
+  apply(db, { seq, ts, chatId, payload: p }) {
+    db.run(
+      `INSERT INTO chats (id, bot_id, title, created_ts, created_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO NOTHING`,
+      [chatId, p.botId, p.title, ts, seq, seq],
+    );
+    db.run(
+      `INSERT INTO chat_state (chat_id, fiction_time, weather, active_scene_id, narrative_anchor)
+       VALUES (?, ?, ?, NULL, ?) ON CONFLICT (chat_id) DO NOTHING`,
+      [chatId, p.fictionTime, p.weather, p.narrativeAnchor],
+    );
+  },
+});
+
+/**
+ * The in-fiction clock moved. The payload carries the resulting time, not only the minutes, so a
+ * replay after a rewind lands on exactly the time the story showed then.
+ */
+export const clockAdvanced = defineEvent({
+  kind: 'clock_advanced',
+  scope: 'chat',
+  schema: z.object({
+    minutes: z.number().int().min(0).max(60 * 24 * 365 * 10),
+    fictionTime,
+  }),
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE chat_state SET fiction_time = ? WHERE chat_id = ?', [p.fictionTime, chatId]);
+  },
+});

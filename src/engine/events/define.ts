@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Db } from '../db/port.ts';
+
+/** An event as stored in the log, with its payload parsed. */
+export interface LoggedEvent<P = unknown> {
+  seq: number;
+  id: string;
+  ts: number;
+  kind: string;
+  chatId: string | null;
+  payload: P;
+  causeSeq: number | null;
+  supersededBy: number | null;
+  hiddenBy: number | null;
+}
+
+/**
+ * One event kind: its payload schema and its projection, declared together.
+ *
+ * Projections are deterministic and total: everything they need is in the event (ids and times are
+ * made by the command, never here), and they never throw on a valid payload. A target that a
+ * rewind or regenerate has since removed is simply not there, and an UPDATE of nothing is fine.
+ */
+export interface EventDefinition<K extends string = string, S extends z.ZodType = z.ZodType> {
+  kind: K;
+  /** 'chat' events must carry a chat id, 'global' ones must not, 'any' may or may not. */
+  scope: 'chat' | 'global' | 'any';
+  schema: S;
+  /** For 'any' events: whether this payload is about one chat and so needs its id. */
+  needsChat?(payload: z.infer<S>): boolean;
+  apply(db: Db, event: LoggedEvent<z.infer<S>>): void;
+}
+
+export function defineEvent<K extends string, S extends z.ZodType>(def: EventDefinition<K, S>): EventDefinition<K, S> {
+  return def;
+}
+
+/** JSON for a TEXT column. Arrays and objects only, so a projection never stores `undefined`. */
+export const json = (value: unknown): string => JSON.stringify(value);

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Shared payload pieces, so every kind validates ids, texts and times the same way. */
+
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const entityId = z.string().regex(ID_PATTERN, 'must be a UUID');
+
+/** Who an edge, activity or memory is about: the user ('you') or a bot id. */
+export const entityRef = z.union([z.literal('you'), entityId]);
+export type EntityRef = z.infer<typeof entityRef>;
+
+export const shortText = (max: number) => z.string().trim().max(max);
+export const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+export const longText = z.string().max(20_000);
+
+/** In-fiction time: an ISO 8601 date-time (an offset or Z is optional; fiction has no time zone). */
+export const fictionTime = z
+  .string()
+  .regex(/^\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/, 'must be an ISO date-time');
+
+export const significance = z.number().int().min(0).max(3);

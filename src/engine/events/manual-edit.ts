@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { Db, SqlParam } from '../db/port.ts';
+import { defineEvent, json } from './define.ts';
+import { entityId, entityRef, longText, requiredText, shortText } from './fields.ts';
+
+/**
+ * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
+ * editable field is listed here with the schema its new value must pass and where it lives, so an
+ * edit can never reach a column that is not meant to be edited by hand.
+ */
+const stringList = z.array(z.string().trim().min(1).max(2_000)).max(40);
+const score = z.number().min(0).max(100);
+
+const targets = {
+  you: { table: 'you', fields: { name: requiredText(80), pronouns: shortText(40), persona: longText } },
+  bot: {
+    table: 'bots',
+    fields: {
+      name: requiredText(80),
+      persona: longText,
+      backstory: longText,
+      initialRelationship: shortText(2_000),
+      kickoff: longText,
+      voiceSamples: stringList,
+      traits: stringList,
+    },
+  },
+  chat: { table: 'chats', fields: { title: requiredText(120) } },
+  chat_state: { table: 'chat_state', fields: { weather: shortText(200), narrativeAnchor: shortText(2_000) } },
+  edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
+  memory: { table: 'memories', fields: { summary: requiredText(4_000) } },
+  turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },
+  activity: {
+    table: 'activity',
+    fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200) },
+  },
+  container: { table: 'containers', fields: { name: requiredText(120), type: requiredText(60) } },
+} as const satisfies Record<string, { table: string; fields: Record<string, z.ZodType> }>;
+
+type TargetType = keyof typeof targets;
+
+const target = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('you') }),
+  z.object({ type: z.literal('bot'), id: entityId }),
+  z.object({ type: z.literal('chat') }),
+  z.object({ type: z.literal('chat_state') }),
+  z.object({ type: z.literal('edge'), source: entityRef, target: entityRef }),
+  z.object({ type: z.literal('memory'), id: entityId }),
+  z.object({ type: z.literal('turn'), id: entityId }),
+  z.object({ type: z.literal('activity'), entity: entityRef }),
+  z.object({ type: z.literal('container'), id: entityId }),
+]);
+type Target = z.infer<typeof target>;
+
+const GLOBAL_TARGETS: readonly TargetType[] = ['you', 'bot'];
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+function whereClause(t: Target, chatId: string | null): { sql: string; params: SqlParam[] } {
+  switch (t.type) {
+    case 'you':
+      return { sql: "id = 'you'", params: [] };
+    case 'bot':
+    case 'memory':
+    case 'container':
+      return { sql: 'id = ?', params: [t.id] };
+    case 'turn':
+      return { sql: 'turn_id = ?', params: [t.id] };
+    case 'chat':
+      return { sql: 'id = ?', params: [chatId] };
+    case 'chat_state':
+      return { sql: 'chat_id = ?', params: [chatId] };
+    case 'edge':
+      return { sql: 'chat_id = ? AND source = ? AND target = ?', params: [chatId, t.source, t.target] };
+    case 'activity':
+      return { sql: 'chat_id = ? AND entity = ?', params: [chatId, t.entity] };
+  }
+}
+
+export const manualEdit = defineEvent({
+  kind: 'manual_edit',
+  scope: 'any',
+  schema: z
+    .object({ target, field: z.string().max(40), prior: z.unknown(), value: z.unknown() })
+    .superRefine((p, ctx) => {
+      const fields: Record<string, z.ZodType> = targets[p.target.type].fields;
+      const schema = Object.hasOwn(fields, p.field) ? fields[p.field] : undefined;
+      if (!schema) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['field'],
+          message: `"${p.field}" cannot be edited on a ${p.target.type}; editable: ${Object.keys(fields).join(', ')}`,
+        });
+        return;
+      }
+      const checked = schema.safeParse(p.value);
+      if (!checked.success) {
+        for (const issue of checked.error.issues) {
+          ctx.addIssue({ code: 'custom', path: ['value', ...issue.path], message: issue.message });
+        }
+      }
+    })
+    .transform((p) => ({ ...p, value: parseValue(p) })),
+  needsChat: (p) => !GLOBAL_TARGETS.includes(p.target.type),
+  apply(db: Db, { chatId, payload: p }) {
+    const { table } = targets[p.target.type];
+    const where = whereClause(p.target, chatId);
+    const value = p.value;
+    const stored: SqlParam = Array.isArray(value) ? json(value) : (value as SqlParam);
+    db.run(`UPDATE ${table} SET ${snake(p.field)} = ? WHERE ${where.sql}`, [stored, ...where.params]);
+  },
+});
+
+/** The value after its field's schema (trimmed strings), so the projection stores what was validated. */
+function parseValue(p: { target: Target; field: string; value: unknown }): unknown {
+  const fields: Record<string, z.ZodType> = targets[p.target.type].fields;
+  const checked = fields[p.field]?.safeParse(p.value);
+  return checked?.success ? checked.data : p.value;
+}

@@ -1,0 +1,59 @@
+import type { EventDefinition } from './define.ts';
+import { botAuthored, botReset, youAuthored } from './authoring.ts';
+import { chatCreated, clockAdvanced } from './chat.ts';
+import { classifierFailed } from './classifier.ts';
+import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
+import { manualEdit } from './manual-edit.ts';
+import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
+import { chatRewound, rewindUndone } from './rewind.ts';
+import { assistantTurn, assistantTurnStarted, userTurn } from './turns.ts';
+import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
+
+/** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
+export const EVENT_DEFINITIONS = [
+  youAuthored,
+  botAuthored,
+  botReset,
+  chatCreated,
+  clockAdvanced,
+  containerCreated,
+  activityChange,
+  sceneOpened,
+  sceneClosed,
+  edgeUpdate,
+  edgeSummaryRewritten,
+  memoryWritten,
+  memorySignificanceSet,
+  memoryPinChanged,
+  memorySummaryRewritten,
+  userTurn,
+  assistantTurnStarted,
+  assistantTurn,
+  manualEdit,
+  classifierFailed,
+  chatRewound,
+  rewindUndone,
+] as const;
+
+export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
+
+const byKind = new Map<string, EventDefinition>(EVENT_DEFINITIONS.map((d) => [d.kind, d as unknown as EventDefinition]));
+
+export function definitionOf(kind: string): EventDefinition | undefined {
+  return byKind.get(kind);
+}
+
+/** The tables that are a pure function of the visible events; `rebuild()` clears and refills them. */
+export const PROJECTED_TABLES = [
+  'you',
+  'bots',
+  'chats',
+  'chat_state',
+  'containers',
+  'scenes',
+  'activity',
+  'edges',
+  'memories',
+  'transcript',
+  'classifier_failures',
+] as const;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { defineEvent, json } from './define.ts';
+import { entityId, shortText } from './fields.ts';
+
+export const segment = z.object({
+  type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
+  text: z.string().max(20_000),
+});
+export type Segment = z.infer<typeof segment>;
+
+/** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
+export const userTurn = defineEvent({
+  kind: 'user_turn',
+  scope: 'chat',
+  schema: z.object({
+    turnId: entityId,
+    text: z.string().trim().min(1, 'must not be empty').max(20_000),
+    segments: z.array(segment).max(500),
+  }),
+  apply(db, { seq, chatId, payload: p }) {
+    db.run(
+      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq)
+       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?) ON CONFLICT (turn_id) DO NOTHING`,
+      [p.turnId, chatId, seq, p.text, json(p.segments), seq],
+    );
+  },
+});
+
+/** The narrator began a reply. The row shows as streaming until `assistant_turn` finishes it. */
+export const assistantTurnStarted = defineEvent({
+  kind: 'assistant_turn_started',
+  scope: 'chat',
+  schema: z.object({ turnId: entityId, speaker: entityId, model: shortText(200) }),
+  apply(db, { seq, chatId, payload: p }) {
+    db.run(
+      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, model)
+       VALUES (?, ?, ?, 'assistant', ?, '', 'streaming', ?) ON CONFLICT (turn_id) DO NOTHING`,
+      [p.turnId, chatId, seq, p.speaker, p.model],
+    );
+  },
+});
+
+export const usage = z.object({
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+});
+
+export const truncationReason = z.enum(['stopped', 'error', 'interrupted', 'length']);
+
+export const assistantTurn = defineEvent({
+  kind: 'assistant_turn',
+  scope: 'chat',
+  schema: z
+    .object({
+      turnId: entityId,
+      speaker: entityId,
+      model: shortText(200),
+      text: z.string().max(100_000),
+      truncated: z.boolean(),
+      reason: truncationReason.nullable(),
+      usage: usage.nullable(),
+    })
+    .refine((p) => p.truncated === (p.reason !== null), {
+      message: 'a truncated turn needs a reason, and only a truncated one has one',
+      path: ['reason'],
+    }),
+  apply(db, { seq, chatId, payload: p }) {
+    // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
+    db.run(
+      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
+         prompt_tokens, completion_tokens, finished_seq)
+       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3)
+       ON CONFLICT (turn_id) DO UPDATE SET text = excluded.text, status = excluded.status,
+         reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
+         completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq`,
+      [
+        p.turnId,
+        chatId,
+        seq,
+        p.speaker,
+        p.text,
+        p.truncated ? 'truncated' : 'done',
+        p.reason,
+        p.model,
+        p.usage?.promptTokens ?? null,
+        p.usage?.completionTokens ?? null,
+      ],
+    );
+  },
+});

@@ -1,0 +1,58 @@
+import type { Db } from '../db/port.ts';
+
+export interface Bot {
+  id: string;
+  name: string;
+  persona: string;
+  voiceSamples: string[];
+  traits: string[];
+  backstory: string;
+  initialRelationship: string;
+  kickoff: string;
+  updatedSeq: number;
+}
+
+export interface You {
+  name: string;
+  pronouns: string;
+  persona: string;
+}
+
+interface BotRow {
+  id: string;
+  name: string;
+  persona: string;
+  voice_samples: string;
+  traits: string;
+  backstory: string;
+  initial_relationship: string;
+  kickoff: string;
+  updated_seq: number;
+}
+
+const toBot = (r: BotRow): Bot => ({
+  id: r.id,
+  name: r.name,
+  persona: r.persona,
+  voiceSamples: JSON.parse(r.voice_samples) as string[],
+  traits: JSON.parse(r.traits) as string[],
+  backstory: r.backstory,
+  initialRelationship: r.initial_relationship,
+  kickoff: r.kickoff,
+  updatedSeq: r.updated_seq,
+});
+
+const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq';
+
+export function listBots(db: Db): Bot[] {
+  return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots ORDER BY name COLLATE NOCASE, id`).map(toBot);
+}
+
+export function getBot(db: Db, id: string): Bot | undefined {
+  const row = db.get<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE id = ?`, [id]);
+  return row && toBot(row);
+}
+
+export function getYou(db: Db): You | undefined {
+  return db.get<You>("SELECT name, pronouns, persona FROM you WHERE id = 'you'");
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../db/port.ts';
+
+export interface ChatListItem {
+  id: string;
+  title: string;
+  botId: string;
+  botName: string | null;
+  fictionTime: string;
+  /** First line of the newest finished assistant reply, or null before the first reply. */
+  lastReply: string | null;
+  lastSeq: number;
+}
+
+interface ChatRow {
+  id: string;
+  title: string;
+  bot_id: string;
+  bot_name: string | null;
+  fiction_time: string;
+  last_reply: string | null;
+  last_seq: number;
+}
+
+const SNIPPET_LENGTH = 160;
+
+export function firstLine(text: string): string {
+  const line = text.trim().split(/\n/, 1)[0]?.trim() ?? '';
+  return line.length > SNIPPET_LENGTH ? `${line.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : line;
+}
+
+/** Every chat, newest activity first, with its bot and the first line of the last reply. */
+export function listChats(db: Db): ChatListItem[] {
+  return db
+    .all<ChatRow>(
+      `SELECT c.id, c.title, c.bot_id, b.name AS bot_name, s.fiction_time, c.last_seq,
+         (SELECT t.text FROM transcript t
+           WHERE t.chat_id = c.id AND t.role = 'assistant' AND t.status != 'streaming' AND t.text != ''
+           ORDER BY t.seq DESC LIMIT 1) AS last_reply
+       FROM chats c
+       JOIN chat_state s ON s.chat_id = c.id
+       LEFT JOIN bots b ON b.id = c.bot_id
+       ORDER BY c.last_seq DESC`,
+    )
+    .map((r) => ({
+      id: r.id,
+      title: r.title,
+      botId: r.bot_id,
+      botName: r.bot_name,
+      fictionTime: r.fiction_time,
+      lastReply: r.last_reply === null ? null : firstLine(r.last_reply),
+      lastSeq: r.last_seq,
+    }));
+}

@@ -1,0 +1,82 @@
+import type { Db } from '../db/port.ts';
+import type { Segment } from '../events/turns.ts';
+
+export interface TranscriptTurn {
+  turnId: string;
+  seq: number;
+  role: 'user' | 'assistant';
+  speaker: string;
+  speakerName: string;
+  text: string;
+  segments: Segment[] | null;
+  status: 'streaming' | 'done' | 'truncated';
+  reason: string | null;
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+}
+
+export interface TranscriptPage {
+  turns: TranscriptTurn[];
+  /** Pass as `beforeSeq` to load the page before this one; null when this page reaches the start. */
+  olderCursor: number | null;
+}
+
+interface TurnRow {
+  turn_id: string;
+  seq: number;
+  role: 'user' | 'assistant';
+  speaker: string;
+  speaker_name: string | null;
+  text: string;
+  segments: string | null;
+  status: TranscriptTurn['status'];
+  reason: string | null;
+  model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * One page of a chat's transcript, newest last. Superseded and hidden turns are not in the
+ * transcript table at all, so they never show. Keyed by seq on an index, so a chat of 10,000 turns
+ * costs what a new one does.
+ */
+export function chatTranscript(
+  db: Db,
+  chatId: string,
+  options: { beforeSeq?: number | null; limit?: number } = {},
+): TranscriptPage {
+  const limit = Math.max(1, Math.min(500, options.limit ?? DEFAULT_PAGE_SIZE));
+  const rows = db.all<TurnRow>(
+    `SELECT t.turn_id, t.seq, t.role, t.speaker, t.text, t.segments, t.status, t.reason, t.model,
+       t.prompt_tokens, t.completion_tokens,
+       CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you')
+            ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name
+     FROM transcript t
+     WHERE t.chat_id = ? AND t.seq < ?
+     ORDER BY t.seq DESC LIMIT ?`,
+    [chatId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1],
+  );
+  const hasOlder = rows.length > limit;
+  const page = rows.slice(0, limit).reverse();
+  return {
+    turns: page.map((r) => ({
+      turnId: r.turn_id,
+      seq: r.seq,
+      role: r.role,
+      speaker: r.speaker,
+      speakerName: r.speaker_name ?? (r.speaker === 'you' ? 'You' : 'Unknown'),
+      text: r.text,
+      segments: r.segments === null ? null : (JSON.parse(r.segments) as Segment[]),
+      status: r.status,
+      reason: r.reason,
+      model: r.model,
+      promptTokens: r.prompt_tokens,
+      completionTokens: r.completion_tokens,
+    })),
+    olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,
+  };
+}
