@@ -5,7 +5,7 @@ import { createIdGenerator } from './ids.ts';
 import { appendEvents, type LogContext } from './log/append.ts';
 import type { EventDraft } from './log/draft.ts';
 import { CommandRejectedError } from './log/errors.ts';
-import { clearHidden, markHidden } from './log/markers.ts';
+import { clearHidden, markHidden, markSuperseded } from './log/markers.ts';
 import { rebuild } from './log/rebuild.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
@@ -42,6 +42,9 @@ export function createEngine(deps: EngineDeps) {
     /** Hides the chat's story from `fromSeq` on; the hidden events stay in the log for undo. */
     rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
       return db.transaction(() => {
+        const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
+        if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
+        if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
         const [event] = appendEvents(ctx, [
           { kind: 'chat_rewound', chatId, payload: { fromSeq }, ...(commandId ? { id: commandId } : {}) },
         ]);
@@ -71,6 +74,18 @@ export function createEngine(deps: EngineDeps) {
         clearHidden(db, latest.seq);
         rebuild(db);
         return event;
+      });
+    },
+
+    /**
+     * Regenerate: the event at `seq` (an assistant_turn_started) and everything it caused give way
+     * to the event at `bySeq`. They stay in the log as an earlier swipe.
+     */
+    supersede(seq: number, bySeq: number): number[] {
+      return db.transaction(() => {
+        const marked = markSuperseded(db, seq, bySeq);
+        rebuild(db);
+        return marked;
       });
     },
 

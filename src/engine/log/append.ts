@@ -42,7 +42,7 @@ function alreadyAppended(db: Db, drafts: readonly EventDraft[]): LoggedEvent[] |
     [JSON.stringify(ids.filter((id) => id !== undefined))],
   );
   if (rows.length === 0) return undefined;
-  if (rows.length !== drafts.length || rows.some((r, i) => r.id !== ids[i])) {
+  if (rows.length !== drafts.length || rows.some((r, i) => r.id !== ids[i] || r.kind !== drafts[i]?.kind)) {
     throw new Error(`Command re-sent with ids that only partly match the log (first id ${ids[0]})`);
   }
   return rows.map(fromRow);

@@ -1,0 +1,108 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import { EventValidationError, UnknownEventKindError } from '../../src/engine/log/errors.ts';
+import type { EventDraft } from '../../src/engine/log/draft.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+let engine: Engine;
+let db: Db;
+const count = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+
+beforeEach(async () => {
+  ({ engine, db } = await openTestEngine());
+});
+
+describe('appending events', () => {
+  it('stores seq, a UUIDv7 id, ts, kind, chat id and the validated payload', () => {
+    const bot = engine.newId();
+    const [event] = engine.append([draft.bot(bot, { name: '  Mira  ' })]);
+    expect(event!.seq).toBe(1);
+    expect(event!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const row = db.get<{ kind: string; chat_id: string | null; payload: string; ts: number }>('SELECT * FROM events')!;
+    expect(row.kind).toBe('bot_authored');
+    expect(row.chat_id).toBeNull();
+    expect(row.ts).toBe(Date.UTC(2026, 0, 1));
+    expect(JSON.parse(row.payload).name).toBe('Mira'); // trimmed by the schema before it was stored
+  });
+
+  it('rejects an unknown kind with a clear error and writes nothing', () => {
+    expect(() => engine.append([{ kind: 'bot_deleted', payload: {} } as unknown as EventDraft])).toThrow(UnknownEventKindError);
+    expect(() => engine.append([{ kind: 'bot_deleted', payload: {} } as unknown as EventDraft])).toThrow(/Unknown event kind "bot_deleted"/);
+    expect(count('events')).toBe(0);
+  });
+
+  it('rejects an invalid payload naming the field, and writes nothing', () => {
+    const bad = draft.bot(engine.newId(), { name: '', traits: 'not a list' });
+    const error = (() => {
+      try {
+        engine.append([bad]);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(EventValidationError);
+    expect((error as Error).message).toMatch(/Invalid bot_authored event: .*name: must not be empty/);
+    expect((error as Error).message).toMatch(/traits/);
+    expect(count('events')).toBe(0);
+    expect(count('bots')).toBe(0);
+  });
+
+  it('is all or nothing: a bad event late in a command leaves no trace of the earlier ones', () => {
+    const bot = engine.newId();
+    const chat = engine.newId();
+    expect(() =>
+      engine.append([draft.bot(bot), draft.chat(chat, bot), draft.edge(chat, bot, bot)]), // an edge to itself is invalid
+    ).toThrow(/an edge joins two different entities/);
+    expect(count('events')).toBe(0);
+    expect(count('bots')).toBe(0);
+    expect(count('chats')).toBe(0);
+  });
+
+  it('enforces scope: chat events need a chat id, global events refuse one', () => {
+    const bot = engine.newId();
+    const noChat = { ...draft.chat(engine.newId(), bot), chatId: null };
+    expect(() => engine.append([noChat])).toThrow(/chatId: this event belongs to a chat/);
+    expect(() => engine.append([{ ...draft.bot(bot), chatId: engine.newId() }])).toThrow(/global and takes no chat id/);
+    expect(count('events')).toBe(0);
+  });
+
+  it('applies a re-sent command once (same client-made ids) and returns the original events', () => {
+    const bot = engine.newId();
+    const ids = [engine.newId(), engine.newId()];
+    const chat = engine.newId();
+    const command: EventDraft[] = [
+      { ...draft.bot(bot), id: ids[0] },
+      { ...draft.chat(chat, bot), id: ids[1] },
+    ];
+    const first = engine.append(command);
+    const again = engine.append(command);
+    expect(again.map((e) => e.seq)).toEqual(first.map((e) => e.seq));
+    expect(count('events')).toBe(2);
+    expect(() => engine.append([{ ...draft.you(), id: ids[0] }])).toThrow(/only partly match/);
+  });
+
+  it('links derived events to their cause, within one command or across commands', () => {
+    const bot = engine.newId();
+    const chat = engine.newId();
+    const turn = engine.newId();
+    engine.append([draft.bot(bot), draft.chat(chat, bot)]);
+    const [, finished, edge] = engine.append([
+      draft.assistantStarted(chat, turn, bot),
+      draft.assistantTurn(chat, turn, bot, 'The deck heaves.'),
+      { ...draft.edge(chat, bot, 'you', { affinityDelta: 3 }), causeDraft: 1 },
+    ]);
+    expect(edge!.causeSeq).toBe(finished!.seq);
+    const [later] = engine.append([{ ...draft.edge(chat, bot, 'you'), causeSeq: finished!.seq }]);
+    expect(db.get<{ cause_seq: number }>('SELECT cause_seq FROM events WHERE seq = ?', [later!.seq])!.cause_seq).toBe(
+      finished!.seq,
+    );
+  });
+
+  it('makes ids that sort in creation order', () => {
+    const ids = Array.from({ length: 5000 }, () => engine.newId());
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

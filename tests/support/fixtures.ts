@@ -1,0 +1,87 @@
+import type { EventDraft } from '../../src/engine/log/draft.ts';
+
+/** Valid drafts with sensible defaults; tests override only what they are about. */
+export const draft = {
+  you(over: Partial<{ name: string; pronouns: string; persona: string }> = {}): EventDraft {
+    return { kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.', ...over } };
+  },
+  bot(botId: string, over: Partial<Record<string, unknown>> = {}): EventDraft {
+    return {
+      kind: 'bot_authored',
+      payload: {
+        botId,
+        name: 'Mira',
+        persona: 'A wry ship captain.',
+        voiceSamples: ['"Hold fast."'],
+        traits: ['wry', 'loyal'],
+        backstory: 'Grew up on the docks.',
+        initialRelationship: 'Old friends.',
+        kickoff: 'The storm hits as you board.',
+        ...over,
+      } as never,
+    };
+  },
+  chat(chatId: string, botId: string, over: Partial<Record<string, unknown>> = {}): EventDraft {
+    return {
+      kind: 'chat_created',
+      chatId,
+      payload: {
+        botId,
+        title: 'Storm crossing',
+        fictionTime: '1890-05-01T20:00:00',
+        weather: 'storm',
+        narrativeAnchor: 'Reach the harbour.',
+        ...over,
+      } as never,
+    };
+  },
+  memory(chatId: string, memoryId: string, ownerId: string, over: Partial<Record<string, unknown>> = {}): EventDraft {
+    return {
+      kind: 'memory_written',
+      chatId,
+      payload: {
+        memoryId,
+        ownerId,
+        sceneId: null,
+        summary: 'Ada hid the map in her boot.',
+        witness: { you: true, host: true, guest: false },
+        fictionTime: '1890-05-01T20:05:00',
+        source: 'witnessed',
+        reliability: 1,
+        significance: 1,
+        pinned: false,
+        autoPinned: false,
+        ...over,
+      } as never,
+    };
+  },
+  edge(chatId: string, source: string, target: string, over: Partial<Record<string, unknown>> = {}): EventDraft {
+    return {
+      kind: 'edge_update',
+      chatId,
+      payload: { source, target, affinityDelta: 0, trustDelta: 0, facts: [], lastInteraction: null, ...over } as never,
+    };
+  },
+  userTurn(chatId: string, turnId: string, text = 'Hello.'): EventDraft {
+    return { kind: 'user_turn', chatId, payload: { turnId, text, segments: [{ type: 'narration', text }] } };
+  },
+  assistantStarted(chatId: string, turnId: string, speaker: string): EventDraft {
+    return { kind: 'assistant_turn_started', chatId, payload: { turnId, speaker, model: 'test-model' } };
+  },
+  assistantTurn(chatId: string, turnId: string, speaker: string, text: string, over: Partial<Record<string, unknown>> = {}): EventDraft {
+    return {
+      kind: 'assistant_turn',
+      chatId,
+      payload: {
+        turnId,
+        speaker,
+        model: 'test-model',
+        text,
+        truncated: false,
+        reason: null,
+        usage: { promptTokens: 100, completionTokens: 20 },
+        ...over,
+      } as never,
+    };
+  },
+};
