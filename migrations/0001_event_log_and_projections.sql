@@ -103,15 +103,27 @@ CREATE TABLE edges (
   target TEXT NOT NULL,
   affinity REAL NOT NULL,
   trust REAL NOT NULL,
-  knowledge TEXT NOT NULL,                 -- JSON array of facts source knows about target
   summary TEXT NOT NULL,
   last_interaction TEXT,                   -- in-fiction ISO time
   updated_seq INTEGER NOT NULL,
   PRIMARY KEY (chat_id, source, target)
 ) STRICT;
 
+-- What source knows about target: one row per fact, deduplicated by a normalised key, so a long
+-- story's growing knowledge never means rewriting one ever-larger value.
+CREATE TABLE edge_facts (
+  chat_id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  target TEXT NOT NULL,
+  fact_key TEXT NOT NULL,
+  fact TEXT NOT NULL,
+  added_seq INTEGER NOT NULL,
+  PRIMARY KEY (chat_id, source, target, fact_key)
+) STRICT;
+
 CREATE TABLE memories (
-  rowid INTEGER PRIMARY KEY,               -- stable rowid for the FTS index
+  created_seq INTEGER PRIMARY KEY,         -- the memory_written event; also the FTS rowid, so any
+                                           -- rebuild path gives a memory the same index entry
   id TEXT NOT NULL UNIQUE,
   owner_id TEXT NOT NULL,                  -- the bot that remembers
   chat_id TEXT NOT NULL,
@@ -125,8 +137,7 @@ CREATE TABLE memories (
   reliability REAL NOT NULL,
   significance INTEGER NOT NULL,
   pinned INTEGER NOT NULL,
-  auto_pinned INTEGER NOT NULL,
-  created_seq INTEGER NOT NULL
+  auto_pinned INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX memories_by_owner ON memories (owner_id, created_seq);
 CREATE INDEX memories_by_chat ON memories (chat_id, created_seq);
@@ -134,19 +145,19 @@ CREATE INDEX memories_by_chat ON memories (chat_id, created_seq);
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
   summary,
   content = 'memories',
-  content_rowid = 'rowid',
+  content_rowid = 'created_seq',
   tokenize = 'porter unicode61'
 );
 -- The triggers keep the index in step with every write the memory projections make.
 CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-  INSERT INTO memories_fts (rowid, summary) VALUES (new.rowid, new.summary);
+  INSERT INTO memories_fts (rowid, summary) VALUES (new.created_seq, new.summary);
 END;
 CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-  INSERT INTO memories_fts (memories_fts, rowid, summary) VALUES ('delete', old.rowid, old.summary);
+  INSERT INTO memories_fts (memories_fts, rowid, summary) VALUES ('delete', old.created_seq, old.summary);
 END;
 CREATE TRIGGER memories_fts_update AFTER UPDATE OF summary ON memories BEGIN
-  INSERT INTO memories_fts (memories_fts, rowid, summary) VALUES ('delete', old.rowid, old.summary);
-  INSERT INTO memories_fts (rowid, summary) VALUES (new.rowid, new.summary);
+  INSERT INTO memories_fts (memories_fts, rowid, summary) VALUES ('delete', old.created_seq, old.summary);
+  INSERT INTO memories_fts (rowid, summary) VALUES (new.created_seq, new.summary);
 END;
 
 CREATE TABLE transcript (

@@ -6,7 +6,7 @@ import { appendEvents, type LogContext } from './log/append.ts';
 import type { EventDraft } from './log/draft.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { clearHidden, markHidden, markSuperseded } from './log/markers.ts';
-import { rebuild } from './log/rebuild.ts';
+import { rebuild, rebuildAfterMarking, rebuildChat } from './log/rebuild.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { drawerState } from './queries/drawer.ts';
@@ -49,8 +49,7 @@ export function createEngine(deps: EngineDeps) {
           { kind: 'chat_rewound', chatId, payload: { fromSeq }, ...(commandId ? { id: commandId } : {}) },
         ]);
         if (!event) throw new Error('chat_rewound was not appended');
-        markHidden(db, chatId, fromSeq, event.seq);
-        rebuild(db);
+        rebuildAfterMarking(db, [...markHidden(db, chatId, fromSeq, event.seq), event.seq]);
         return event;
       });
     },
@@ -71,8 +70,7 @@ export function createEngine(deps: EngineDeps) {
           { kind: 'rewind_undone', chatId, payload: { rewindSeq: latest.seq }, ...(commandId ? { id: commandId } : {}) },
         ]);
         if (!event) throw new Error('rewind_undone was not appended');
-        clearHidden(db, latest.seq);
-        rebuild(db);
+        rebuildAfterMarking(db, [...clearHidden(db, latest.seq), event.seq]);
         return event;
       });
     },
@@ -84,12 +82,13 @@ export function createEngine(deps: EngineDeps) {
     supersede(seq: number, bySeq: number): number[] {
       return db.transaction(() => {
         const marked = markSuperseded(db, seq, bySeq);
-        rebuild(db);
+        rebuildAfterMarking(db, marked);
         return marked;
       });
     },
 
     rebuild: () => rebuild(db),
+    rebuildChat: (chatId: string) => rebuildChat(db, chatId),
     headSeq: () => db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')?.seq ?? 0,
 
     listBots: () => listBots(db),

@@ -11,7 +11,7 @@ let chat: string;
 
 const fts = (query: string) =>
   db.all<{ id: string }>(
-    'SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts)',
+    'SELECT m.id FROM memories_fts f JOIN memories m ON m.created_seq = f.rowid WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts)',
     [query],
   ).map((r) => r.id);
 

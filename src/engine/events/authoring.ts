@@ -69,6 +69,12 @@ export const botReset = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run('DELETE FROM memories WHERE owner_id = ?', [p.botId]);
     db.run('DELETE FROM edges WHERE source = ?', [p.botId]);
+    db.run('DELETE FROM edge_facts WHERE source = ?', [p.botId]);
     db.run('UPDATE bots SET reset_seq = ? WHERE id = ?', [seq, p.botId]);
+  },
+  applyToChat(db, { payload: p }, chatId) {
+    db.run('DELETE FROM memories WHERE owner_id = ? AND chat_id = ?', [p.botId, chatId]);
+    db.run('DELETE FROM edges WHERE source = ? AND chat_id = ?', [p.botId, chatId]);
+    db.run('DELETE FROM edge_facts WHERE source = ? AND chat_id = ?', [p.botId, chatId]);
   },
 });

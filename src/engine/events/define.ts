@@ -29,6 +29,11 @@ export interface EventDefinition<K extends string = string, S extends z.ZodType 
   /** For 'any' events: whether this payload is about one chat and so needs its id. */
   needsChat?(payload: z.infer<S>): boolean;
   apply(db: Db, event: LoggedEvent<z.infer<S>>): void;
+  /**
+   * For global events whose effects reach into chat rows (a bot reset wipes its memories in every
+   * chat): the same effect limited to one chat, so that chat can be rebuilt on its own.
+   */
+  applyToChat?(db: Db, event: LoggedEvent<z.infer<S>>, chatId: string): void;
 }
 
 export function defineEvent<K extends string, S extends z.ZodType>(def: EventDefinition<K, S>): EventDefinition<K, S> {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
-import { defineEvent, json } from './define.ts';
+import { defineEvent } from './define.ts';
 import { entityRef, fictionTime, shortText } from './fields.ts';
 
 export const EDGE_DEFAULT = 50;
-const clamp = (value: number) => Math.min(100, Math.max(0, value));
 
 /** Facts count as the same when they differ only in case, spacing or a final full stop. */
 export const factKey = (fact: string) =>
@@ -14,31 +13,16 @@ export const factKey = (fact: string) =>
     .replace(/[.!?]+$/, '')
     .trim();
 
-export function mergeFacts(known: readonly string[], added: readonly string[]): string[] {
-  const merged = [...known];
-  const seen = new Set(known.map(factKey));
-  for (const fact of added) {
+export function addFacts(db: Db, chatId: string | null, source: string, target: string, facts: readonly string[], seq: number) {
+  for (const fact of facts) {
     const key = factKey(fact);
-    if (key && !seen.has(key)) {
-      seen.add(key);
-      merged.push(fact.trim());
-    }
+    if (!key) continue;
+    db.run(
+      `INSERT INTO edge_facts (chat_id, source, target, fact_key, fact, added_seq) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO NOTHING`,
+      [chatId, source, target, key, fact.trim(), seq],
+    );
   }
-  return merged;
-}
-
-interface EdgeRow {
-  affinity: number;
-  trust: number;
-  knowledge: string;
-}
-
-function readEdge(db: Db, chatId: string | null, source: string, target: string): EdgeRow | undefined {
-  return db.get<EdgeRow>('SELECT affinity, trust, knowledge FROM edges WHERE chat_id = ? AND source = ? AND target = ?', [
-    chatId,
-    source,
-    target,
-  ]);
 }
 
 /** How `source` feels about and what it knows of `target`, in this chat. Directed: A->B is not B->A. */
@@ -56,25 +40,18 @@ export const edgeUpdate = defineEvent({
     })
     .refine((p) => p.source !== p.target, { message: 'an edge joins two different entities', path: ['target'] }),
   apply(db, { seq, chatId, payload: p }) {
-    const edge = readEdge(db, chatId, p.source, p.target);
-    const knowledge = mergeFacts(edge ? (JSON.parse(edge.knowledge) as string[]) : [], p.facts);
+    // Scores start at 50 and stay within 0..100 however large the deltas add up.
     db.run(
-      `INSERT INTO edges (chat_id, source, target, affinity, trust, knowledge, summary, last_interaction, updated_seq)
-       VALUES (?, ?, ?, ?, ?, ?, '', ?, ?)
-       ON CONFLICT (chat_id, source, target) DO UPDATE SET affinity = excluded.affinity, trust = excluded.trust,
-         knowledge = excluded.knowledge, updated_seq = excluded.updated_seq,
-         last_interaction = coalesce(excluded.last_interaction, edges.last_interaction)`,
-      [
-        chatId,
-        p.source,
-        p.target,
-        clamp((edge?.affinity ?? EDGE_DEFAULT) + p.affinityDelta),
-        clamp((edge?.trust ?? EDGE_DEFAULT) + p.trustDelta),
-        json(knowledge),
-        p.lastInteraction,
-        seq,
-      ],
+      `INSERT INTO edges (chat_id, source, target, affinity, trust, summary, last_interaction, updated_seq)
+       VALUES (?1, ?2, ?3, max(0.0, min(100.0, ?4 + ?5)), max(0.0, min(100.0, ?4 + ?6)), '', ?7, ?8)
+       ON CONFLICT (chat_id, source, target) DO UPDATE SET
+         affinity = max(0.0, min(100.0, edges.affinity + ?5)),
+         trust = max(0.0, min(100.0, edges.trust + ?6)),
+         last_interaction = coalesce(?7, edges.last_interaction),
+         updated_seq = ?8`,
+      [chatId, p.source, p.target, EDGE_DEFAULT, p.affinityDelta, p.trustDelta, p.lastInteraction, seq],
     );
+    addFacts(db, chatId, p.source, p.target, p.facts, seq);
   },
 });
 
@@ -84,8 +61,8 @@ export const edgeSummaryRewritten = defineEvent({
   schema: z.object({ source: entityRef, target: entityRef, summary: shortText(4_000) }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO edges (chat_id, source, target, affinity, trust, knowledge, summary, last_interaction, updated_seq)
-       VALUES (?, ?, ?, ?, ?, '[]', ?, NULL, ?)
+      `INSERT INTO edges (chat_id, source, target, affinity, trust, summary, last_interaction, updated_seq)
+       VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
        ON CONFLICT (chat_id, source, target) DO UPDATE SET summary = excluded.summary, updated_seq = excluded.updated_seq`,
       [chatId, p.source, p.target, EDGE_DEFAULT, EDGE_DEFAULT, p.summary, seq],
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db, SqlParam } from '../db/port.ts';
 import { defineEvent, json } from './define.ts';
+import { addFacts } from './edges.ts';
 import { entityId, entityRef, longText, requiredText, shortText } from './fields.ts';
 
 /**
@@ -61,11 +62,13 @@ function whereClause(t: Target, chatId: string | null): { sql: string; params: S
     case 'you':
       return { sql: "id = 'you'", params: [] };
     case 'bot':
+      return { sql: 'id = ?', params: [t.id] };
+    // Chat rows are matched within the event's chat too, so one chat can be rebuilt alone.
     case 'memory':
     case 'container':
-      return { sql: 'id = ?', params: [t.id] };
+      return { sql: 'id = ? AND chat_id = ?', params: [t.id, chatId] };
     case 'turn':
-      return { sql: 'turn_id = ?', params: [t.id] };
+      return { sql: 'turn_id = ? AND chat_id = ?', params: [t.id, chatId] };
     case 'chat':
       return { sql: 'id = ?', params: [chatId] };
     case 'chat_state':
@@ -102,7 +105,13 @@ export const manualEdit = defineEvent({
     })
     .transform((p) => ({ ...p, value: parseValue(p) })),
   needsChat: (p) => !GLOBAL_TARGETS.includes(p.target.type),
-  apply(db: Db, { chatId, payload: p }) {
+  apply(db: Db, { seq, chatId, payload: p }) {
+    if (p.target.type === 'edge' && p.field === 'knowledge') {
+      // The whole list is replaced: what the user removed is forgotten, the rest kept in their order.
+      db.run('DELETE FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, p.target.source, p.target.target]);
+      addFacts(db, chatId, p.target.source, p.target.target, p.value as string[], seq);
+      return;
+    }
     const { table } = targets[p.target.type];
     const where = whereClause(p.target, chatId);
     const value = p.value;

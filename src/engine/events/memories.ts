@@ -54,8 +54,8 @@ export const memorySignificanceSet = defineEvent({
   kind: 'memory_significance_set',
   scope: 'chat',
   schema: z.object({ memoryId: entityId, significance }),
-  apply(db, { payload: p }) {
-    db.run('UPDATE memories SET significance = ? WHERE id = ?', [p.significance, p.memoryId]);
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
   },
 });
 
@@ -64,8 +64,13 @@ export const memoryPinChanged = defineEvent({
   kind: 'memory_pin_changed',
   scope: 'chat',
   schema: z.object({ memoryId: entityId, pinned: z.boolean(), auto: z.boolean() }),
-  apply(db, { payload: p }) {
-    db.run('UPDATE memories SET pinned = ?, auto_pinned = ? WHERE id = ?', [p.pinned, p.pinned && p.auto, p.memoryId]);
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE memories SET pinned = ?, auto_pinned = ? WHERE id = ? AND chat_id = ?', [
+      p.pinned,
+      p.pinned && p.auto,
+      p.memoryId,
+      chatId,
+    ]);
   },
 });
 
@@ -73,7 +78,7 @@ export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
   scope: 'chat',
   schema: z.object({ memoryId: entityId, summary: requiredText(4_000) }),
-  apply(db, { payload: p }) {
-    db.run('UPDATE memories SET summary = ? WHERE id = ?', [p.summary, p.memoryId]);
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
   },
 });

@@ -53,7 +53,25 @@ export const PROJECTED_TABLES = [
   'scenes',
   'activity',
   'edges',
+  'edge_facts',
   'memories',
   'transcript',
   'classifier_failures',
 ] as const;
+
+/** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
+export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], string>> = {
+  chats: 'id',
+  chat_state: 'chat_id',
+  containers: 'chat_id',
+  scenes: 'chat_id',
+  activity: 'chat_id',
+  edges: 'chat_id',
+  edge_facts: 'chat_id',
+  memories: 'chat_id',
+  transcript: 'chat_id',
+  classifier_failures: 'chat_id',
+};
+
+/** Global kinds that reach into chat rows, and so are replayed when one chat is rebuilt. */
+export const KINDS_REACHING_CHATS = EVENT_DEFINITIONS.filter((d) => 'applyToChat' in d).map((d) => d.kind);

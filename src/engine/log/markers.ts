@@ -27,17 +27,21 @@ export function markSuperseded(db: Db, seq: number, bySeq: number): number[] {
 }
 
 /** Hides a chat's events from `fromSeq` up to the rewind, and whatever they caused elsewhere. */
-export function markHidden(db: Db, chatId: string, fromSeq: number, rewindSeq: number): number {
-  return db.run(
-    `WITH RECURSIVE hidden(seq) AS (
-       SELECT seq FROM events WHERE chat_id = ?1 AND seq >= ?2 AND seq < ?3
-       UNION SELECT e.seq FROM events e JOIN hidden h ON e.cause_seq = h.seq WHERE e.seq < ?3
-     )
-     UPDATE events SET hidden_by = ?3 WHERE seq IN (SELECT seq FROM hidden) AND hidden_by IS NULL`,
-    [chatId, fromSeq, rewindSeq],
-  );
+export function markHidden(db: Db, chatId: string, fromSeq: number, rewindSeq: number): number[] {
+  return db
+    .all<{ seq: number }>(
+      `WITH RECURSIVE hidden(seq) AS (
+         SELECT seq FROM events WHERE chat_id = ?1 AND seq >= ?2 AND seq < ?3
+         UNION SELECT e.seq FROM events e JOIN hidden h ON e.cause_seq = h.seq WHERE e.seq < ?3
+       )
+       UPDATE events SET hidden_by = ?3 WHERE seq IN (SELECT seq FROM hidden) AND hidden_by IS NULL RETURNING seq`,
+      [chatId, fromSeq, rewindSeq],
+    )
+    .map((r) => r.seq);
 }
 
-export function clearHidden(db: Db, rewindSeq: number): number {
-  return db.run('UPDATE events SET hidden_by = NULL WHERE hidden_by = ?', [rewindSeq]);
+export function clearHidden(db: Db, rewindSeq: number): number[] {
+  return db
+    .all<{ seq: number }>('UPDATE events SET hidden_by = NULL WHERE hidden_by = ? RETURNING seq', [rewindSeq])
+    .map((r) => r.seq);
 }

@@ -125,8 +125,11 @@ export function drawerState(db: Db, chatId: string): Drawer | undefined {
       summary: string;
       last_interaction: string | null;
     }>(
-      `SELECT source, target, affinity, trust, knowledge, summary, last_interaction
-       FROM edges WHERE chat_id = ? ORDER BY source, target`,
+      `SELECT source, target, affinity, trust, summary, last_interaction,
+         (SELECT json_group_array(fact) FROM
+           (SELECT fact FROM edge_facts f WHERE f.chat_id = e.chat_id AND f.source = e.source AND f.target = e.target
+            ORDER BY added_seq, rowid)) AS knowledge
+       FROM edges e WHERE chat_id = ? ORDER BY source, target`,
       [chatId],
     )
     .map(
