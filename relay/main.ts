@@ -1,27 +1,34 @@
-import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createStaticHandler, distDir } from './static-files.ts';
+import { ConfigError, loadConfig, readEnvFile } from './config.ts';
+import { consoleLogger } from './logger.ts';
+import { createRelay } from './server.ts';
+import { distDir } from './static-files.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const root = distDir(projectRoot);
-if (!existsSync(root)) {
-  console.error(`No built app in ${root}. Run "npm run build" first, or "npm start" to build and serve.`);
-  process.exit(1);
+const envFile = process.env.RELAY_ENV_FILE ?? `${projectRoot}.relay.env`;
+
+try {
+  const config = loadConfig({ ...readEnvFile(envFile), ...process.env }, distDir(projectRoot));
+  if (!existsSync(config.distDir)) {
+    console.error(`No built app in ${config.distDir}. Run "npm run build" first, or "npm start" to build and serve.`);
+    process.exit(1);
+  }
+  const relay = createRelay(config, { log: consoleLogger });
+  const { url } = await relay.listen();
+  console.log(`Roleplay Engine: ${url}/`);
+  console.log(
+    config.apiKey
+      ? `Model server: ${new URL(config.upstream).host} (key configured)`
+      : 'No FEATHERLESS_API_KEY: answering from the built-in demo model. Put a key in .relay.env to play for real.',
+  );
+  const stop = () => void relay.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`Relay not started: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
 }
-
-const host = process.env.RELAY_HOST ?? '127.0.0.1';
-const port = Number(process.env.RELAY_PORT ?? 8787);
-const serveStatic = createStaticHandler(root);
-
-const server = createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://relay.invalid');
-  serveStatic(req, res, url.pathname).catch((error: unknown) => {
-    console.error('static file error:', error instanceof Error ? error.message : error);
-    if (!res.headersSent) res.writeHead(500).end();
-  });
-});
-
-server.listen(port, host, () => {
-  console.log(`Roleplay Engine: http://${host}:${port}/`);
-});

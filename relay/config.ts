@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+export interface RelayConfig {
+  /** Never logged, never sent to the browser. Empty means demo mode. */
+  apiKey: string;
+  upstream: string;
+  host: string;
+  port: number;
+  token: string;
+  maxStreamsPerClient: number;
+  /** Used when the upstream has no /plan (a local server): account-wide concurrency units. */
+  upstreamConcurrency: number;
+  /** Empty: every model is allowed. */
+  allowedModels: string[];
+  maxBodyBytes: number;
+  /** How long a request may wait in the account-wide queue before it gets a 429. */
+  queueTimeoutMs: number;
+  /** How long the upstream may take to start answering. */
+  upstreamTimeoutMs: number;
+  modelsCacheMs: number;
+  distDir: string;
+  /** Featherless asks integrations to identify themselves. */
+  referer: string;
+  title: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+export const isLoopback = (host: string) => LOOPBACK.test(host);
+
+/** KEY=VALUE lines, `#` comments, optional quotes. The file is gitignored; the environment wins. */
+export function readEnvFile(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const values: Record<string, string> = {};
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*([A-Z_][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith('#')) continue;
+    values[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return values;
+}
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a whole number of at least 1 (got "${raw}")`);
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined>, distDir: string): RelayConfig {
+  const upstream = (env.RELAY_UPSTREAM || 'https://api.featherless.ai/v1').replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(upstream);
+  } catch {
+    throw new ConfigError(`RELAY_UPSTREAM must be a URL such as https://api.featherless.ai/v1 (got "${upstream}")`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`RELAY_UPSTREAM must be http or https (got "${parsed.protocol}")`);
+  }
+  const host = env.RELAY_HOST || '127.0.0.1';
+  const token = env.RELAY_TOKEN ?? '';
+  if (!isLoopback(host) && token.length < 16) {
+    throw new ConfigError(
+      `Refusing to listen on ${host} without RELAY_TOKEN: anyone on the network could spend your API quota. ` +
+        'Set RELAY_TOKEN to a secret of 16 or more characters, or bind to 127.0.0.1.',
+    );
+  }
+  const port = env.RELAY_PORT === '0' ? 0 : positiveInt(env, 'RELAY_PORT', 8787);
+  return {
+    apiKey: (env.FEATHERLESS_API_KEY ?? '').trim(),
+    upstream,
+    host,
+    port,
+    token,
+    maxStreamsPerClient: positiveInt(env, 'RELAY_MAX_STREAMS', 4),
+    upstreamConcurrency: positiveInt(env, 'RELAY_UPSTREAM_CONCURRENCY', 4),
+    allowedModels: (env.RELAY_MODELS ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+    maxBodyBytes: positiveInt(env, 'RELAY_MAX_BODY_BYTES', 1024 * 1024),
+    queueTimeoutMs: positiveInt(env, 'RELAY_QUEUE_TIMEOUT_MS', 60_000),
+    upstreamTimeoutMs: positiveInt(env, 'RELAY_UPSTREAM_TIMEOUT_MS', 120_000),
+    modelsCacheMs: positiveInt(env, 'RELAY_MODELS_CACHE_MS', 5 * 60_000),
+    distDir,
+    referer: env.RELAY_REFERER || 'https://github.com/roleplay-engine/roleplay-engine',
+    title: env.RELAY_TITLE || 'Roleplay Engine',
+  };
+}

@@ -1,0 +1,96 @@
+import type { CompletionRequest } from './request-body.ts';
+import { instanceOf, schemaInPrompt } from './demo-json.ts';
+
+/**
+ * The built-in demo model, used when no API key is configured, so a new user sees the whole app
+ * work. It writes short narrative prose that reacts to the last user message, and JSON that fits
+ * the schema in the prompt when a JSON object is asked for.
+ */
+export const DEMO_MODELS = [
+  'roleplay-engine/demo',
+  'dphn/Dolphin-Mistral-24B-Venice-Edition',
+  'NousResearch/Hermes-3-Llama-3.1-8B',
+  'cognitivecomputations/dolphin-2.9.4-llama3-8b',
+  'mlabonne/Meta-Llama-3.1-8B-Instruct-abliterated',
+];
+
+function seeded(text: string) {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return () => {
+    h = Math.imul(h ^ (h >>> 15), 2246822507);
+    h = Math.imul(h ^ (h >>> 13), 3266489909);
+    return ((h ^= h >>> 16) >>> 0) / 2 ** 32;
+  };
+}
+
+const STOP = new Set('the a an and or but to of in on at for with you your i me my is are was were be it this that what how'.split(' '));
+
+function topicOf(text: string): string {
+  const words = text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/\(\([\s\S]*?\)\)/g, ' ')
+    .toLowerCase()
+    .match(/[a-z][a-z'-]{3,}/g);
+  const candidates = (words ?? []).filter((w) => !STOP.has(w));
+  return candidates.sort((a, b) => b.length - a.length)[0] ?? 'the evening';
+}
+
+function speakerName(system: string): string {
+  const match = /(?:You are|you play|as|Character:|Name:)\s+([A-Z][a-zA-Z'-]+)/.exec(system);
+  return match?.[1] ?? 'Your companion';
+}
+
+export function demoReply(request: CompletionRequest): string {
+  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  if (wantsJson(request)) {
+    const schema = schemaInPrompt(request.messages.map((m) => m.content).join('\n'));
+    return JSON.stringify(schema ? instanceOf(schema, topicOf(lastUser)) : {});
+  }
+  const name = speakerName(system);
+  const topic = topicOf(lastUser);
+  const said = /"([^"]{1,160})"/.exec(lastUser)?.[1];
+  const did = /\*([^*]{1,160})\*/.exec(lastUser)?.[1];
+  const random = seeded(lastUser + system.length);
+  const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
+
+  const opening = did
+    ? pick([
+        `${name} watches as you ${did.replace(/^(i|you)\s+/i, '')}, a slow smile forming.`,
+        `${name} notices the way you ${did.replace(/^(i|you)\s+/i, '')} and leans a little closer.`,
+      ])
+    : pick([`${name} considers you for a long moment.`, `${name} lets the silence stretch, then exhales.`]);
+  const answer = said
+    ? pick([
+        `"${said.length > 40 ? `${said.slice(0, 40).trimEnd()}…` : said}?" ${name} repeats softly. "You always did know how to surprise me."`,
+        `"Is that so?" ${name} asks, turning your words over. "Then tell me more about ${topic}."`,
+      ])
+    : pick([`"${topic[0]!.toUpperCase()}${topic.slice(1)}," ${name} murmurs. "Of all the things to bring up tonight."`, `"Go on," ${name} says. "I'm listening."`]);
+  const scene = pick([
+    'Somewhere nearby, a door creaks and the lamplight wavers.',
+    'Rain taps against the window, patient and unhurried.',
+    'The fire pops, scattering a few bright sparks across the hearth.',
+  ]);
+  const close = pick([
+    `*${name} reaches for the cup on the table, eyes never leaving yours.*`,
+    `*${name} waits, clearly curious where this is going.*`,
+  ]);
+  return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add an API key to the relay to play with a real one.)`;
+}
+
+export function wantsJson(request: CompletionRequest): boolean {
+  if (request.response_format?.type === 'json_object') return true;
+  const last = request.messages.at(-1)?.content ?? '';
+  return /respond (only )?with (a )?(valid )?json/i.test(last);
+}
+
+/** Splits text into small pieces the way a model streams tokens: words with their trailing space. */
+export function demoTokens(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** Rough token counts for the usage block (about four characters a token). */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}

@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import { RelayHttpError } from './http-error.ts';
+
+/** Reads a JSON body, refusing more than `maxBytes` (checked as it streams in, not after). */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const tooLarge = () =>
+    new RelayHttpError(413, 'body_too_large', `Request body is larger than the relay's limit of ${maxBytes} bytes.`, {
+      Connection: 'close',
+    });
+  if (declared > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'not JSON';
+    throw new RelayHttpError(400, 'invalid_json', `Request body is not valid JSON: ${reason}`);
+  }
+}
+
+const message = z.object({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.string().max(400_000),
+  name: z.string().max(64).optional(),
+});
+
+/**
+ * The chat completion fields the relay forwards. Anything else in the body is dropped, so a client
+ * cannot smuggle parameters (or a different upstream) through.
+ */
+export const completionRequest = z
+  .object({
+    model: z.string().min(1).max(200),
+    messages: z.array(message).min(1).max(1_000),
+    stream: z.boolean().optional(),
+    stream_options: z.object({ include_usage: z.boolean() }).optional(),
+    max_tokens: z.number().int().min(1).max(32_768).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().min(-1).max(1_000).optional(),
+    min_p: z.number().min(0).max(1).optional(),
+    frequency_penalty: z.number().min(-2).max(2).optional(),
+    presence_penalty: z.number().min(-2).max(2).optional(),
+    repetition_penalty: z.number().min(0).max(2).optional(),
+    stop: z.union([z.string().max(200), z.array(z.string().max(200)).max(8)]).optional(),
+    seed: z.number().int().optional(),
+    response_format: z.object({ type: z.enum(['text', 'json_object']) }).optional(),
+  })
+  .strip();
+export type CompletionRequest = z.infer<typeof completionRequest>;
+
+export function parseCompletionRequest(body: unknown): CompletionRequest {
+  const parsed = completionRequest.safeParse(body);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+    throw new RelayHttpError(400, 'invalid_request', `Invalid chat completion request: ${details}`);
+  }
+  return parsed.data;
+}

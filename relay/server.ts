@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { isLoopback, type RelayConfig } from './config.ts';
+import { handleCompletions } from './completions.ts';
+import { DEMO_MODELS } from './demo-model.ts';
+import { RelayHttpError, sendError, sendJson } from './http-error.ts';
+import { scrubbedLogger, scrubber, type Logger } from './logger.ts';
+import { createStaticHandler } from './static-files.ts';
+import { Upstream } from './upstream.ts';
+import { UpstreamQueue } from './upstream-queue.ts';
+
+export interface RelayDeps {
+  log: Logger;
+  fetch?: typeof fetch;
+  /** Delay between the demo model's tokens; tests set 0. */
+  demoDelayMs?: number;
+}
+
+export interface Relay {
+  server: Server;
+  queue: UpstreamQueue;
+  listen(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+const API_ROUTES: Record<string, string> = {
+  '/api/health': 'GET',
+  '/api/v1/models': 'GET',
+  '/api/v1/chat/completions': 'POST',
+};
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '';
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Host names a loopback-bound relay answers to; anything else is a DNS-rebinding attempt. */
+function hostAllowed(config: RelayConfig, hostHeader: string | undefined): boolean {
+  if (!isLoopback(config.host)) return true;
+  const host = (hostHeader ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  return isLoopback(host);
+}
+
+export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
+  const scrub = scrubber([config.apiKey, config.token]);
+  const log = scrubbedLogger(deps.log, scrub);
+  const upstream = new Upstream(config, scrub, deps.fetch);
+  const queue = new UpstreamQueue(config.upstreamConcurrency, config.queueTimeoutMs);
+  const openStreams = new Map<string, number>();
+  const serveStatic = createStaticHandler(config.distDir);
+  const context = { config, upstream, queue, log, openStreams, demoDelayMs: deps.demoDelayMs ?? 25 };
+  const mode = config.apiKey ? 'upstream' : 'demo';
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string) {
+    if (config.token && !bearerMatches(req.headers.authorization, config.token)) {
+      throw new RelayHttpError(401, 'relay_unauthorized', 'This relay needs its token: send Authorization: Bearer <RELAY_TOKEN>.', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const origin = req.headers.origin;
+    if (origin && new URL(origin).host !== req.headers.host) {
+      throw new RelayHttpError(403, 'relay_unauthorized', 'Requests from other sites are refused.');
+    }
+    const method = API_ROUTES[path];
+    if (!method) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
+    if (req.method !== method) {
+      throw new RelayHttpError(405, 'method_not_allowed', `${path} takes ${method}, not ${req.method}.`, { Allow: method });
+    }
+    switch (path) {
+      case '/api/health':
+        sendJson(res, 200, {
+          ok: true,
+          mode,
+          upstream: mode === 'demo' ? null : upstream.host,
+          models: config.allowedModels,
+          queue: queue.stats,
+        });
+        return;
+      case '/api/v1/models': {
+        const list = mode === 'demo' ? DEMO_MODELS.map((id) => ({ id, object: 'model', owned_by: 'demo' })) : await upstream.listModels();
+        const allowed = config.allowedModels.length ? list.filter((m) => config.allowedModels.includes(m.id)) : list;
+        sendJson(res, 200, { object: 'list', data: allowed });
+        return;
+      }
+      case '/api/v1/chat/completions':
+        await handleCompletions(req, res, context, req.socket.remoteAddress ?? 'unknown');
+        return;
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    let path = '/';
+    try {
+      path = new URL(req.url ?? '/', 'http://relay.invalid').pathname;
+    } catch {
+      // an unparsable URL is answered as a 404 below
+    }
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (isApi) {
+      res.on('close', () => {
+        const ended = res.writableFinished ? '' : ' (client went away)';
+        log.info(`${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms${ended}`);
+      });
+    }
+    const handle = async () => {
+      if (!hostAllowed(config, req.headers.host)) {
+        throw new RelayHttpError(403, 'relay_unauthorized', 'Unexpected Host header: this relay only answers as localhost.');
+      }
+      if (isApi) await api(req, res, path);
+      else await serveStatic(req, res, path);
+    };
+    handle().catch((error: unknown) => {
+      if (error instanceof RelayHttpError) {
+        sendError(res, error);
+        if (error.headers.Connection === 'close') res.on('finish', () => req.socket.destroy());
+        return;
+      }
+      if (res.destroyed) return;
+      log.error(`unexpected error on ${req.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      sendError(res, new RelayHttpError(500, 'internal_error', 'The relay failed unexpectedly; see its log.'));
+    });
+  });
+  // Streams can be long; the defaults would cut a slow story off mid-sentence.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+
+  return {
+    server,
+    queue,
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => resolve());
+      });
+      const { port } = server.address() as AddressInfo;
+      if (config.apiKey) {
+        void upstream.planConcurrency().then((units) => {
+          if (units) queue.setCapacity(units);
+          log.info(`upstream ${upstream.host}: ${units ? `plan concurrency ${units}` : `no /plan, using ${config.upstreamConcurrency} units`}`);
+        });
+      }
+      const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+      return { url: `http://${shownHost}:${port}`, port };
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}

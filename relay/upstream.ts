@@ -1,0 +1,147 @@
+import type { RelayConfig } from './config.ts';
+import { RelayHttpError } from './http-error.ts';
+import { modelCost } from './upstream-queue.ts';
+
+export interface UpstreamModel {
+  id: string;
+  model_class?: string;
+  [key: string]: unknown;
+}
+
+/** The one upstream the relay talks to. The key is added here and nowhere else. */
+export class Upstream {
+  private models: { at: number; list: UpstreamModel[] } | undefined;
+
+  constructor(
+    private readonly config: RelayConfig,
+    private readonly scrub: (text: string) => string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  get host(): string {
+    return new URL(this.config.upstream).host;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      Authorization: `Bearer ${this.config.apiKey}`,
+      'HTTP-Referer': this.config.referer,
+      'X-Title': this.config.title,
+      ...extra,
+    };
+  }
+
+  /**
+   * A request to the upstream with a deadline for its response headers. The deadline ends once
+   * headers arrive; streaming bodies may then run as long as the caller keeps reading.
+   */
+  async request(path: string, init: { method: string; body?: string; accept: string; signal?: AbortSignal }): Promise<Response> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    init.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.config.upstreamTimeoutMs);
+    try {
+      return await this.fetchImpl(`${this.config.upstream}${path}`, {
+        method: init.method,
+        headers: this.headers({ Accept: init.accept, ...(init.body ? { 'Content-Type': 'application/json' } : {}) }),
+        ...(init.body ? { body: init.body } : {}),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (timedOut) {
+        throw new RelayHttpError(
+          504,
+          'upstream_timeout',
+          `The model server did not answer within ${Math.round(this.config.upstreamTimeoutMs / 1000)} s.`,
+        );
+      }
+      if (init.signal?.aborted) throw error;
+      const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new RelayHttpError(502, 'upstream_unreachable', `Could not reach the model server at ${this.host}: ${this.scrub(reason)}`);
+    } finally {
+      clearTimeout(timer);
+      init.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Turns a non-2xx upstream response into the typed error the UI shows. The body is scrubbed. */
+  async failure(response: Response): Promise<RelayHttpError> {
+    const detail = this.scrub(await describeBody(response));
+    const retryAfter = response.headers.get('retry-after');
+    switch (true) {
+      case response.status === 401 || response.status === 403:
+        return new RelayHttpError(
+          401,
+          'upstream_key_rejected',
+          `The model server rejected the API key. Check FEATHERLESS_API_KEY and restart the relay. (${detail})`,
+        );
+      case response.status === 429:
+        return new RelayHttpError(429, 'upstream_busy', `The model server is busy or the plan's limit was reached: ${detail}`, {
+          'Retry-After': retryAfter && /^\d+$/.test(retryAfter) ? retryAfter : '5',
+        });
+      case response.status >= 500:
+        return new RelayHttpError(502, 'upstream_error', `The model server failed (${response.status}): ${detail}`);
+      default:
+        return new RelayHttpError(response.status, 'invalid_request', `The model server refused the request: ${detail}`);
+    }
+  }
+
+  async listModels(): Promise<UpstreamModel[]> {
+    if (this.models && Date.now() - this.models.at < this.config.modelsCacheMs) return this.models.list;
+    const response = await this.request('/models', { method: 'GET', accept: 'application/json' });
+    if (!response.ok) throw await this.failure(response);
+    const body = (await response.json().catch(() => null)) as { data?: unknown } | null;
+    const list = Array.isArray(body?.data)
+      ? (body.data as unknown[]).filter((m): m is UpstreamModel => typeof (m as UpstreamModel)?.id === 'string')
+      : [];
+    this.models = { at: Date.now(), list };
+    return list;
+  }
+
+  /** What a request for `model` costs in plan units; a model the list does not know costs 1. */
+  async costOf(model: string): Promise<number> {
+    const known = await this.listModels().catch(() => []);
+    const entry = known.find((m) => m.id === model);
+    return entry ? modelCost(entry.model_class ?? entry.id) : modelCost(model);
+  }
+
+  /** The plan's concurrency units, or undefined when the upstream has no /plan (a local server). */
+  async planConcurrency(): Promise<number | undefined> {
+    try {
+      const response = await this.request('/plan', { method: 'GET', accept: 'application/json' });
+      if (!response.ok) return undefined;
+      return findConcurrency(await response.json());
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Featherless does not document /plan's body: take a positive `concurrency` number wherever it is. */
+export function findConcurrency(value: unknown, depth = 0): number | undefined {
+  if (depth > 3 || typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (/concurrency/i.test(key) && typeof inner === 'number' && Number.isInteger(inner) && inner > 0) return inner;
+  }
+  for (const inner of Object.values(value)) {
+    const found = findConcurrency(inner, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function describeBody(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
+    if (typeof message === 'string' && message) return message.slice(0, 500);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.trim().slice(0, 500) || `HTTP ${response.status}`;
+}
