@@ -116,7 +116,9 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
     handle().catch((error: unknown) => {
       if (error instanceof RelayHttpError) {
         sendError(res, error);
-        if (error.headers.Connection === 'close') res.on('finish', () => req.socket.destroy());
+        // The unread rest of a refused body would corrupt the next request on a kept-alive connection.
+        const socket = req.socket;
+        if (error.headers.Connection === 'close') res.on('finish', () => socket?.destroy());
         return;
       }
       if (res.destroyed) return;
