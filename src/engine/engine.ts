@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import type { Db } from './db/port.ts';
+import { classify, type ClassifyOptions, type ClassifyResult } from './llm/classify.ts';
+import type { LlmClient } from './llm/port.ts';
 import { migrate, type Migration } from './db/migrate.ts';
 import type { LoggedEvent } from './events/define.ts';
 import { createIdGenerator } from './ids.ts';
@@ -11,6 +14,7 @@ import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { drawerState } from './queries/drawer.ts';
 import { chatTranscript } from './queries/transcript.ts';
+import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -86,6 +90,48 @@ export function createEngine(deps: EngineDeps) {
         return marked;
       });
     },
+
+    settings: () => readSettings(db),
+
+    /** Validates the change against the settings it would produce, then records it. */
+    changeSettings(patch: Partial<Settings>): Settings {
+      return db.transaction(() => {
+        const checked = checkSettingsPatch(readSettings(db), patch);
+        appendEvents(ctx, [{ kind: 'settings_changed', payload: { patch: checked } }]);
+        return readSettings(db);
+      });
+    },
+
+    /**
+     * Structured output with the configured classifier model and fallbacks; each model that gives up
+     * becomes a classifier_failed event, visible in Settings.
+     */
+    classify<S extends z.ZodType>(
+      llm: LlmClient,
+      schema: S,
+      prompt: { system: string; user: string },
+      options: ClassifyOptions<z.infer<S>> & { chatId?: string | null },
+    ): Promise<ClassifyResult<z.infer<S>>> {
+      const settings = readSettings(db);
+      return classify(
+        {
+          llm,
+          model: settings.classifierModel,
+          fallbacks: settings.classifierFallbacks,
+          timeoutMs: settings.classifierTimeoutMs,
+          recordFailure: (failure) =>
+            appendEvents(ctx, [{ kind: 'classifier_failed', chatId: options.chatId ?? null, payload: failure }]),
+        },
+        schema,
+        prompt,
+        options,
+      );
+    },
+
+    classifierFailures: () =>
+      db.all<{ seq: number; chat_id: string | null; ts: number; task: string; model: string; raw: string; error: string; attempts: number }>(
+        'SELECT seq, chat_id, ts, task, model, raw, error, attempts FROM classifier_failures ORDER BY seq DESC LIMIT 100',
+      ),
 
     rebuild: () => rebuild(db),
     rebuildChat: (chatId: string) => rebuildChat(db, chatId),

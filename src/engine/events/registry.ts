@@ -6,6 +6,7 @@ import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
 import { manualEdit } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
 import { chatRewound, rewindUndone } from './rewind.ts';
+import { settingsChanged } from '../settings.ts';
 import { assistantTurn, assistantTurnStarted, userTurn } from './turns.ts';
 import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
 
@@ -33,6 +34,7 @@ export const EVENT_DEFINITIONS = [
   classifierFailed,
   chatRewound,
   rewindUndone,
+  settingsChanged,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
@@ -57,6 +59,7 @@ export const PROJECTED_TABLES = [
   'memories',
   'transcript',
   'classifier_failures',
+  'settings',
 ] as const;
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
