@@ -10,6 +10,9 @@ import type { EventDraft } from './log/draft.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { clearHidden, markHidden, markSuperseded } from './log/markers.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat } from './log/rebuild.ts';
+import { exportLog, importLog } from './log/backup.ts';
+import { identify } from './db/identity.ts';
+import { EVENT_COLUMNS, fromRow, type EventRow } from './log/row.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { drawerState } from './queries/drawer.ts';
@@ -35,6 +38,13 @@ export function createEngine(deps: EngineDeps) {
   const { db } = deps;
   const ctx: LogContext = { db, now: deps.now, newId: createIdGenerator(deps.now, deps.randomBytes) };
 
+  /** A re-sent marker command (same id) returns what it did the first time, and does nothing more. */
+  const applied = (commandId: string | undefined): LoggedEvent | undefined => {
+    if (!commandId) return undefined;
+    const row = db.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [commandId]);
+    return row && fromRow(row);
+  };
+
   return {
     newId: ctx.newId,
 
@@ -46,6 +56,8 @@ export function createEngine(deps: EngineDeps) {
     /** Hides the chat's story from `fromSeq` on; the hidden events stay in the log for undo. */
     rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
       return db.transaction(() => {
+        const done = applied(commandId);
+        if (done) return done;
         const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
         if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
         if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
@@ -61,6 +73,8 @@ export function createEngine(deps: EngineDeps) {
     /** Reverses the chat's latest rewind that is still in force. */
     undoRewind(chatId: string, commandId?: string): LoggedEvent {
       return db.transaction(() => {
+        const done = applied(commandId);
+        if (done) return done;
         const latest = db.get<{ seq: number }>(
           `SELECT r.seq FROM events r
            WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND r.hidden_by IS NULL AND r.superseded_by IS NULL
@@ -91,13 +105,18 @@ export function createEngine(deps: EngineDeps) {
       });
     },
 
+    identify: () => identify(db, ctx.newId, deps.now),
+    exportLog: () => exportLog(db, deps.now),
+    importLog: (backup: unknown) => importLog(db, backup),
+
     settings: () => readSettings(db),
 
     /** Validates the change against the settings it would produce, then records it. */
-    changeSettings(patch: Partial<Settings>): Settings {
+    changeSettings(patch: Partial<Settings>, commandId?: string): Settings {
       return db.transaction(() => {
+        if (applied(commandId)) return readSettings(db);
         const checked = checkSettingsPatch(readSettings(db), patch);
-        appendEvents(ctx, [{ kind: 'settings_changed', payload: { patch: checked } }]);
+        appendEvents(ctx, [{ kind: 'settings_changed', payload: { patch: checked }, ...(commandId ? { id: commandId } : {}) }]);
         return readSettings(db);
       });
     },

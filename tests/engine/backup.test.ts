@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { dumpProjections } from '../support/dump.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+async function storyEngine() {
+  const { engine, db } = await openTestEngine();
+  const bot = engine.newId();
+  const chat = engine.newId();
+  engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+  const first = engine.append([draft.userTurn(chat, engine.newId(), 'one'), draft.memory(chat, engine.newId(), bot)]);
+  engine.append([draft.userTurn(chat, engine.newId(), 'two'), draft.edge(chat, bot, 'you', { affinityDelta: 9 })]);
+  engine.rewind(chat, first[0]!.seq + 2);
+  return { engine, db, bot, chat };
+}
+
+describe('backup and restore of the event log', () => {
+  it('restores every table, markers included, in a fresh database', async () => {
+    const source = await storyEngine();
+    const backup = JSON.parse(JSON.stringify(source.engine.exportLog()));
+    const target = await openTestEngine();
+    expect(target.engine.importLog(backup)).toEqual({ events: backup.events.length });
+    expect(dumpProjections(target.db)).toEqual(dumpProjections(source.db));
+    expect(target.engine.transcript(source.chat).turns.map((t) => t.text)).toEqual(['one']);
+    // The hidden turn came along: undo brings it back in the restored copy too.
+    target.engine.undoRewind(source.chat);
+    expect(target.engine.transcript(source.chat).turns.map((t) => t.text)).toEqual(['one', 'two']);
+  });
+
+  it('refuses a corrupt or foreign file with a specific message, and changes nothing', async () => {
+    const source = await storyEngine();
+    const good = source.engine.exportLog();
+    const target = await openTestEngine();
+    const cases: [unknown, RegExp][] = [
+      ['not even an object', /not a Roleplay Engine backup/],
+      [{ hello: 'world' }, /not a Roleplay Engine backup/],
+      [{ ...good, events: 'nope' }, /damaged: events/],
+      [{ ...good, events: good.events.map((e, i) => (i === 1 ? { ...e, payload: '{"name": ""' } : e)) }, /Event 2 \(bot_authored\) has a payload that is not JSON/],
+      [{ ...good, events: good.events.map((e, i) => (i === 1 ? { ...e, payload: JSON.stringify({ botId: 'x' }) } : e)) }, /Event 2 \(bot_authored\) is invalid: .*botId/],
+      [{ ...good, events: good.events.map((e, i) => (i === 2 ? { ...e, kind: 'chat_deleted' } : e)) }, /Unknown event kind "chat_deleted"/],
+      [{ ...good, events: [...good.events].reverse() }, /out of order/],
+      [{ ...good, events: good.events.map((e, i) => (i === 4 ? { ...e, cause_seq: 999 } : e)) }, /points its cause_seq at event 999/],
+    ];
+    for (const [input, message] of cases) expect(() => target.engine.importLog(input)).toThrow(message);
+    expect(target.engine.headSeq()).toBe(0);
+    expect(target.engine.listBots()).toEqual([]);
+  });
+
+  it('will not restore over existing stories', async () => {
+    const source = await storyEngine();
+    const other = await storyEngine();
+    expect(() => other.engine.importLog(source.engine.exportLog())).toThrow(/already has stories/);
+  });
+});
+
+describe('marker commands re-sent with the same id', () => {
+  it('apply once: a re-sent undo does not undo an older rewind', async () => {
+    const { engine, chat } = await storyEngine();
+    const texts = () => engine.transcript(chat).turns.map((t) => t.text);
+    const three = engine.append([draft.userTurn(chat, engine.newId(), 'three')])[0]!;
+    engine.rewind(chat, three.seq, 'rewind-2');
+    engine.rewind(chat, three.seq, 'rewind-2');
+    expect(texts()).toEqual(['one']);
+    engine.undoRewind(chat, 'undo-1');
+    expect(texts()).toEqual(['one', 'three']);
+    engine.undoRewind(chat, 'undo-1');
+    expect(texts()).toEqual(['one', 'three']);
+  });
+
+  it('a re-sent settings change is recorded once', async () => {
+    const { engine } = await storyEngine();
+    const head = engine.headSeq();
+    engine.changeSettings({ retrievalK: 7 }, 'settings-1');
+    engine.changeSettings({ retrievalK: 7 }, 'settings-1');
+    expect(engine.headSeq()).toBe(head + 1);
+  });
+
+  it('the database keeps one identity', async () => {
+    const { engine } = await openTestEngine();
+    const first = engine.identify();
+    expect(first.created).toBe(true);
+    expect(engine.identify()).toEqual({ dbId: first.dbId, created: false });
+  });
+});
