@@ -1,8 +1,42 @@
 import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
+import { VitePWA } from 'vite-plugin-pwa';
 
 export default defineConfig({
-  plugins: [solid()],
+  plugins: [
+    solid(),
+    VitePWA({
+      // A new version waits for the user's "Reload to update": never swap the app under a story.
+      registerType: 'prompt',
+      injectRegister: null,
+      includeAssets: ['icons/icon.svg', 'icons/apple-touch-icon.png', 'robots.txt'],
+      manifest: {
+        name: 'Roleplay Engine',
+        short_name: 'Roleplay',
+        description: 'Local-first roleplay chat with bots that remember what they witnessed.',
+        theme_color: '#16141d',
+        background_color: '#16141d',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The worker chunk and sqlite3.wasm must be cached too, or nothing opens offline.
+        globPatterns: ['**/*.{js,css,html,wasm,webmanifest,png,svg,ico,txt}'],
+        // sqlite-wasm ships helpers this app never loads.
+        globIgnores: ['**/sqlite3-worker1*', '**/sqlite3-opfs-async-proxy*', '**/*.map'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   build: { target: 'es2022', sourcemap: true },

@@ -152,6 +152,12 @@ export function createEngine(deps: EngineDeps) {
         'SELECT seq, chat_id, ts, task, model, raw, error, attempts FROM classifier_failures ORDER BY seq DESC LIMIT 100',
       ),
 
+    /** Which chats and kinds the events after `seq` touched: what a change notice reports. */
+    changesSince: (seq: number) =>
+      db
+        .all<{ kind: string; chat_id: string | null }>('SELECT DISTINCT kind, chat_id FROM events WHERE seq > ?', [seq])
+        .map((r) => ({ kind: r.kind, chatId: r.chat_id })),
+
     rebuild: () => rebuild(db),
     rebuildChat: (chatId: string) => rebuildChat(db, chatId),
     headSeq: () => db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')?.seq ?? 0,

@@ -1,9 +1,97 @@
-/** The app shell. The worker, the router and the real screens arrive with the worker and chat issues. */
+import { Navigate, Route, Router, type RouteSectionProps } from '@solidjs/router';
+import { createEffect, createMemo, createSignal, Match, onCleanup, Switch } from 'solid-js';
+import { createAppUpdate } from './app-update.ts';
+import { ClientContext } from './context.ts';
+import { createEngineClient } from './engine-client.ts';
+import { Shell } from './layout/shell.tsx';
+import { BotsPage } from './pages/bots-page.tsx';
+import { ChatsPage } from './pages/chats-page.tsx';
+import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
+import { SettingsPage } from './pages/settings-page.tsx';
+import { createRelayHealth } from './relay-health.ts';
+import { createStorageHealth } from './storage-health.ts';
+
+/** The id of the database this browser last opened, to tell "missing" from "first run". */
+const KNOWN_DB_KEY = 'roleplay-engine/database-id';
+
 export function App() {
+  const client = createEngineClient();
+  const relay = createRelayHealth();
+  const storage = createStorageHealth();
+  const appUpdate = createAppUpdate();
+  const [knownDbId, setKnownDbId] = createSignal(localStorage.getItem(KNOWN_DB_KEY));
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === KNOWN_DB_KEY) setKnownDbId(event.newValue);
+  };
+  addEventListener('storage', onStorage);
+  onCleanup(() => removeEventListener('storage', onStorage));
+
+  const problem = createMemo((): Problem | null => {
+    const { database, storage: mode } = client.status();
+    if (!database) return null;
+    if (database.kind !== 'ready') return { kind: database.kind, detail: database.detail };
+    const known = knownDbId();
+    if (mode === 'opfs' && known && known !== database.dbId) {
+      return { kind: 'missing', detail: `Expected database ${known}; found an empty new one (${database.dbId}).` };
+    }
+    return null;
+  });
+
+  const remember = (dbId: string) => {
+    localStorage.setItem(KNOWN_DB_KEY, dbId);
+    setKnownDbId(dbId);
+  };
+  createEffect(() => {
+    const { database, storage: mode } = client.status();
+    if (database?.kind === 'ready' && mode === 'opfs' && !knownDbId()) remember(database.dbId);
+  });
+
+  const Layout = (props: RouteSectionProps) => (
+    <Switch>
+      <Match when={problem()}>
+        {(p) => (
+          <DatabaseProblem
+            problem={p()}
+            client={client}
+            onResolved={() => {
+              const database = client.status().database;
+              if (database?.kind === 'ready') remember(database.dbId);
+            }}
+          />
+        )}
+      </Match>
+      <Match when={client.status().database === null}>
+        <main class="problem" aria-busy="true">
+          <p class="muted">Opening your stories…</p>
+        </main>
+      </Match>
+      <Match when={true}>
+        <Shell
+          status={client.status()}
+          relay={relay.health()}
+          persisted={storage.health().persisted}
+          storageNearlyFull={storage.nearlyFull()}
+          updateReady={appUpdate.updateReady()}
+          onUpdate={() => void appUpdate.applyUpdate()}
+        >
+          {props.children}
+        </Shell>
+      </Match>
+    </Switch>
+  );
+
+  // Test and bench hook: the same client the UI uses, for measurements from outside the page.
+  (globalThis as { roleplayEngine?: unknown }).roleplayEngine = client;
+
   return (
-    <main class="shell">
-      <h1>Roleplay Engine</h1>
-      <p>Local-first roleplay. Your stories stay in this browser.</p>
-    </main>
+    <ClientContext.Provider value={client}>
+      <Router root={Layout}>
+        <Route path="/" component={() => <Navigate href="/chats" />} />
+        <Route path="/chats" component={ChatsPage} />
+        <Route path="/bots" component={BotsPage} />
+        <Route path="/settings" component={() => <SettingsPage relay={relay.health()} storage={storage.health()} />} />
+        <Route path="*" component={() => <Navigate href="/chats" />} />
+      </Router>
+    </ClientContext.Provider>
   );
 }

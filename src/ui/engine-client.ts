@@ -1,0 +1,84 @@
+import * as Comlink from 'comlink';
+import { createSignal } from 'solid-js';
+import type { EngineClient } from '../worker/engine-api.ts';
+import type { DatabaseWorker } from '../worker/db.worker.ts';
+import type { ChangeNotice } from '../worker/protocol.ts';
+import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';
+
+export type ChangeListener = (notice: ChangeNotice | 'everything') => void;
+
+function testHooksFromUrl(): TestHooks | undefined {
+  const params = new URLSearchParams(location.search);
+  const delay = Number(params.get('e2e-command-delay'));
+  if (!delay) return undefined;
+  return { commandDelayMs: delay, phase: params.get('e2e-phase') === 'after-commit' ? 'after-commit' : 'before-commit' };
+}
+
+/**
+ * This tab's connection to the database: starts the tab's worker, exposes every engine call as an
+ * async function, and turns change notices into "refetch" signals. A gap in the seqs or a new epoch
+ * (another tab took over, or the database was replaced) means "refetch everything".
+ */
+export function createEngineClient() {
+  const worker = new Worker(new URL('../worker/db.worker.ts', import.meta.url), { type: 'module', name: 'roleplay-engine-db' });
+  const remote = Comlink.wrap<DatabaseWorker>(worker);
+  const [status, setStatus] = createSignal<TabStatus>({ role: 'starting', storage: null, database: null, epoch: null });
+  const listeners = new Set<ChangeListener>();
+  const publishListeners = new Set<(topic: string, seq: number, data: unknown) => void>();
+  let lastSeq: number | null = null;
+  let lastEpoch: string | null = null;
+
+  const onEvent = (event: WorkerEvent) => {
+    if (event.type === 'status') {
+      if (event.status.epoch !== lastEpoch && lastEpoch !== null) {
+        lastSeq = null;
+        for (const listener of listeners) listener('everything');
+      }
+      lastEpoch = event.status.epoch;
+      setStatus(event.status);
+    } else if (event.type === 'changed') {
+      const { notice } = event;
+      const gap = lastSeq !== null && notice.fromSeq !== lastSeq;
+      lastSeq = notice.toSeq;
+      for (const listener of listeners) listener(gap ? 'everything' : notice);
+    } else {
+      for (const listener of publishListeners) listener(event.topic, event.seq, event.data);
+    }
+  };
+
+  const ready = remote.start(crypto.randomUUID(), Comlink.proxy(onEvent), testHooksFromUrl());
+
+  const call = (method: string) => async (...args: unknown[]) => {
+    await ready;
+    return remote.call(method, args);
+  };
+  const engine = new Proxy({} as EngineClient, { get: (_target, method: string) => call(method) });
+
+  // The next tab in line takes the database over as soon as this worker is gone; do not make it
+  // wait for the browser to tear the page down. Durability never depends on this.
+  addEventListener('pagehide', () => worker.terminate());
+  // A page restored from the back/forward cache has lost its worker: start over.
+  addEventListener('pageshow', (event: PageTransitionEvent) => {
+    if (event.persisted) location.reload();
+  });
+
+  return {
+    engine,
+    status,
+    ready,
+    admin: {
+      startFresh: () => call('startFresh')(),
+      restoreBackup: (backup: unknown) => call('restoreBackup')(backup),
+    },
+    onChange(listener: ChangeListener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onPublish(listener: (topic: string, seq: number, data: unknown) => void) {
+      publishListeners.add(listener);
+      return () => publishListeners.delete(listener);
+    },
+  };
+}
+
+export type AppClient = ReturnType<typeof createEngineClient>;

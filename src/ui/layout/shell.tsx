@@ -1,0 +1,77 @@
+import { A } from '@solidjs/router';
+import { Show, type JSX } from 'solid-js';
+import type { RelayHealth } from '../relay-health.ts';
+import type { TabStatus } from '../../worker/tab-coordinator.ts';
+
+export interface ShellProps {
+  status: TabStatus;
+  relay: RelayHealth;
+  persisted: boolean | null;
+  storageNearlyFull: boolean;
+  updateReady: boolean;
+  onUpdate: () => void;
+  children?: JSX.Element;
+}
+
+/** The frame of every screen: the left rail, and one line per thing the user must know now. */
+export function Shell(props: ShellProps) {
+  return (
+    <div class="shell">
+      <nav class="rail" aria-label="Main">
+        <div class="brand" aria-hidden="true">
+          <span class="brand-mark">◆</span> Roleplay Engine
+        </div>
+        <A href="/chats" activeClass="active">
+          Chats
+        </A>
+        <A href="/bots" activeClass="active">
+          Bots
+        </A>
+        <A href="/settings" activeClass="active">
+          Settings
+        </A>
+      </nav>
+      <div class="main">
+        <div class="banners" role="status" aria-live="polite">
+          <Show when={props.status.storage === 'memory'}>
+            <p class="banner warn" data-banner="memory">
+              This window cannot save: private browsing, or a browser without storage support. Nothing will be saved when you close
+              it.
+            </p>
+          </Show>
+          <Show when={props.relay.state === 'offline'}>
+            <p class="banner" data-banner="offline">
+              Offline: your chats and memories are here to read; new replies need the relay.
+            </p>
+          </Show>
+          <Show when={props.relay.state === 'online' && props.relay.mode === 'demo'}>
+            <p class="banner info" data-banner="demo">
+              Demo model: replies are canned. Put <code>FEATHERLESS_API_KEY</code> in <code>.relay.env</code> and restart the relay to
+              play for real.
+            </p>
+          </Show>
+          <Show when={props.persisted === false && props.status.storage === 'opfs'}>
+            <p class="banner warn" data-banner="not-persisted">
+              The browser has not promised to keep your stories: it may clear them when space runs low. Install the app or export a
+              backup from Settings.
+            </p>
+          </Show>
+          <Show when={props.storageNearlyFull}>
+            <p class="banner warn" data-banner="storage-full">
+              Storage is nearly full. Export a backup from Settings.
+            </p>
+          </Show>
+          <Show when={props.updateReady}>
+            <p class="banner info" data-banner="update">
+              A new version is ready.{' '}
+              <button type="button" onClick={() => props.onUpdate()}>
+                Reload to update
+              </button>
+            </p>
+          </Show>
+        </div>
+        <main class="content">{props.children}</main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { createResource, onCleanup, type Accessor, type Resource } from 'solid-js';
+import type { ChangeNotice } from '../worker/protocol.ts';
+import type { AppClient } from './engine-client.ts';
+
+export interface LiveQueryScope {
+  /** Event kinds whose appearance changes this query's answer. */
+  kinds: readonly string[];
+  /** For a chat's query: only that chat's changes count. */
+  chatId?: Accessor<string | undefined>;
+}
+
+function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
+  const chat = scope.chatId?.();
+  if (notice.rebuilt) return notice.chats.length === 0 || chat === undefined || notice.chats.includes(chat);
+  if (!notice.kinds.some((k) => scope.kinds.includes(k))) return false;
+  return chat === undefined || notice.chats.includes(chat);
+}
+
+/**
+ * A Solid resource that stays true to the database: it refetches when a change notice touches its
+ * kinds (and chat), on a seq gap, or when another tab took over. Queries off screen are disposed
+ * with their component and cost nothing.
+ */
+export function createLiveQuery<T>(client: AppClient, scope: LiveQueryScope, fetcher: () => Promise<T>): Resource<T> {
+  const source = () => scope.chatId?.() ?? true;
+  const [data, { refetch }] = createResource(source, () => fetcher());
+  const stop = client.onChange((notice) => {
+    if (notice === 'everything' || affects(notice, scope)) void refetch();
+  });
+  onCleanup(stop);
+  return data;
+}

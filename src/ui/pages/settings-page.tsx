@@ -1,0 +1,101 @@
+import { createSignal, Show } from 'solid-js';
+import type { RelayHealth } from '../relay-health.ts';
+import { formatBytes, type StorageHealth } from '../storage-health.ts';
+import { backupFileName, downloadJson, readJsonFile } from '../backup-file.ts';
+import { useClient } from '../context.ts';
+import { createLiveQuery } from '../live-query.ts';
+import { YOU_KINDS } from '../query-kinds.ts';
+
+export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth }) {
+  const client = useClient();
+  const you = createLiveQuery(client, { kinds: YOU_KINDS }, () => client.engine.getYou());
+  const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+
+  const saveYou = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    try {
+      await client.engine.append([
+        {
+          kind: 'you_authored',
+          payload: { name: String(data.get('name') ?? ''), pronouns: String(data.get('pronouns') ?? ''), persona: String(data.get('persona') ?? '') },
+        },
+      ]);
+      setMessage({ kind: 'ok', text: 'Saved.' });
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const exportBackup = async () => downloadJson(await client.engine.exportLog(), backupFileName());
+  const restore = async (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    try {
+      await client.engine.importLog(await readJsonFile(file));
+      setMessage({ kind: 'ok', text: `Restored from ${file.name}.` });
+    } catch (e) {
+      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  return (
+    <section aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      <Show when={message()}>
+        {(m) => (
+          <p class={m().kind === 'error' ? 'error' : 'ok'} role={m().kind === 'error' ? 'alert' : 'status'}>
+            {m().text}
+          </p>
+        )}
+      </Show>
+
+      <h2>Who you are</h2>
+      <Show when={you.state !== 'unresolved' && you.state !== 'pending'} fallback={<p class="muted">Loading…</p>}>
+        <form class="stack" onSubmit={saveYou} aria-label="Who you are">
+          <label>
+            Name
+            <input name="name" required maxLength={80} value={you()?.name ?? ''} autocomplete="off" />
+          </label>
+          <label>
+            Pronouns
+            <input name="pronouns" maxLength={40} value={you()?.pronouns ?? ''} autocomplete="off" />
+          </label>
+          <label>
+            Persona
+            <textarea name="persona" rows={3} value={you()?.persona ?? ''} />
+          </label>
+          <button type="submit">Save</button>
+        </form>
+      </Show>
+
+      <h2>Connection</h2>
+      <p data-testid="relay-state">
+        {props.relay.state === 'online'
+          ? props.relay.mode === 'demo'
+            ? 'Relay online, answering from the built-in demo model.'
+            : `Relay online, forwarding to ${props.relay.upstream}.`
+          : props.relay.state === 'offline'
+            ? 'Relay unreachable: browsing only.'
+            : 'Checking the relay…'}
+      </p>
+
+      <h2>Storage and backup</h2>
+      <p data-testid="storage-state">
+        {props.storage.persisted ? 'Stored persistently in this browser' : 'Stored in this browser (the browser may clear it under pressure)'}
+        {props.storage.usage !== null ? `; ${formatBytes(props.storage.usage)} of ${formatBytes(props.storage.quota)} used.` : '.'}
+      </p>
+      <div class="row">
+        <button type="button" onClick={() => void exportBackup()}>
+          Export backup
+        </button>
+        <label class="button">
+          Restore from backup…
+          <input type="file" accept="application/json,.json" class="visually-hidden" onChange={(e) => void restore(e)} />
+        </label>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import { TabCoordinator, type TabStatus, type TestHooks, type WorkerEvent } from './tab-coordinator.ts';
+
+/** What the tab's UI can call on its worker, through Comlink. */
+export interface DatabaseWorker {
+  start(tabId: string, onEvent: (event: WorkerEvent) => void, hooks?: TestHooks): Promise<TabStatus>;
+  call(method: string, args: unknown[]): Promise<unknown>;
+}
+
+let coordinator: TabCoordinator | undefined;
+
+const api: DatabaseWorker = {
+  async start(tabId, onEvent, hooks) {
+    if (coordinator) throw new Error('This worker was already started');
+    coordinator = new TabCoordinator(tabId, (event) => void onEvent(event), hooks);
+    return coordinator.start();
+  },
+  call(method, args) {
+    if (!coordinator) return Promise.reject(new Error('The database worker has not been started'));
+    return coordinator.call(method, args);
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,145 @@
+import sqlite3InitModule, { type Database, type SAHPoolUtil, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { MigrationError } from '../engine/db/migrate.ts';
+import { wrapSqlite } from '../engine/db/sqlite-db.ts';
+import { openEngine, type Engine } from '../engine/engine.ts';
+import { MIGRATIONS } from './migrations.ts';
+import type { DatabaseState, StorageMode } from './protocol.ts';
+
+const POOL_NAME = 'roleplay-engine';
+const POOL_DIRECTORY = '/roleplay-engine';
+const DB_FILE = '/roleplay-engine.sqlite3';
+/** Broken databases are copied here before a fresh start, never deleted. */
+export const QUARANTINE_DIRECTORY = 'roleplay-engine-quarantine';
+
+export interface OpenDatabase {
+  engine: Engine | undefined;
+  storage: StorageMode;
+  state: DatabaseState;
+  /** Moves a broken (or unwanted) database aside, keeping a copy, and opens a new empty one. */
+  startFresh(): Promise<OpenDatabase>;
+  close(): void;
+}
+
+let sqlite3: Promise<Sqlite3Static> | undefined;
+function loadSqlite(): Promise<Sqlite3Static> {
+  const init = sqlite3InitModule as unknown as (options: object) => Promise<Sqlite3Static>;
+  sqlite3 ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.debug('[sqlite]', ...args) }).then((s) => {
+    // oo1 warns on every failed step even when the engine catches and reports the error itself.
+    (s.config as { warn: (...args: unknown[]) => void }).warn = () => {};
+    return s;
+  });
+  return sqlite3;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** While the previous leader's worker is being torn down, its access handles are still held. */
+function isHandleBusy(error: unknown): boolean {
+  const text = `${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''}`;
+  return /NoModificationAllowedError|InvalidStateError|Access Handles cannot be created|createSyncAccessHandle/i.test(text);
+}
+
+async function installPool(sqlite: Sqlite3Static): Promise<SAHPoolUtil> {
+  let delay = 20;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await sqlite.installOpfsSAHPoolVfs({
+        name: POOL_NAME,
+        directory: POOL_DIRECTORY,
+        preserveOnInitFailure: true,
+        forceReinitIfPreviouslyFailed: true,
+        initialCapacity: 6,
+      } as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
+    } catch (error) {
+      if (!isHandleBusy(error) || Date.now() > deadline) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 500);
+    }
+  }
+}
+
+function sqliteCode(error: unknown): number | undefined {
+  const code = (error as { resultCode?: unknown })?.resultCode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+}
+
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>): Promise<OpenDatabase> {
+  const db = wrapSqlite(database);
+  const base = { storage, startFresh, close: () => db.close() };
+  try {
+    const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);
+    const { dbId, created } = engine.identify();
+    return { ...base, engine, state: { kind: 'ready', dbId, created } };
+  } catch (error) {
+    const code = sqliteCode(error) ?? sqliteCode((error as { cause?: unknown })?.cause);
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB || /not a database|malformed/i.test(message)) {
+      return { ...base, engine: undefined, state: { kind: 'corrupt', detail: message } };
+    }
+    if (error instanceof MigrationError) return { ...base, engine: undefined, state: { kind: 'failed', detail: message } };
+    throw error;
+  }
+}
+
+/** Copies the database file's bytes to the quarantine directory, named by time. */
+async function quarantine(bytes: Uint8Array): Promise<string> {
+  const root = await navigator.storage.getDirectory();
+  const dir = await root.getDirectoryHandle(QUARANTINE_DIRECTORY, { create: true });
+  const name = `roleplay-engine-${new Date().toISOString().replace(/[:.]/g, '-')}.sqlite3`;
+  const file = await dir.getFileHandle(name, { create: true });
+  const handle = await file.createSyncAccessHandle();
+  try {
+    handle.write(bytes, { at: 0 });
+    handle.flush();
+  } finally {
+    handle.close();
+  }
+  return name;
+}
+
+/** The leader's database on OPFS. Only call this while holding the database lock. */
+export async function openOpfsDatabase(): Promise<OpenDatabase> {
+  const sqlite = await loadSqlite();
+  const pool = await installPool(sqlite);
+  const open = (): Promise<OpenDatabase> => {
+    const database = new pool.OpfsSAHPoolDb(DB_FILE);
+    const startFresh = async (): Promise<OpenDatabase> => {
+      database.close();
+      if (pool.getFileNames().includes(DB_FILE)) {
+        await quarantine(pool.exportFile(DB_FILE));
+        pool.unlink(DB_FILE);
+      }
+      return open();
+    };
+    return openWith(database, 'opfs', startFresh);
+  };
+  return open();
+}
+
+/** For browsers without OPFS or Web Locks (private windows): this tab only, gone when it closes. */
+export async function openMemoryDatabase(): Promise<OpenDatabase> {
+  const sqlite = await loadSqlite();
+  const open = (): Promise<OpenDatabase> => {
+    const database = new sqlite.oo1.DB(':memory:', 'c');
+    return openWith(database, 'memory', async () => {
+      database.close();
+      return open();
+    });
+  };
+  return open();
+}
+
+/** Whether this worker can keep data: OPFS sync access handles and Web Locks are both needed. */
+export async function persistentStorageAvailable(): Promise<boolean> {
+  if (!('locks' in navigator) || !navigator.storage?.getDirectory) return false;
+  try {
+    await navigator.storage.getDirectory();
+    return typeof (globalThis as { FileSystemSyncAccessHandle?: unknown }).FileSystemSyncAccessHandle === 'function';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,289 @@
+import { createIdGenerator } from '../engine/ids.ts';
+import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS } from './engine-api.ts';
+import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
+import {
+  CHANNEL_NAME,
+  readMessage,
+  RemoteError,
+  serializeError,
+  type ChangeNotice,
+  type DatabaseState,
+  type LeaderInfo,
+  type StorageMode,
+  type TabMessage,
+} from './protocol.ts';
+
+export const DATABASE_LOCK = 'roleplay-engine/database';
+
+export interface TabStatus {
+  role: 'starting' | 'leader' | 'follower';
+  storage: StorageMode | null;
+  database: DatabaseState | null;
+  epoch: string | null;
+}
+
+export type WorkerEvent =
+  | { type: 'status'; status: TabStatus }
+  | { type: 'changed'; notice: ChangeNotice }
+  | { type: 'publish'; topic: string; seq: number; data: unknown };
+
+/** Test-only: make the leader slow, to hold a command "in flight" while a test closes its tab. */
+export interface TestHooks {
+  commandDelayMs?: number;
+  phase?: 'before-commit' | 'after-commit';
+}
+
+interface Pending {
+  method: string;
+  args: unknown[];
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  acked: boolean;
+  sentAt: number;
+  timeout: ReturnType<typeof setTimeout>;
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+const RESEND_UNACKED_MS = 1_000;
+const ADMIN_METHODS = new Set(['startFresh', 'restoreBackup', 'databaseState']);
+
+/**
+ * One per tab, inside its worker. The worker holding the database lock leads: it opens the database
+ * and runs every tab's calls; the others forward their calls over the BroadcastChannel. The lock's
+ * release is the leader's death (no heartbeat), and the lock queue gives FIFO succession for free.
+ * The UI never knows which tab leads.
+ */
+export class TabCoordinator {
+  private readonly newId = createIdGenerator(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
+  private channel: BroadcastChannel | undefined;
+  private database: OpenDatabase | undefined;
+  private status: TabStatus = { role: 'starting', storage: null, database: null, epoch: null };
+  private readonly pending = new Map<string, Pending>();
+  /** Answers the leader already gave, so a duplicate request is answered, not re-run. */
+  private readonly answered = new Map<string, Promise<unknown>>();
+  private readonly topicSeq = new Map<string, number>();
+  private resendTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly tabId: string,
+    private readonly emit: (event: WorkerEvent) => void,
+    private readonly hooks: TestHooks = {},
+  ) {}
+
+  async start(): Promise<TabStatus> {
+    if (!(await persistentStorageAvailable())) {
+      // Private windows: this tab alone, in memory, and the UI says nothing will be saved.
+      await this.lead(await openMemoryDatabase());
+      return this.status;
+    }
+    this.channel = new BroadcastChannel(CHANNEL_NAME);
+    this.channel.onmessage = (event) => {
+      const message = readMessage(event.data);
+      if (message) this.onMessage(message);
+    };
+    this.resendTimer = setInterval(() => this.resendUnacked(), RESEND_UNACKED_MS);
+    this.setStatus({ ...this.status, role: 'follower' });
+    void navigator.locks.request(DATABASE_LOCK, async () => {
+      await this.lead(await this.openOrReport());
+      // Held until this worker ends: closing or crashing the tab releases it to the next in line.
+      await new Promise<never>(() => {});
+    });
+    this.post({ type: 'who-leads', from: this.tabId });
+    return this.status;
+  }
+
+  private async openOrReport(): Promise<OpenDatabase> {
+    try {
+      return await openOpfsDatabase();
+    } catch (error) {
+      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const failed: OpenDatabase = {
+        engine: undefined,
+        storage: 'opfs',
+        state: { kind: 'failed', detail },
+        startFresh: () => openOpfsDatabase(),
+        close: () => {},
+      };
+      return failed;
+    }
+  }
+
+  private async lead(database: OpenDatabase): Promise<void> {
+    this.database = database;
+    const epoch = this.newId();
+    this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
+    this.post({ type: 'leader-ready', ...this.leaderInfo() });
+    // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
+    for (const [id, pending] of [...this.pending]) {
+      this.pending.delete(id);
+      clearTimeout(pending.timeout);
+      this.execute(id, pending.method, pending.args).then(pending.resolve, pending.reject);
+    }
+  }
+
+  private leaderInfo(): LeaderInfo {
+    return { epoch: this.status.epoch!, leaderTab: this.tabId, storage: this.database!.storage, database: this.database!.state };
+  }
+
+  private setStatus(status: TabStatus) {
+    this.status = status;
+    this.emit({ type: 'status', status });
+  }
+
+  private post(message: TabMessage) {
+    this.channel?.postMessage(message);
+  }
+
+  /** A call from this tab's UI. */
+  call(method: string, args: unknown[]): Promise<unknown> {
+    if (!isQuery(method) && !isCommand(method) && !ADMIN_METHODS.has(method)) {
+      return Promise.reject(new Error(`Unknown engine call "${method}"`));
+    }
+    // The command id is made here, once, so every re-send of this call is the same command.
+    const callArgs = isCommand(method) ? [this.newId(), ...args] : args;
+    const id = this.newId();
+    if (this.status.role === 'leader') return this.execute(id, method, callArgs);
+    return new Promise((resolve, reject) => {
+      const timeout = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error('The tab that holds your stories is not answering. Close other tabs of the app or reload this one.'));
+      }, REQUEST_TIMEOUT_MS);
+      this.pending.set(id, { method, args: callArgs, resolve, reject, acked: false, sentAt: Date.now(), timeout });
+      this.post({ type: 'request', id, from: this.tabId, method, args: callArgs });
+    });
+  }
+
+  /** Leader side: runs a call once per request id, then tells every tab what changed. */
+  private execute(requestId: string, method: string, args: unknown[]): Promise<unknown> {
+    let answer = this.answered.get(requestId);
+    if (!answer) {
+      answer = this.run(method, args);
+      this.answered.set(requestId, answer);
+      if (this.answered.size > 500) this.answered.delete(this.answered.keys().next().value!);
+    }
+    return answer;
+  }
+
+  private async run(method: string, args: unknown[]): Promise<unknown> {
+    const hooks = this.hooks;
+    const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
+    if (ADMIN_METHODS.has(method)) return this.runAdmin(method, args);
+    const engine = this.database?.engine;
+    if (!engine) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
+    const api = engineApi(engine);
+    if (isQuery(method)) return (api.queries[method] as (...a: unknown[]) => unknown)(...args);
+    if (hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
+    const before = engine.headSeq();
+    const result = (api.commands[method as keyof typeof api.commands] as (...a: unknown[]) => unknown)(...args);
+    this.notify(before, REBUILDING_COMMANDS.has(method));
+    if (hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
+    return result;
+  }
+
+  private async runAdmin(method: string, args: unknown[]): Promise<unknown> {
+    const database = this.database;
+    if (!database) throw new Error('The database is still opening.');
+    if (method === 'databaseState') return this.leaderInfo();
+    if (method === 'startFresh' || (method === 'restoreBackup' && !database.engine)) {
+      this.database = await database.startFresh();
+    }
+    if (method === 'restoreBackup') {
+      const engine = this.database!.engine;
+      if (!engine) throw new Error('A fresh database could not be opened.');
+      engine.importLog(args[0]);
+    }
+    // The database under every tab changed: a new epoch makes every tab refetch everything.
+    await this.lead(this.database!);
+    return this.leaderInfo();
+  }
+
+  private notify(fromSeq: number, rebuilt: boolean) {
+    const engine = this.database!.engine!;
+    const toSeq = engine.headSeq();
+    if (toSeq === fromSeq && !rebuilt) return;
+    const rows = engine.changesSince(fromSeq);
+    const notice: ChangeNotice = {
+      epoch: this.status.epoch!,
+      fromSeq,
+      toSeq,
+      chats: [...new Set(rows.map((r) => r.chatId).filter((c): c is string => c !== null))],
+      kinds: [...new Set(rows.map((r) => r.kind))],
+      rebuilt,
+    };
+    this.post({ type: 'changed', ...notice });
+    this.emit({ type: 'changed', notice });
+  }
+
+  /** Leader only: live state for every tab (the token mirror), sequence-numbered per topic. */
+  publish(topic: string, data: unknown) {
+    if (this.status.role !== 'leader') return;
+    const seq = (this.topicSeq.get(topic) ?? 0) + 1;
+    this.topicSeq.set(topic, seq);
+    this.post({ type: 'publish', epoch: this.status.epoch!, topic, seq, data });
+    this.emit({ type: 'publish', topic, seq, data });
+  }
+
+  private onMessage(message: TabMessage) {
+    switch (message.type) {
+      case 'request': {
+        if (this.status.role !== 'leader') return;
+        this.post({ type: 'ack', id: message.id, to: message.from, epoch: this.status.epoch! });
+        this.execute(message.id, message.method, message.args).then(
+          (value) => this.post({ type: 'response', id: message.id, to: message.from, ok: true, value }),
+          (error: unknown) => this.post({ type: 'response', id: message.id, to: message.from, ok: false, error: serializeError(error) }),
+        );
+        return;
+      }
+      case 'ack': {
+        const pending = message.to === this.tabId ? this.pending.get(message.id) : undefined;
+        if (pending) pending.acked = true;
+        return;
+      }
+      case 'response': {
+        const pending = message.to === this.tabId ? this.pending.get(message.id) : undefined;
+        if (!pending) return;
+        this.pending.delete(message.id);
+        clearTimeout(pending.timeout);
+        if (message.ok) pending.resolve(message.value);
+        else pending.reject(new RemoteError(message.error));
+        return;
+      }
+      case 'who-leads':
+        if (this.status.role === 'leader') this.post({ type: 'leader-ready', ...this.leaderInfo() });
+        return;
+      case 'leader-ready': {
+        if (this.status.role === 'leader') return;
+        const newEpoch = message.epoch !== this.status.epoch;
+        this.setStatus({ role: 'follower', storage: message.storage, database: message.database, epoch: message.epoch });
+        // A new leader knows nothing of calls sent to the old one: send every unanswered call again.
+        if (newEpoch) for (const [id, pending] of this.pending) this.resend(id, pending);
+        return;
+      }
+      case 'changed':
+        if (this.status.role !== 'leader') this.emit({ type: 'changed', notice: message });
+        return;
+      case 'publish':
+        if (this.status.role !== 'leader') this.emit({ type: 'publish', topic: message.topic, seq: message.seq, data: message.data });
+        return;
+    }
+  }
+
+  private resend(id: string, pending: Pending) {
+    pending.acked = false;
+    pending.sentAt = Date.now();
+    this.post({ type: 'request', id, from: this.tabId, method: pending.method, args: pending.args });
+  }
+
+  /** A call posted while no tab led reached nobody; keep offering it until someone acks it. */
+  private resendUnacked() {
+    if (this.status.role === 'leader') return;
+    const now = Date.now();
+    for (const [id, pending] of this.pending) if (!pending.acked && now - pending.sentAt >= RESEND_UNACKED_MS) this.resend(id, pending);
+  }
+
+  close() {
+    clearInterval(this.resendTimer);
+    this.channel?.close();
+    this.database?.close();
+  }
+}
