@@ -1,0 +1,80 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig } from '../../relay/config.ts';
+import { createRelay, type Relay } from '../../relay/server.ts';
+
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The real relay serving the real build, on a free loopback port, with the demo model (or a given upstream). */
+export async function startApp(env: Record<string, string> = {}, port = 0): Promise<{ url: string; relay: Relay; logs: string[]; port: number }> {
+  const logs: string[] = [];
+  const config = loadConfig({ RELAY_PORT: String(port), ...env }, DIST);
+  const relay = createRelay(config, { log: { info: (m) => logs.push(m), error: (m) => logs.push(m) }, demoDelayMs: 5 });
+  const { url, port: bound } = await relay.listen();
+  return { url, relay, logs, port: bound };
+}
+
+export const freshProfile = () => mkdtempSync(join(tmpdir(), 'rpe-profile-'));
+
+/** Debian's Chromium with a profile directory of our own, so a test can close and reopen "the browser". */
+export async function launchBrowser(profile = freshProfile()): Promise<{ context: BrowserContext; profile: string }> {
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1200, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return { context, profile };
+}
+
+/** Opens the app in a new tab and waits until this tab's worker reached a database (leading or following). */
+export async function openTab(context: BrowserContext, url: string): Promise<Page> {
+  const page = context.pages().find((p) => p.url() === 'about:blank') ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  (page as Page & { errors: string[] }).errors = errors;
+  await page.goto(url);
+  await waitForDatabase(page);
+  return page;
+}
+
+export async function waitForDatabase(page: Page, kind = 'ready') {
+  await page.waitForFunction(
+    (expected) => (globalThis as { roleplayEngine?: { status(): { database: { kind: string } | null } } }).roleplayEngine?.status().database?.kind === expected,
+    kind,
+    { timeout: 30_000 },
+  );
+}
+
+export function role(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as { roleplayEngine: { status(): { role: string } } }).roleplayEngine.status().role);
+}
+
+/** Creates a bot through the UI, as a user would. */
+export async function createBot(page: Page, name: string, persona = `${name} is here.`) {
+  if (!page.url().endsWith('/bots')) await page.getByRole('link', { name: 'Bots' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Persona').fill(persona);
+  await page.getByRole('button', { name: 'Create bot' }).click();
+}
+
+export const botList = (page: Page) => page.getByRole('list', { name: 'Bots' }).locator('strong');
+
+/** The events the database holds, read through the app's own client. */
+export function exportLog(page: Page): Promise<{ events: { kind: string; payload: string }[] }> {
+  return page.evaluate(() =>
+    (globalThis as unknown as { roleplayEngine: { engine: { exportLog(): Promise<{ events: { kind: string; payload: string }[] }> } } }).roleplayEngine.engine.exportLog(),
+  );
+}
