@@ -7,11 +7,16 @@ import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinato
 
 export type ChangeListener = (notice: ChangeNotice | 'everything') => void;
 
+/** Browser tests reach the worker's test hooks through the URL; a normal visit sets none. */
 function testHooksFromUrl(): TestHooks | undefined {
   const params = new URLSearchParams(location.search);
   const delay = Number(params.get('e2e-command-delay'));
-  if (!delay) return undefined;
-  return { commandDelayMs: delay, phase: params.get('e2e-phase') === 'after-commit' ? 'after-commit' : 'before-commit' };
+  const forceMemory = params.get('e2e-storage') === 'memory';
+  if (!delay && !forceMemory) return undefined;
+  return {
+    ...(delay ? { commandDelayMs: delay, phase: params.get('e2e-phase') === 'after-commit' ? ('after-commit' as const) : ('before-commit' as const) } : {}),
+    ...(forceMemory ? { forceMemory } : {}),
+  };
 }
 
 /**

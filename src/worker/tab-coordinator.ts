@@ -31,6 +31,8 @@ export type WorkerEvent =
 export interface TestHooks {
   commandDelayMs?: number;
   phase?: 'before-commit' | 'after-commit';
+  /** Behave as a browser without OPFS or Web Locks (a private window) would. */
+  forceMemory?: boolean;
 }
 
 interface Pending {
@@ -71,7 +73,7 @@ export class TabCoordinator {
   ) {}
 
   async start(): Promise<TabStatus> {
-    if (!(await persistentStorageAvailable())) {
+    if (this.hooks.forceMemory || !(await persistentStorageAvailable())) {
       // Private windows: this tab alone, in memory, and the UI says nothing will be saved.
       await this.lead(await openMemoryDatabase());
       return this.status;

@@ -6,13 +6,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
 
-const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The real relay serving the real build, on a free loopback port, with the demo model (or a given upstream). */
-export async function startApp(env: Record<string, string> = {}, port = 0): Promise<{ url: string; relay: Relay; logs: string[]; port: number }> {
+export async function startApp(
+  env: Record<string, string> = {},
+  options: { port?: number; dist?: string } = {},
+): Promise<{ url: string; relay: Relay; logs: string[]; port: number }> {
   const logs: string[] = [];
-  const config = loadConfig({ RELAY_PORT: String(port), ...env }, DIST);
+  const config = loadConfig({ RELAY_PORT: String(options.port ?? 0), ...env }, options.dist ?? DIST);
   const relay = createRelay(config, { log: { info: (m) => logs.push(m), error: (m) => logs.push(m) }, demoDelayMs: 5 });
   const { url, port: bound } = await relay.listen();
   return { url, relay, logs, port: bound };

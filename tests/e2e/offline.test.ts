@@ -1,0 +1,45 @@
+import { afterEach, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { botList, createBot, launchBrowser, openTab, startApp } from './harness.ts';
+
+let context: BrowserContext | undefined;
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+it('after one online visit, loads and shows stored data with the relay gone, and says it is offline', async () => {
+  const app = await startApp();
+  ({ context } = await launchBrowser());
+  const page = await openTab(context, `${app.url}/bots`);
+  await createBot(page, 'Kept offline');
+  await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept offline']);
+  // The service worker has installed and precached the app shell, the worker chunk and sqlite3.wasm.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+
+  await app.relay.close();
+  await page.reload();
+  await expect.poll(() => botList(page).allTextContents(), { timeout: 20_000 }).toEqual(['Kept offline']);
+  await expect.poll(() => page.locator('[data-banner="offline"]').isVisible(), { timeout: 20_000 }).toBe(true);
+
+  // A deep link to another screen works offline too.
+  await page.goto(`${app.url}/settings`);
+  await expect.poll(() => page.getByRole('heading', { name: 'Settings' }).isVisible()).toBe(true);
+  expect(await page.getByTestId('relay-state').textContent()).toMatch(/unreachable/);
+});
+
+it('runs in memory, and says nothing will be saved, where the browser cannot store data', async () => {
+  const app = await startApp();
+  ({ context } = await launchBrowser());
+  const page = await openTab(context, `${app.url}/bots?e2e-storage=memory`);
+  expect(await page.evaluate(() => (globalThis as any).roleplayEngine.status().storage)).toBe('memory');
+  expect(await page.locator('[data-banner="memory"]').textContent()).toMatch(/Nothing will be saved/);
+  await createBot(page, 'Ephemeral');
+  await expect.poll(() => botList(page).allTextContents()).toEqual(['Ephemeral']);
+  // The real database, if there is one, was never touched: a normal visit finds no such bot.
+  const normal = await openTab(context, `${app.url}/bots`);
+  await expect.poll(() => normal.getByText('No bots yet.').isVisible()).toBe(true);
+  await app.relay.close();
+});
