@@ -18,6 +18,7 @@ import { listChats } from './queries/chats.ts';
 import { drawerState } from './queries/drawer.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
+import { turnCommands } from './turn/turn-commands.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -47,6 +48,7 @@ export function createEngine(deps: EngineDeps) {
 
   return {
     newId: ctx.newId,
+    turns: turnCommands(ctx),
 
     /** Appends a command's events and projects them atomically. */
     append(drafts: readonly EventDraft[]): LoggedEvent[] {

@@ -39,6 +39,7 @@ export function scriptedLlm(...script: Script[]) {
         yield { type: 'delta', text: piece };
       }
       yield { type: 'finish', reason: 'stop' };
+      yield { type: 'usage', usage: { promptTokens: 10, completionTokens: text.length } };
     },
   };
   return { client, calls, remaining: () => script.length };

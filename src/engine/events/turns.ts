@@ -59,6 +59,8 @@ export const assistantTurn = defineEvent({
       truncated: z.boolean(),
       reason: truncationReason.nullable(),
       usage: usage.nullable(),
+      /** Why the reply stopped early, when the relay or the model failed. */
+      error: z.object({ code: shortText(60), message: shortText(1_000) }).nullable().optional(),
     })
     .refine((p) => p.truncated === (p.reason !== null), {
       message: 'a truncated turn needs a reason, and only a truncated one has one',
@@ -68,11 +70,11 @@ export const assistantTurn = defineEvent({
     // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
     db.run(
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
-         prompt_tokens, completion_tokens, finished_seq)
-       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3)
+         prompt_tokens, completion_tokens, finished_seq, error)
+       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11)
        ON CONFLICT (turn_id) DO UPDATE SET text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
-         completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq`,
+         completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error`,
       [
         p.turnId,
         chatId,
@@ -84,6 +86,7 @@ export const assistantTurn = defineEvent({
         p.model,
         p.usage?.promptTokens ?? null,
         p.usage?.completionTokens ?? null,
+        p.error ? json(p.error) : null,
       ],
     );
   },

@@ -14,6 +14,7 @@ export interface TranscriptTurn {
   model: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
+  error: { code: string; message: string } | null;
 }
 
 export interface TranscriptPage {
@@ -35,6 +36,7 @@ interface TurnRow {
   model: string | null;
   prompt_tokens: number | null;
   completion_tokens: number | null;
+  error: string | null;
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -52,7 +54,7 @@ export function chatTranscript(
   const limit = Math.max(1, Math.min(500, options.limit ?? DEFAULT_PAGE_SIZE));
   const rows = db.all<TurnRow>(
     `SELECT t.turn_id, t.seq, t.role, t.speaker, t.text, t.segments, t.status, t.reason, t.model,
-       t.prompt_tokens, t.completion_tokens,
+       t.prompt_tokens, t.completion_tokens, t.error,
        CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you')
             ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name
      FROM transcript t
@@ -76,6 +78,7 @@ export function chatTranscript(
       model: r.model,
       promptTokens: r.prompt_tokens,
       completionTokens: r.completion_tokens,
+      error: r.error === null ? null : (JSON.parse(r.error) as { code: string; message: string }),
     })),
     olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,
   };

@@ -1,0 +1,96 @@
+import type { Db } from '../db/port.ts';
+import { getBot, getYou } from '../queries/authored.ts';
+import { drawerState } from '../queries/drawer.ts';
+import { chatTranscript } from '../queries/transcript.ts';
+import type { Settings } from '../settings.ts';
+import { inCharacterText } from './parse.ts';
+import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
+import type { TokenCounter } from './tokens.ts';
+
+/** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
+const RECENT_TURNS = 8;
+const HISTORY_LIMIT = 300;
+
+export function describeFictionTime(iso: string): string {
+  const match = /^(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
+  if (!match) return iso;
+  const [, y, mo, d, h, mi] = match;
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  return `${Number(d)} ${months[Number(mo) - 1] ?? mo} ${y}, ${h}:${mi}`;
+}
+
+/**
+ * Everything the narrator is told for the reply started at `replySeq`, as tiered parts: the story
+ * before it, ending with the user's turn it answers (or a request to continue). The user's words
+ * reach it only as in-character text: OOC asides are stripped from every turn.
+ */
+export function narratorPrompt(db: Db, chatId: string, replySeq: number, settings: Settings, count: TokenCounter): AssembledPrompt {
+  const drawer = drawerState(db, chatId);
+  if (!drawer) throw new Error(`No chat ${chatId}`);
+  const bot = getBot(db, drawer.botId);
+  const you = getYou(db);
+  const botName = bot?.name ?? 'The character';
+  const youName = you?.name ?? 'the user';
+  const nameOf = (entity: string) => (entity === 'you' ? youName : entity === drawer.botId ? botName : 'someone');
+  const parts: PromptPart[] = [];
+  const system = (tier: PromptPart['tier'], label: string, text: string, keep = 0) =>
+    text.trim() && parts.push({ tier, label, slot: 'system', text: text.trim(), keep });
+
+  system(
+    'must',
+    'frame',
+    `You are the narrator of an interactive story. You write ${botName}'s words and actions and everything else in the world, ` +
+      `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
+      `Stay in the story; do not mention being an AI.`,
+  );
+  system('must', 'persona', `${botName}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
+  system('must', 'you', `${youName}${you?.pronouns ? ` (${you.pronouns})` : ''}: ${you?.persona ?? ''}`);
+  const place = drawer.place
+    ? `Place: ${drawer.place.name} (${drawer.place.type})${Object.keys(drawer.place.properties).length ? `; ${Object.entries(drawer.place.properties).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}.`
+    : '';
+  const doing = drawer.activities
+    .map((a) => `${nameOf(a.entity)}: ${[a.posture, a.slot && `at ${a.slot}`, a.action.verb].filter(Boolean).join(', ')}${a.holding.length ? `, holding ${a.holding.join(' and ')}` : ''}.`)
+    .join('\n');
+  system(
+    'must',
+    'scene',
+    [`It is ${describeFictionTime(drawer.fictionTime)}${drawer.weather ? `; the weather: ${drawer.weather}` : ''}.`, place, doing, drawer.narrativeAnchor && `Where the story is heading: ${drawer.narrativeAnchor}`]
+      .filter(Boolean)
+      .join('\n'),
+  );
+  if (bot) {
+    system('should', 'backstory', bot.backstory && `${botName}'s backstory: ${bot.backstory}`, 3);
+    system('should', 'voice', bot.voiceSamples.length ? `How ${botName} speaks:\n${bot.voiceSamples.map((v) => `- ${v}`).join('\n')}` : '', 4);
+    system('should', 'relationship', bot.initialRelationship && `${botName} and ${youName}: ${bot.initialRelationship}`, 5);
+  }
+  for (const edge of drawer.edges.filter((e) => e.source === drawer.botId)) {
+    system(
+      'should',
+      `edge ${edge.target}`,
+      `${botName} toward ${nameOf(edge.target)}: affinity ${Math.round(edge.affinity)}/100, trust ${Math.round(edge.trust)}/100.` +
+        `${edge.summary ? ` ${edge.summary}` : ''}${edge.knowledge.length ? `\nKnown about ${nameOf(edge.target)}: ${edge.knowledge.join('; ')}.` : ''}`,
+      6,
+    );
+  }
+  const pinned = drawer.memories.filter((m) => m.pinned);
+  system('should', 'pinned memories', pinned.length ? `${botName} remembers:\n${pinned.map((m) => `- ${m.summary}`).join('\n')}` : '', 7);
+
+  const history = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq })
+    .turns.filter((t) => t.status !== 'streaming')
+    .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
+    .filter((h) => h.text.trim() !== '');
+  const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
+  history.forEach(({ turn, text }, index) => {
+    const recent = index >= history.length - RECENT_TURNS;
+    parts.push({ tier: recent ? 'should' : 'nice', label: `turn ${turn.seq}`, slot: 'history', role: turn.role, text, keep: 10 + index });
+  });
+  parts.push({
+    tier: 'must',
+    label: 'new turn',
+    slot: 'history',
+    role: 'user',
+    text: answering?.text ?? `(${youName} waits. Continue the scene.)`,
+    keep: 0,
+  });
+  return assemblePrompt(parts, settings.narrativeBudget, count);
+}

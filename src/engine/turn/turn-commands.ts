@@ -1,0 +1,165 @@
+import type { Db } from '../db/port.ts';
+import type { LogContext } from '../log/append.ts';
+import { appendEvents } from '../log/append.ts';
+import type { EventDraft } from '../log/draft.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { markSuperseded } from '../log/markers.ts';
+import { rebuildAfterMarking } from '../log/rebuild.ts';
+import { readSettings } from '../settings.ts';
+import type { NarrationResult } from './narrate.ts';
+import { inCharacterText, parseUserText } from './parse.ts';
+
+export interface StartedTurn {
+  chatId: string;
+  turnId: string;
+  startedSeq: number;
+  speaker: string;
+  model: string;
+  /** What the narrator may see of the user's new turn; null for "continue" and regenerate. */
+  inCharacter: string | null;
+}
+
+interface StreamingRow {
+  turn_id: string;
+  chat_id: string;
+  seq: number;
+  speaker: string;
+  model: string | null;
+}
+
+/** Starting, checkpointing and finishing replies; recovering ones a crash interrupted; regenerating. */
+export function turnCommands(ctx: LogContext) {
+  const db: Db = ctx.db;
+
+  const streamingIn = (chatId: string) =>
+    db.get<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId]);
+
+  function hostOf(chatId: string): string {
+    const chat = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
+    if (!chat) throw new CommandRejectedError('That chat does not exist.');
+    return chat.bot_id;
+  }
+
+  function startedFrom(chatId: string, startedSeq: number, inCharacter: string | null): StartedTurn {
+    const row = db.get<{ payload: string }>('SELECT payload FROM events WHERE seq = ?', [startedSeq])!;
+    const p = JSON.parse(row.payload) as { turnId: string; speaker: string; model: string };
+    return { chatId, turnId: p.turnId, startedSeq, speaker: p.speaker, model: p.model, inCharacter };
+  }
+
+  /** A re-sent command returns the turn it started the first time. */
+  function already(commandId: string | undefined): StartedTurn | undefined {
+    if (!commandId) return undefined;
+    const first = db.get<{ seq: number; chat_id: string; kind: string; payload: string }>('SELECT seq, chat_id, kind, payload FROM events WHERE id = ?', [commandId]);
+    if (!first) return undefined;
+    if (first.kind === 'assistant_turn_started') return startedFrom(first.chat_id, first.seq, null);
+    const started = db.get<{ seq: number }>("SELECT seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND seq > ? ORDER BY seq LIMIT 1", [first.chat_id, first.seq]);
+    const segments = (JSON.parse(first.payload) as { segments: Parameters<typeof inCharacterText>[0] }).segments;
+    return startedFrom(first.chat_id, started!.seq, inCharacterText(segments));
+  }
+
+  return {
+    /** The user's turn (if they wrote anything) and the start of the narrator's reply, in one command. */
+    beginTurn(chatId: string, text: string, commandId?: string): StartedTurn {
+      return db.transaction(() => {
+        const done = already(commandId);
+        if (done) return done;
+        const speaker = hostOf(chatId);
+        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        const settings = readSettings(db);
+        const trimmed = text.trim();
+        const segments = trimmed ? parseUserText(trimmed, { oocMarker: settings.oocMarker }) : [];
+        const turnId = ctx.newId();
+        const drafts: EventDraft[] = [
+          ...(trimmed ? [{ kind: 'user_turn' as const, chatId, payload: { turnId: ctx.newId(), text: trimmed, segments } }] : []),
+          { kind: 'assistant_turn_started' as const, chatId, payload: { turnId, speaker, model: settings.narrativeModel } },
+        ];
+        const events = appendEvents(ctx, drafts.map((d, i) => (i === 0 && commandId ? { ...d, id: commandId } : d)));
+        return startedFrom(chatId, events.at(-1)!.seq, trimmed ? inCharacterText(segments) : null);
+      });
+    },
+
+    checkpoint(chatId: string, turnId: string, text: string): void {
+      db.run(
+        `INSERT INTO stream_checkpoints (turn_id, chat_id, text, updated_ts) VALUES (?, ?, ?, ?)
+         ON CONFLICT (turn_id) DO UPDATE SET text = excluded.text, updated_ts = excluded.updated_ts`,
+        [turnId, chatId, text, ctx.now()],
+      );
+    },
+
+    checkpointed(turnId: string): string | undefined {
+      return db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [turnId])?.text;
+    },
+
+    /** Writes the reply; a turn already finished (a re-sent finish) is left as it is. */
+    finishTurn(turn: Pick<StartedTurn, 'chatId' | 'turnId' | 'startedSeq' | 'speaker' | 'model'>, result: NarrationResult): boolean {
+      return db.transaction(() => {
+        const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE turn_id = ?', [turn.turnId]);
+        if (!row || row.status !== 'streaming') return false;
+        appendEvents(ctx, [
+          {
+            kind: 'assistant_turn',
+            chatId: turn.chatId,
+            causeSeq: turn.startedSeq,
+            payload: {
+              turnId: turn.turnId,
+              speaker: turn.speaker,
+              model: turn.model,
+              text: result.text,
+              truncated: result.truncated,
+              reason: result.reason,
+              usage: result.usage,
+              error: result.error,
+            },
+          },
+        ]);
+        db.run('DELETE FROM stream_checkpoints WHERE turn_id = ?', [turn.turnId]);
+        return true;
+      });
+    },
+
+    /** Replies left streaming by a leader that died: committed with their checkpointed text, truncated. */
+    recoverInterrupted(): string[] {
+      return db.transaction(() => {
+        const rows = db.all<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model FROM transcript WHERE status = 'streaming'");
+        for (const row of rows) {
+          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id])?.text ?? '';
+          appendEvents(ctx, [
+            {
+              kind: 'assistant_turn',
+              chatId: row.chat_id,
+              causeSeq: row.seq,
+              payload: { turnId: row.turn_id, speaker: row.speaker, model: row.model ?? '', text, truncated: true, reason: 'interrupted', usage: null, error: null },
+            },
+          ]);
+          db.run('DELETE FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id]);
+        }
+        // Checkpoints whose turn was rewound away or already finished are stale.
+        db.run("DELETE FROM stream_checkpoints WHERE turn_id NOT IN (SELECT turn_id FROM transcript WHERE status = 'streaming')");
+        return rows.map((r) => r.turn_id);
+      });
+    },
+
+    streamingTurn(chatId: string): StartedTurn | undefined {
+      const row = streamingIn(chatId);
+      return row && { chatId, turnId: row.turn_id, startedSeq: row.seq, speaker: row.speaker, model: row.model ?? '', inCharacter: null };
+    },
+
+    /** A new reply in place of the last one, which stays in the log as an earlier swipe. */
+    regenerate(chatId: string, commandId?: string): StartedTurn {
+      return db.transaction(() => {
+        const done = already(commandId);
+        if (done) return done;
+        const speaker = hostOf(chatId);
+        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+        if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
+        const settings = readSettings(db);
+        const [started] = appendEvents(ctx, [
+          { kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel }, ...(commandId ? { id: commandId } : {}) },
+        ]);
+        if (last.role === 'assistant') rebuildAfterMarking(db, markSuperseded(db, last.seq, started!.seq));
+        return startedFrom(chatId, started!.seq, null);
+      });
+    },
+  };
+}

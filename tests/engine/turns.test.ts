@@ -1,0 +1,155 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
+import { narrate } from '../../src/engine/turn/narrate.ts';
+import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { draft } from '../support/fixtures.ts';
+import { scriptedLlm } from '../support/scripted-llm.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
+
+let engine: Engine;
+let db: Db;
+let chat: string;
+let bot: string;
+const clock = testClock();
+const count = await loadTokenCounter();
+
+beforeEach(async () => {
+  ({ engine, db } = await openTestEngine({ now: clock.now }));
+  bot = engine.newId();
+  chat = engine.newId();
+  engine.append([draft.you(), draft.bot(bot, { name: 'Mira', persona: 'A wry captain.' }), draft.chat(chat, bot)]);
+});
+
+const texts = () => engine.transcript(chat).turns.map((t) => [t.role, t.status, t.text]);
+
+async function play(llm: LlmClient, text: string, signal = new AbortController().signal) {
+  const turn = engine.turns.beginTurn(chat, text);
+  const prompt = narratorPrompt(db, chat, turn.startedSeq, engine.settings(), count);
+  const checkpoints: string[] = [];
+  const result = await narrate({
+    llm,
+    messages: prompt.messages,
+    model: turn.model,
+    maxTokens: 400,
+    signal,
+    onDelta: () => clock.advance(300),
+    onCheckpoint: (t) => {
+      checkpoints.push(t);
+      engine.turns.checkpoint(chat, turn.turnId, t);
+    },
+    checkpointMs: 500,
+    now: clock.now,
+  });
+  engine.turns.finishTurn(turn, result);
+  return { turn, prompt, result, checkpoints };
+}
+
+describe('a turn', () => {
+  it('stores the parsed user turn, streams the reply with checkpoints, and finishes it', async () => {
+    const llm = scriptedLlm('The wind rises and Mira laughs at the sky.');
+    const { result, checkpoints } = await play(llm.client, '*looks up* "Storm coming?" ((is this ok?))');
+    expect(result).toMatchObject({ truncated: false, reason: null, text: 'The wind rises and Mira laughs at the sky.' });
+    expect(checkpoints.length).toBeGreaterThan(2);
+    expect(texts()).toEqual([
+      ['user', 'done', '*looks up* "Storm coming?" ((is this ok?))'],
+      ['assistant', 'done', 'The wind rises and Mira laughs at the sky.'],
+    ]);
+    expect(engine.transcript(chat).turns[0]!.segments).toEqual([
+      { type: 'action', text: 'looks up' },
+      { type: 'dialogue', text: 'Storm coming?' },
+      { type: 'ooc', text: 'is this ok?' },
+    ]);
+    expect(engine.transcript(chat).turns[1]).toMatchObject({ promptTokens: 10, model: 'dphn/Dolphin-Mistral-24B-Venice-Edition' });
+    expect(engine.turns.checkpointed(engine.transcript(chat).turns[1]!.turnId)).toBeUndefined();
+  });
+
+  it('never sends OOC to the narrator: not in the new turn, not from history', async () => {
+    const llm = scriptedLlm('First reply.', 'Second reply.');
+    await play(llm.client, '"Hello." ((SECRET-ONE))');
+    await play(llm.client, '((SECRET-TWO)) *waves*');
+    const sent = llm.calls.map((c) => c.messages.map((m) => m.content).join('\n')).join('\n');
+    expect(sent).not.toMatch(/SECRET/);
+    expect(llm.calls[1]!.messages.at(-1)).toEqual({ role: 'user', content: '*waves*' });
+    expect(llm.calls[1]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it('tells the narrator who speaks, who you are, where and when', async () => {
+    const llm = scriptedLlm('ok');
+    const { prompt } = await play(llm.client, 'Hi');
+    const system = prompt.messages[0]!.content;
+    expect(system).toMatch(/Mira: A wry captain\./);
+    expect(system).toMatch(/Ada \(she\/her\): A cartographer\./);
+    expect(system).toMatch(/It is 1 May 1890, 20:00; the weather: storm\./);
+    expect(system).toMatch(/never write Ada's words/);
+  });
+
+  it('refuses a second reply while one is streaming', () => {
+    engine.turns.beginTurn(chat, 'one');
+    expect(() => engine.turns.beginTurn(chat, 'two')).toThrow(/still being written/);
+  });
+
+  it('keeps what was written when the user presses Stop', async () => {
+    const controller = new AbortController();
+    const llm: LlmClient = {
+      complete: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield { type: 'delta', text: 'Mira begins ' };
+        controller.abort();
+        yield { type: 'delta', text: 'never seen' };
+      },
+    };
+    const { result } = await play(llm, 'Go on', controller.signal);
+    expect(result).toMatchObject({ truncated: true, reason: 'stopped' });
+    expect(engine.transcript(chat).turns[1]).toMatchObject({ status: 'truncated', reason: 'stopped', text: expect.stringMatching(/^Mira begins/) });
+  });
+
+  it('keeps the partial text and the reason when the relay fails mid-stream', async () => {
+    const llm: LlmClient = {
+      complete: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield { type: 'delta', text: 'Half a ' };
+        throw new LlmError('upstream_busy', 'The model server is busy', 429);
+      },
+    };
+    const { result } = await play(llm, 'Go on');
+    expect(result).toMatchObject({ truncated: true, reason: 'error', error: { code: 'upstream_busy' } });
+    expect(engine.transcript(chat).turns[1]).toMatchObject({ status: 'truncated', text: 'Half a ', error: { code: 'upstream_busy', message: 'The model server is busy' } });
+  });
+
+  it('a leader that finds an unfinished reply commits the checkpointed text as interrupted, once', async () => {
+    const turn = engine.turns.beginTurn(chat, 'Tell me a story');
+    engine.turns.checkpoint(chat, turn.turnId, 'Once upon a time, on a ship');
+    // The leader dies here. The next one opens the same database:
+    const next = createEngine({ db, now: clock.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) });
+    expect(next.turns.recoverInterrupted()).toEqual([turn.turnId]);
+    expect(next.transcript(chat).turns[1]).toMatchObject({ status: 'truncated', reason: 'interrupted', text: 'Once upon a time, on a ship' });
+    expect(next.turns.recoverInterrupted()).toEqual([]);
+    // And the chat can go on.
+    expect(() => next.turns.beginTurn(chat, 'Again')).not.toThrow();
+  });
+
+  it('regenerate replaces the last reply, which stays in the log, answering the same user turn', async () => {
+    await play(scriptedLlm('A dull reply.').client, 'Hi');
+    const again = engine.turns.regenerate(chat);
+    const prompt = narratorPrompt(db, chat, again.startedSeq, engine.settings(), count);
+    expect(prompt.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi' }]);
+    expect(texts()).toEqual([
+      ['user', 'done', 'Hi'],
+      ['assistant', 'streaming', ''],
+    ]);
+    engine.turns.finishTurn(again, { text: 'A better reply.', usage: null, truncated: false, reason: null, error: null });
+    expect(texts().at(-1)).toEqual(['assistant', 'done', 'A better reply.']);
+    const replies = db.all<{ superseded_by: number | null }>("SELECT superseded_by FROM events WHERE kind = 'assistant_turn' ORDER BY seq");
+    expect(replies.map((r) => r.superseded_by === null)).toEqual([false, true]);
+  });
+
+  it('a re-sent begin (same command id) starts one turn', () => {
+    const first = engine.turns.beginTurn(chat, 'Hello', 'cmd-1');
+    const again = engine.turns.beginTurn(chat, 'Hello', 'cmd-1');
+    expect(again).toEqual(first);
+    expect(engine.transcript(chat).turns).toHaveLength(2);
+  });
+});
