@@ -19,6 +19,7 @@ import { drawerState } from './queries/drawer.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
+import { startChat } from './kickoff.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -49,6 +50,13 @@ export function createEngine(deps: EngineDeps) {
   return {
     newId: ctx.newId,
     turns: turnCommands(ctx),
+
+    /** Starts a chat from a confirmed kickoff; returns the chat id. */
+    startChat(botId: string, kickoff: unknown, commandId?: string): string {
+      const bot = getBot(db, botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      return startChat(ctx, bot, kickoff, commandId);
+    },
 
     /** Appends a command's events and projects them atomically. */
     append(drafts: readonly EventDraft[]): LoggedEvent[] {

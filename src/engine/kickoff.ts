@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import type { LogContext } from './log/append.ts';
+import { appendEvents } from './log/append.ts';
+import { CommandRejectedError } from './log/errors.ts';
+import type { EventDraft } from './log/draft.ts';
+import { fictionTime } from './events/fields.ts';
+import type { Bot, You } from './queries/authored.ts';
+import { readSettings } from './settings.ts';
+
+const activity = z.object({
+  posture: z.string().trim().min(1, 'say how they are positioned').max(80),
+  slot: z.string().trim().max(80),
+  verb: z.string().trim().min(1, 'say what they are doing').max(80),
+  interruptible: z.boolean(),
+  requiredAttention: z.enum(['none', 'low', 'medium', 'high']),
+  expectedMinutes: z.number().int().min(0).max(60 * 24 * 30).nullable(),
+  attention: z.string().trim().max(200),
+  holding: z.array(z.string().trim().min(1).max(80)).max(10),
+});
+
+/** What the kickoff classifier proposes and the user confirms (or corrects) before the chat starts. */
+export const kickoffSchema = z.object({
+  title: z.string().trim().min(1, 'give the story a title').max(120),
+  place: z.object({
+    name: z.string().trim().min(1, 'name the place').max(120),
+    type: z.string().trim().min(1, 'say what kind of place it is').max(60),
+    moving: z.boolean(),
+    public: z.boolean(),
+    audibleRange: z.enum(['whisper', 'room', 'building', 'street']),
+  }),
+  fictionTime,
+  weather: z.string().trim().max(200),
+  you: activity,
+  bot: activity,
+  edge: z.object({
+    summary: z.string().trim().max(2_000),
+    facts: z.array(z.string().trim().min(1).max(500)).max(20),
+  }),
+});
+export type Kickoff = z.infer<typeof kickoffSchema>;
+
+const idle = (verb: string): Kickoff['you'] => ({
+  posture: 'standing',
+  slot: '',
+  verb,
+  interruptible: true,
+  requiredAttention: 'low',
+  expectedMinutes: null,
+  attention: '',
+  holding: [],
+});
+
+/** What the form opens with when the classifier fails: plain, editable, never an error page. */
+export function defaultKickoff(bot: Pick<Bot, 'name' | 'initialRelationship'>, now: Date): Kickoff {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return {
+    title: `A story with ${bot.name}`,
+    place: { name: 'A quiet room', type: 'room', moving: false, public: false, audibleRange: 'room' },
+    fictionTime: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:00:00`,
+    weather: '',
+    you: { ...idle('talking'), attention: bot.name },
+    bot: { ...idle('talking'), attention: 'you' },
+    edge: { summary: bot.initialRelationship, facts: [] },
+  };
+}
+
+export function kickoffPrompt(bot: Bot, you: You | undefined): { system: string; user: string } {
+  return {
+    system:
+      'You set up the opening of an interactive story. From the kickoff scene, the character and their relationship, work out: a short ' +
+      'title; the place (name, kind, whether it moves, whether it is public, how far voices carry); the in-fiction date and time as ' +
+      'YYYY-MM-DDTHH:MM:SS; the weather; what the user and the character are each doing (posture, where, action, whether it can be ' +
+      'interrupted, how much attention it needs, expected minutes or null, what they attend to, what they hold); and what the character ' +
+      'thinks of and knows about the user (summary, facts). Invent nothing that contradicts the kickoff.',
+    user:
+      `Character: ${bot.name}\nPersona: ${bot.persona}\nRelationship to the user: ${bot.initialRelationship || 'unspecified'}\n` +
+      `User: ${you?.name ?? 'the user'}${you?.persona ? ` (${you.persona})` : ''}\n\nKickoff scene:\n${bot.kickoff || '(none given)'}`,
+  };
+}
+
+function activityDraft(chatId: string, entity: string, containerId: string, a: Kickoff['you']): EventDraft {
+  return {
+    kind: 'activity_change',
+    chatId,
+    payload: {
+      entity,
+      containerId,
+      slot: a.slot,
+      posture: a.posture,
+      action: { verb: a.verb, interruptible: a.interruptible, requiredAttention: a.requiredAttention, expectedMinutes: a.expectedMinutes },
+      attention: a.attention,
+      holding: a.holding,
+      status: 'present',
+    },
+  };
+}
+
+/**
+ * Everything a new chat starts with, in one command: the chat and its clock, the place, what each
+ * of you is doing, the opening scene, the bot's first feelings toward you, and the kickoff prose as
+ * the narrator's opening. Returns the new chat's id.
+ */
+export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?: string): string {
+  const parsed = kickoffSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new CommandRejectedError(`The kickoff needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const k = parsed.data;
+  if (commandId) {
+    const existing = ctx.db.get<{ chat_id: string }>('SELECT chat_id FROM events WHERE id = ?', [commandId]);
+    if (existing) return existing.chat_id;
+  }
+  const chatId = ctx.newId();
+  const placeId = ctx.newId();
+  const turnId = ctx.newId();
+  const drafts: EventDraft[] = [
+    {
+      kind: 'chat_created',
+      chatId,
+      payload: { botId: bot.id, title: k.title, fictionTime: k.fictionTime, weather: k.weather, narrativeAnchor: '' },
+      ...(commandId ? { id: commandId } : {}),
+    },
+    {
+      kind: 'container_created',
+      chatId,
+      payload: {
+        containerId: placeId,
+        name: k.place.name,
+        type: k.place.type,
+        properties: { moving: k.place.moving, public: k.place.public, audibleRange: k.place.audibleRange },
+        parentId: null,
+      },
+    },
+    activityDraft(chatId, 'you', placeId, k.you),
+    activityDraft(chatId, bot.id, placeId, k.bot),
+    { kind: 'scene_opened', chatId, payload: { sceneId: ctx.newId(), containerId: placeId, participants: ['you', bot.id], fictionTime: k.fictionTime } },
+    { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
+  ];
+  if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
+  if (bot.kickoff.trim()) {
+    const model = 'kickoff';
+    drafts.push(
+      { kind: 'assistant_turn_started', chatId, payload: { turnId, speaker: bot.id, model } },
+      {
+        kind: 'assistant_turn',
+        chatId,
+        causeDraft: drafts.length,
+        payload: { turnId, speaker: bot.id, model, text: bot.kickoff.trim(), truncated: false, reason: null, usage: null, error: null },
+      },
+    );
+  }
+  ctx.db.transaction(() => {
+    if (!ctx.db.get('SELECT 1 AS x FROM bots WHERE id = ?', [bot.id])) throw new CommandRejectedError('That bot no longer exists.');
+    appendEvents(ctx, drafts);
+  });
+  return chatId;
+}
