@@ -29,9 +29,12 @@ function text(key: string, topic: string, schema: Schema): string {
   const lower = key.toLowerCase();
   let value: string;
   if (schema.format === 'date-time' || /time|date/.test(lower) || schema.pattern?.includes('\\d{4')) value = FICTION_TIME;
-  else if (/summary|description|anchor/.test(lower)) value = `A quiet exchange about ${topic}.`;
+  else if (/summary|description/.test(lower)) value = 'Glad to see you again, and curious what brings you here.';
+  else if (/anchor/.test(lower)) value = 'Find out what the other is hiding.';
   else if (/name|place|title/.test(lower)) value = 'The Lantern Room';
-  else if (/fact/.test(lower)) value = `Mentioned ${topic}`;
+  else if (/fact/.test(lower)) value = `Talked about ${topic}`;
+  else if (/slot|where/.test(lower)) value = 'by the window';
+  else if (/attention/.test(lower)) value = 'the conversation';
   else if (/weather/.test(lower)) value = 'clear and mild';
   else if (/posture/.test(lower)) value = 'sitting';
   else if (/verb|action/.test(lower)) value = 'talking';
@@ -54,7 +57,11 @@ function number(schema: Schema, integer: boolean): number {
 
 export function instanceOf(schema: Schema, topic: string, key = ''): unknown {
   if (schema.const !== undefined) return schema.const;
-  if (schema.enum?.length) return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  if (schema.enum?.length) {
+    // "room" carries voices more plausibly than "whisper"; everything else takes the first, safest value.
+    if (/range/i.test(key) && schema.enum.includes('room')) return 'room';
+    return schema.enum.find((v) => v !== null) ?? schema.enum[0];
+  }
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices?.length) {
     const nonNull = choices.find((c) => c.type !== 'null') ?? choices[0]!;
@@ -69,7 +76,10 @@ export function instanceOf(schema: Schema, topic: string, key = ''): unknown {
       return out;
     }
     case 'array':
-      return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, () => instanceOf(schema.items ?? {}, topic, key));
+      // Hands are empty unless asked otherwise; lists the analysis reads get one modest entry.
+      return Array.from({ length: /holding/i.test(key) ? (schema.minItems ?? 0) : Math.max(1, schema.minItems ?? 0) }, () =>
+        instanceOf(schema.items ?? {}, topic, key),
+      );
     case 'string':
       return text(key, topic, schema);
     case 'integer':

@@ -37,7 +37,8 @@ function topicOf(text: string): string {
 }
 
 function speakerName(system: string): string {
-  const match = /(?:You are|you play|as|Character:|Name:)\s+([A-Z][a-zA-Z'-]+)/.exec(system);
+  const match =
+    /You write ([A-Z][\w'-]+?)'s words/.exec(system) ?? /(?:You are|you play|Character:|Name:)\s+([A-Z][a-zA-Z'-]+)/.exec(system);
   return match?.[1] ?? 'Your companion';
 }
 
@@ -56,17 +57,15 @@ export function demoReply(request: CompletionRequest): string {
   const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
 
   const opening = did
-    ? pick([
-        `${name} watches as you ${did.replace(/^(i|you)\s+/i, '')}, a slow smile forming.`,
-        `${name} notices the way you ${did.replace(/^(i|you)\s+/i, '')} and leans a little closer.`,
-      ])
+    ? pick([`${name} takes that in (*${did}*) with a slow smile.`, `${name} notices (*${did}*) and leans a little closer.`])
     : pick([`${name} considers you for a long moment.`, `${name} lets the silence stretch, then exhales.`]);
-  const answer = said
+  const echo = said && (said.length > 40 ? `${said.slice(0, 40).trimEnd()}…` : said.replace(/[.!?]+$/, ''));
+  const answer = echo
     ? pick([
-        `"${said.length > 40 ? `${said.slice(0, 40).trimEnd()}…` : said}?" ${name} repeats softly. "You always did know how to surprise me."`,
-        `"Is that so?" ${name} asks, turning your words over. "Then tell me more about ${topic}."`,
+        `"${echo}?" ${name} repeats softly. "You always did know how to surprise me."`,
+        `"Is that so?" ${name} asks, turning your words over. "Then tell me everything."`,
       ])
-    : pick([`"${topic[0]!.toUpperCase()}${topic.slice(1)}," ${name} murmurs. "Of all the things to bring up tonight."`, `"Go on," ${name} says. "I'm listening."`]);
+    : pick([`"Of all the things to bring up tonight," ${name} murmurs, shaking their head.`, `"Go on," ${name} says. "I'm listening."`]);
   const scene = pick([
     'Somewhere nearby, a door creaks and the lamplight wavers.',
     'Rain taps against the window, patient and unhurried.',

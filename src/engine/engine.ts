@@ -20,6 +20,8 @@ import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
 import { startChat } from './kickoff.ts';
+import { narratorPrompt } from './turn/narrator-prompt.ts';
+import type { TokenCounter } from './turn/tokens.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -50,6 +52,9 @@ export function createEngine(deps: EngineDeps) {
   return {
     newId: ctx.newId,
     turns: turnCommands(ctx),
+
+    /** The narrator's prompt for the reply started at `replySeq`, within the configured budgets. */
+    narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter) => narratorPrompt(db, chatId, replySeq, readSettings(db), count),
 
     /** Starts a chat from a confirmed kickoff; returns the chat id. */
     startChat(botId: string, kickoff: unknown, commandId?: string): string {

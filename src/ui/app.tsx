@@ -8,6 +8,9 @@ import { BotsPage } from './pages/bots-page.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
+import { BotFormPage } from './authoring/bot-form-page.tsx';
+import { KickoffPage } from './authoring/kickoff-page.tsx';
+import { ChatPage } from './chat/chat-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';
 
@@ -88,7 +91,11 @@ export function App() {
       <Router root={Layout}>
         <Route path="/" component={() => <Navigate href="/chats" />} />
         <Route path="/chats" component={ChatsPage} />
+        <Route path="/chats/:id" component={ChatPage} />
         <Route path="/bots" component={BotsPage} />
+        <Route path="/bots/new" component={BotFormPage} />
+        <Route path="/bots/:id/edit" component={BotFormPage} />
+        <Route path="/bots/:id/start" component={KickoffPage} />
         <Route path="/settings" component={() => <SettingsPage relay={relay.health()} storage={storage.health()} />} />
         <Route path="*" component={() => <Navigate href="/chats" />} />
       </Router>

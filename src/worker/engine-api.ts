@@ -1,13 +1,21 @@
 import type { Engine } from '../engine/engine.ts';
+import type { Kickoff } from '../engine/kickoff.ts';
 import type { EventDraft } from '../engine/log/draft.ts';
 import type { Settings } from '../engine/settings.ts';
+import type { NarratorService } from './narrator-service.ts';
+
+/** What only the leader's worker has: the relay client, the narrator, the live streams. */
+export interface LeaderServices {
+  narrator: NarratorService;
+  proposeKickoff(botId: string): Promise<{ proposal: Kickoff; fromModel: boolean }>;
+}
 
 /**
  * Everything a tab can ask of the database, run by whichever worker leads. Queries only read.
  * Commands take a `commandId` first: the calling tab makes it once, so a command re-sent after a
  * leader change is applied once (it becomes the first event's id).
  */
-export function engineApi(engine: Engine) {
+export function engineApi(engine: Engine, services: LeaderServices) {
   return {
     queries: {
       headSeq: () => engine.headSeq(),
@@ -20,6 +28,10 @@ export function engineApi(engine: Engine) {
       settings: () => engine.settings(),
       classifierFailures: () => engine.classifierFailures(),
       exportLog: () => engine.exportLog(),
+      /** The text of the reply streaming in this chat right now, for a tab that opens mid-stream. */
+      streamState: (chatId: string) => services.narrator.state(chatId),
+      /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
+      proposeKickoff: (botId: string) => services.proposeKickoff(botId),
     },
     commands: {
       append: (commandId: string, drafts: EventDraft[]) => {
@@ -31,6 +43,10 @@ export function engineApi(engine: Engine) {
       undoRewind: (commandId: string, chatId: string) => engine.undoRewind(chatId, commandId).seq,
       changeSettings: (commandId: string, patch: Partial<Settings>) => engine.changeSettings(patch, commandId),
       importLog: (_commandId: string, backup: unknown) => engine.importLog(backup),
+      startChat: (commandId: string, botId: string, kickoff: Kickoff) => engine.startChat(botId, kickoff, commandId),
+      sendTurn: (commandId: string, chatId: string, text: string) => services.narrator.send(commandId, chatId, text),
+      regenerate: (commandId: string, chatId: string) => services.narrator.regenerate(commandId, chatId),
+      stopTurn: (_commandId: string, chatId: string) => services.narrator.stop(chatId),
     },
   };
 }
@@ -47,7 +63,17 @@ export type EngineClient = {
   [K in keyof Commands]: (...args: DropFirst<Parameters<Commands[K]>>) => Promise<Awaited<ReturnType<Commands[K]>>>;
 };
 
-export const COMMAND_NAMES = ['append', 'rewind', 'undoRewind', 'changeSettings', 'importLog'] as const satisfies readonly (keyof Commands)[];
+export const COMMAND_NAMES = [
+  'append',
+  'rewind',
+  'undoRewind',
+  'changeSettings',
+  'importLog',
+  'startChat',
+  'sendTurn',
+  'regenerate',
+  'stopTurn',
+] as const satisfies readonly (keyof Commands)[];
 export const QUERY_NAMES = [
   'headSeq',
   'listBots',
@@ -59,10 +85,12 @@ export const QUERY_NAMES = [
   'settings',
   'classifierFailures',
   'exportLog',
+  'streamState',
+  'proposeKickoff',
 ] as const satisfies readonly (keyof Queries)[];
 
 export const isCommand = (method: string): method is (typeof COMMAND_NAMES)[number] => (COMMAND_NAMES as readonly string[]).includes(method);
 export const isQuery = (method: string): method is (typeof QUERY_NAMES)[number] => (QUERY_NAMES as readonly string[]).includes(method);
 
 /** Commands whose effect is a rebuild, not just appended events: the UI refetches the chat whole. */
-export const REBUILDING_COMMANDS = new Set(['rewind', 'undoRewind', 'importLog']);
+export const REBUILDING_COMMANDS = new Set(['rewind', 'undoRewind', 'importLog', 'regenerate']);

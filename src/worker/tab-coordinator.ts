@@ -1,5 +1,9 @@
 import { createIdGenerator } from '../engine/ids.ts';
-import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS } from './engine-api.ts';
+import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../engine/kickoff.ts';
+import { createRelayClient } from '../engine/llm/openai-client.ts';
+import { loadTokenCounter } from '../engine/turn/tokens.ts';
+import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS, type LeaderServices } from './engine-api.ts';
+import { NarratorService } from './narrator-service.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import {
   CHANNEL_NAME,
@@ -65,6 +69,9 @@ export class TabCoordinator {
   private readonly answered = new Map<string, Promise<unknown>>();
   private readonly topicSeq = new Map<string, number>();
   private resendTimer: ReturnType<typeof setInterval> | undefined;
+  private services: LeaderServices | undefined;
+  /** Change notices chain from here, so writes made by async work (a reply finishing) chain too. */
+  private notifiedSeq = 0;
 
   constructor(
     private readonly tabId: string,
@@ -112,6 +119,9 @@ export class TabCoordinator {
 
   private async lead(database: OpenDatabase): Promise<void> {
     this.database = database;
+    this.services = database.engine ? this.createServices(database.engine) : undefined;
+    this.notifiedSeq = database.engine?.headSeq() ?? 0;
+    this.services?.narrator.recover();
     const epoch = this.newId();
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
@@ -121,6 +131,29 @@ export class TabCoordinator {
       clearTimeout(pending.timeout);
       this.execute(id, pending.method, pending.args).then(pending.resolve, pending.reject);
     }
+  }
+
+  private createServices(engine: NonNullable<OpenDatabase['engine']>): LeaderServices {
+    const llm = createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href });
+    const narrator = new NarratorService({
+      engine,
+      llm,
+      tokens: loadTokenCounter,
+      notify: (rebuilt) => this.notify(rebuilt ?? false),
+      publish: (topic, data) => this.publish(topic, data),
+      topicSeq: (topic) => this.topicSeq.get(topic) ?? 0,
+      now: () => Date.now(),
+    });
+    return {
+      narrator,
+      async proposeKickoff(botId) {
+        const bot = engine.getBot(botId);
+        if (!bot) throw new Error('That bot does not exist.');
+        const fallback = defaultKickoff(bot, new Date());
+        const result = await engine.classify(llm, kickoffSchema, kickoffPrompt(bot, engine.getYou()), { task: 'kickoff', fallback });
+        return { proposal: result.value, fromModel: result.ok };
+      },
+    };
   }
 
   private leaderInfo(): LeaderInfo {
@@ -171,13 +204,16 @@ export class TabCoordinator {
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
     if (ADMIN_METHODS.has(method)) return this.runAdmin(method, args);
     const engine = this.database?.engine;
-    if (!engine) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
-    const api = engineApi(engine);
-    if (isQuery(method)) return (api.queries[method] as (...a: unknown[]) => unknown)(...args);
+    if (!engine || !this.services) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
+    const api = engineApi(engine, this.services);
+    if (isQuery(method)) {
+      const answer = await (api.queries[method] as (...a: unknown[]) => unknown)(...args);
+      this.notify(false); // a query may have recorded a classifier failure
+      return answer;
+    }
     if (hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
-    const before = engine.headSeq();
-    const result = (api.commands[method as keyof typeof api.commands] as (...a: unknown[]) => unknown)(...args);
-    this.notify(before, REBUILDING_COMMANDS.has(method));
+    const result = await (api.commands[method as keyof typeof api.commands] as (...a: unknown[]) => unknown)(...args);
+    this.notify(REBUILDING_COMMANDS.has(method));
     if (hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
     return result;
   }
@@ -199,11 +235,14 @@ export class TabCoordinator {
     return this.leaderInfo();
   }
 
-  private notify(fromSeq: number, rebuilt: boolean) {
-    const engine = this.database!.engine!;
+  private notify(rebuilt: boolean) {
+    const engine = this.database?.engine;
+    if (!engine || this.status.role !== 'leader') return;
+    const fromSeq = this.notifiedSeq;
     const toSeq = engine.headSeq();
     if (toSeq === fromSeq && !rebuilt) return;
     const rows = engine.changesSince(fromSeq);
+    this.notifiedSeq = toSeq;
     const notice: ChangeNotice = {
       epoch: this.status.epoch!,
       fromSeq,
@@ -217,12 +256,13 @@ export class TabCoordinator {
   }
 
   /** Leader only: live state for every tab (the token mirror), sequence-numbered per topic. */
-  publish(topic: string, data: unknown) {
-    if (this.status.role !== 'leader') return;
+  publish(topic: string, data: unknown): number {
     const seq = (this.topicSeq.get(topic) ?? 0) + 1;
     this.topicSeq.set(topic, seq);
+    if (this.status.role !== 'leader') return seq;
     this.post({ type: 'publish', epoch: this.status.epoch!, topic, seq, data });
     this.emit({ type: 'publish', topic, seq, data });
+    return seq;
   }
 
   private onMessage(message: TabMessage) {

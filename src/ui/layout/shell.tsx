@@ -1,5 +1,5 @@
 import { A } from '@solidjs/router';
-import { Show, type JSX } from 'solid-js';
+import { createSignal, Show, type JSX } from 'solid-js';
 import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
 
@@ -13,13 +13,37 @@ export interface ShellProps {
   children?: JSX.Element;
 }
 
+const DISMISSED = 'roleplay-engine/dismissed-banners';
+
+/** Banners a user may put away for this session; warnings about losing data come back next time. */
+function createDismissals() {
+  const [dismissed, setDismissed] = createSignal<string[]>(JSON.parse(sessionStorage.getItem(DISMISSED) ?? '[]') as string[]);
+  return {
+    shown: (name: string) => !dismissed().includes(name),
+    dismiss: (name: string) => {
+      const next = [...dismissed(), name];
+      sessionStorage.setItem(DISMISSED, JSON.stringify(next));
+      setDismissed(next);
+    },
+  };
+}
+
+function Dismiss(props: { onClick: () => void }) {
+  return (
+    <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => props.onClick()}>
+      ×
+    </button>
+  );
+}
+
 /** The frame of every screen: the left rail, and one line per thing the user must know now. */
 export function Shell(props: ShellProps) {
+  const banners = createDismissals();
   return (
     <div class="shell">
       <nav class="rail" aria-label="Main">
         <div class="brand" aria-hidden="true">
-          <span class="brand-mark">◆</span> Roleplay Engine
+          <span class="brand-mark">◆</span> <span class="brand-name">Roleplay Engine</span>
         </div>
         <A href="/chats" activeClass="active">
           Chats
@@ -44,16 +68,22 @@ export function Shell(props: ShellProps) {
               Offline: your chats and memories are here to read; new replies need the relay.
             </p>
           </Show>
-          <Show when={props.relay.state === 'online' && props.relay.mode === 'demo'}>
+          <Show when={props.relay.state === 'online' && props.relay.mode === 'demo' && banners.shown('demo')}>
             <p class="banner info" data-banner="demo">
-              Demo model: replies are canned. Put <code>FEATHERLESS_API_KEY</code> in <code>.relay.env</code> and restart the relay to
-              play for real.
+              <span>
+                Demo model: replies are canned. Put <code>FEATHERLESS_API_KEY</code> in <code>.relay.env</code> and restart the relay to
+                play for real.
+              </span>
+              <Dismiss onClick={() => banners.dismiss('demo')} />
             </p>
           </Show>
-          <Show when={props.persisted === false && props.status.storage === 'opfs'}>
+          <Show when={props.persisted === false && props.status.storage === 'opfs' && banners.shown('not-persisted')}>
             <p class="banner warn" data-banner="not-persisted">
-              The browser has not promised to keep your stories: it may clear them when space runs low. Install the app or export a
-              backup from Settings.
+              <span>
+                The browser has not promised to keep your stories: it may clear them when space runs low. Install the app or export a
+                backup from Settings.
+              </span>
+              <Dismiss onClick={() => banners.dismiss('not-persisted')} />
             </p>
           </Show>
           <Show when={props.storageNearlyFull}>

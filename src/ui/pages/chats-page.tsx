@@ -1,30 +1,57 @@
-import { For, Show } from 'solid-js';
+import { A, Navigate } from '@solidjs/router';
+import { createResource, For, Match, Show, Switch } from 'solid-js';
+import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { CHAT_LIST_KINDS } from '../query-kinds.ts';
 
+/** Where a user lands. A first visit is led on: who you are, then a bot, then its kickoff. */
 export function ChatsPage() {
   const client = useClient();
   const chats = createLiveQuery(client, { kinds: CHAT_LIST_KINDS }, () => client.engine.listChats());
+  const [firstRun] = createResource(async () => {
+    const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
+    return { needsYou: !you, needsBot: bots.length === 0 };
+  });
   return (
-    <section aria-labelledby="chats-title">
-      <h1 id="chats-title">Chats</h1>
-      <Show when={chats()} fallback={<p class="muted">Loading…</p>}>
-        {(list) => (
-          <Show when={list().length > 0} fallback={<p class="muted">No chats yet. Create a bot, then start a story with it.</p>}>
-            <ul class="cards" aria-label="Chats">
-              <For each={list()}>
-                {(chat) => (
-                  <li class="card">
-                    <strong>{chat.title}</strong> <span class="muted">with {chat.botName ?? 'a deleted bot'}</span>
-                    <p class="muted">{chat.lastReply ?? 'No reply yet.'}</p>
-                  </li>
-                )}
-              </For>
-            </ul>
+    <Switch>
+      <Match when={chats()?.length === 0 && firstRun()?.needsYou}>
+        <Navigate href="/settings?welcome=1" />
+      </Match>
+      <Match when={chats()?.length === 0 && firstRun()?.needsBot}>
+        <Navigate href="/bots/new" />
+      </Match>
+      <Match when={true}>
+        <section aria-labelledby="chats-title">
+          <div class="title-row">
+            <h1 id="chats-title">Chats</h1>
+            <A class="button" href="/bots">
+              New chat
+            </A>
+          </div>
+          <Show when={chats()} fallback={<p class="muted">Loading…</p>}>
+            {(list) => (
+              <Show when={list().length > 0} fallback={<p class="muted">No chats yet. Pick a bot and start a story with it.</p>}>
+                <ul class="cards" aria-label="Chats">
+                  <For each={list()}>
+                    {(chat) => (
+                      <li class="card chat-card">
+                        <A href={`/chats/${chat.id}`} class="card-link">
+                          <span class="card-title">
+                            <strong>{chat.title}</strong> <span class="muted">with {chat.botName ?? 'a deleted bot'}</span>
+                          </span>
+                          <span class="muted small">{describeFictionTime(chat.fictionTime)}</span>
+                          <span class="snippet">{chat.lastReply ?? 'No reply yet.'}</span>
+                        </A>
+                      </li>
+                    )}
+                  </For>
+                </ul>
+              </Show>
+            )}
           </Show>
-        )}
-      </Show>
-    </section>
+        </section>
+      </Match>
+    </Switch>
   );
 }

@@ -1,4 +1,6 @@
+import { useNavigate, useSearchParams } from '@solidjs/router';
 import { createSignal, Show } from 'solid-js';
+import { ModelSettings } from './model-settings.tsx';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { backupFileName, downloadJson, readJsonFile } from '../backup-file.ts';
@@ -10,6 +12,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
   const client = useClient();
   const you = createLiveQuery(client, { kinds: YOU_KINDS }, () => client.engine.getYou());
   const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const welcome = () => search.welcome === '1' || (you.state === 'ready' && !you());
 
   const saveYou = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -22,6 +27,8 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         },
       ]);
       setMessage({ kind: 'ok', text: 'Saved.' });
+      // A new user goes on to make their first bot.
+      if ((await client.engine.listBots()).length === 0) navigate('/bots/new');
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }
@@ -44,6 +51,11 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
+      <Show when={welcome()}>
+        <p class="welcome" role="status">
+          Welcome. First, tell the story who you are: the bots will know you by this. Then you will make a bot and start a chat.
+        </p>
+      </Show>
       <Show when={message()}>
         {(m) => (
           <p class={m().kind === 'error' ? 'error' : 'ok'} role={m().kind === 'error' ? 'alert' : 'status'}>
@@ -81,6 +93,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
             ? 'Relay unreachable: browsing only.'
             : 'Checking the relay…'}
       </p>
+
+      <h2>Models and settings</h2>
+      <ModelSettings />
 
       <h2>Storage and backup</h2>
       <p data-testid="storage-state">

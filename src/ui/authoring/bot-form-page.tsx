@@ -1,0 +1,156 @@
+import { useNavigate, useParams } from '@solidjs/router';
+import { createResource, createSignal, For, Index, Show } from 'solid-js';
+import { botFields } from '../../engine/events/authoring.ts';
+import { useClient } from '../context.ts';
+import { fieldErrors } from './field-errors.ts';
+
+interface BotDraft {
+  name: string;
+  persona: string;
+  voiceSamples: string[];
+  traits: string;
+  backstory: string;
+  initialRelationship: string;
+  kickoff: string;
+}
+
+const empty: BotDraft = { name: '', persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+
+function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; value: string; onInput: (v: string) => void }) {
+  const id = `field-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <Show when={props.hint}>
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      </Show>
+      <Show
+        when={props.rows}
+        fallback={
+          <input
+            id={id}
+            name={props.name}
+            value={props.value}
+            aria-invalid={Boolean(props.error)}
+            aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
+            onInput={(e) => props.onInput(e.currentTarget.value)}
+          />
+        }
+      >
+        <textarea
+          id={id}
+          name={props.name}
+          rows={props.rows}
+          value={props.value}
+          aria-invalid={Boolean(props.error)}
+          aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      </Show>
+      <Show when={props.error}>
+        <p class="error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+/** New bot and edit bot: every field of a bot, checked by the same schema the event uses. */
+export function BotFormPage() {
+  const client = useClient();
+  const params = useParams<{ id?: string }>();
+  const navigate = useNavigate();
+  const [form, setForm] = createSignal<BotDraft>(empty);
+  const [errors, setErrors] = createSignal<Record<string, string>>({});
+  const [failure, setFailure] = createSignal<string | null>(null);
+  const [existing] = createResource(
+    () => params.id,
+    async (id) => {
+      const bot = await client.engine.getBot(id);
+      if (bot) {
+        setForm({ ...bot, voiceSamples: bot.voiceSamples.length ? bot.voiceSamples : [''], traits: bot.traits.join(', ') });
+      }
+      return bot ?? null;
+    },
+  );
+  const set = (key: keyof BotDraft) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const f = form();
+    const candidate = {
+      name: f.name,
+      persona: f.persona,
+      voiceSamples: f.voiceSamples.map((v) => v.trim()).filter(Boolean),
+      traits: f.traits.split(',').map((t) => t.trim()).filter(Boolean),
+      backstory: f.backstory,
+      initialRelationship: f.initialRelationship,
+      kickoff: f.kickoff,
+    };
+    const checked = botFields.safeParse(candidate);
+    if (!checked.success) {
+      setErrors(fieldErrors(checked.error));
+      document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    setErrors({});
+    const botId = params.id ?? crypto.randomUUID();
+    try {
+      await client.engine.append([{ kind: 'bot_authored', payload: { ...checked.data, botId } }]);
+      navigate(params.id ? '/bots' : `/bots/${botId}/start`);
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <section aria-labelledby="bot-form-title">
+      <h1 id="bot-form-title">{params.id ? `Edit ${existing()?.name ?? 'bot'}` : 'New bot'}</h1>
+      <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
+        <Field name="name" label="Name" value={form().name} error={errors().name} onInput={set('name')} />
+        <Field name="persona" label="Persona" rows={4} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
+        <fieldset>
+          <legend>Voice samples</legend>
+          <p class="hint">Lines in their voice, so the narrator can match how they speak.</p>
+          <Index each={form().voiceSamples}>
+            {(sample, i) => (
+              <div class="sample">
+                <textarea
+                  aria-label={`Voice sample ${i + 1}`}
+                  rows={2}
+                  value={sample()}
+                  onInput={(e) => setForm((f) => ({ ...f, voiceSamples: f.voiceSamples.map((v, j) => (j === i ? e.currentTarget.value : v)) }))}
+                />
+                <Show when={form().voiceSamples.length > 1}>
+                  <button type="button" aria-label={`Remove voice sample ${i + 1}`} onClick={() => setForm((f) => ({ ...f, voiceSamples: f.voiceSamples.filter((_, j) => j !== i) }))}>
+                    Remove
+                  </button>
+                </Show>
+              </div>
+            )}
+          </Index>
+          <Show when={errors()['voiceSamples'] ?? Object.entries(errors()).find(([k]) => k.startsWith('voiceSamples.'))?.[1]}>
+            {(message) => <p class="error">{message()}</p>}
+          </Show>
+          <Show when={form().voiceSamples.length < 20}>
+            <button type="button" onClick={() => setForm((f) => ({ ...f, voiceSamples: [...f.voiceSamples, ''] }))}>
+              Add voice sample
+            </button>
+          </Show>
+        </fieldset>
+        <Field name="traits" label="Traits" hint="Separated by commas: wry, loyal, afraid of deep water" value={form().traits} error={errors().traits ?? Object.entries(errors()).find(([k]) => k.startsWith('traits.'))?.[1]} onInput={set('traits')} />
+        <Field name="backstory" label="Backstory" rows={4} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
+        <Field name="initialRelationship" label="Relationship to you" rows={2} hint="How they know you when the story starts." value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
+        <Field name="kickoff" label="Kickoff" rows={5} hint="The opening scene, in prose. It becomes the first message of every new chat with this bot." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
+        <div class="row">
+          <button type="submit">{params.id ? 'Save bot' : 'Create bot'}</button>
+          <For each={params.id ? [1] : []}>{() => <a href="/bots">Cancel</a>}</For>
+        </div>
+      </form>
+    </section>
+  );
+}

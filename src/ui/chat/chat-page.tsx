@@ -1,0 +1,232 @@
+import { useParams } from '@solidjs/router';
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
+import type { TranscriptTurn } from '../../engine/queries/transcript.ts';
+import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
+import { closingMarker } from '../../engine/turn/parse.ts';
+import { streamTopic, type StreamMessage } from '../../worker/narrator-service.ts';
+import { useClient } from '../context.ts';
+import { createLiveQuery } from '../live-query.ts';
+import { CHAT_HEADER_KINDS, SETTINGS_KINDS, TRANSCRIPT_KINDS } from '../query-kinds.ts';
+import { errorMessage, replyProblem } from './reply-problem.ts';
+import { StoryText } from './story-text.tsx';
+
+const PAGE = 50;
+
+export function ChatPage() {
+  const client = useClient();
+  const params = useParams<{ id: string }>();
+  const chatId = () => params.id;
+  const header = createLiveQuery(client, { kinds: CHAT_HEADER_KINDS, chatId }, () => client.engine.drawer(chatId()));
+  const latest = createLiveQuery(client, { kinds: TRANSCRIPT_KINDS, chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
+  const settings = createLiveQuery(client, { kinds: SETTINGS_KINDS }, () => client.engine.settings());
+  const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
+  const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
+  const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
+  const [draft, setDraft] = createSignal('');
+  const [error, setError] = createSignal<string | null>(null);
+  const [sending, setSending] = createSignal(false);
+  let scroller: HTMLDivElement | undefined;
+  let input: HTMLTextAreaElement | undefined;
+
+  // Older pages go stale when the story is rebuilt (rewind, regenerate) or another tab took over.
+  onCleanup(
+    client.onChange((notice) => {
+      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) {
+        setOlder([]);
+        setOlderCursor(undefined);
+      }
+    }),
+  );
+  createEffect(on(chatId, () => (setOlder([]), setOlderCursor(undefined), setLive(null), setError(null))));
+
+  const turns = createMemo(() => [...older(), ...(latest()?.turns ?? [])]);
+  const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
+  const streaming = createMemo(() => turns().find((t) => t.status === 'streaming'));
+  const last = createMemo(() => turns().at(-1));
+  const ooc = createMemo((): [string, string] => {
+    const marker = settings()?.oocMarker ?? '((';
+    return [marker, closingMarker(marker)];
+  });
+
+  const loadOlder = async () => {
+    const before = cursor();
+    if (before === null) return;
+    const height = scroller?.scrollHeight ?? 0;
+    const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
+    setOlder((current) => [...page.turns, ...current]);
+    setOlderCursor(page.olderCursor);
+    // Keep the reader's place: what they were looking at stays where it was.
+    queueMicrotask(() => scroller && (scroller.scrollTop += scroller.scrollHeight - height));
+  };
+
+  // The mirror: the leader streams each reply once; every tab applies its numbered deltas.
+  const syncLive = async () => {
+    const state = await client.engine.streamState(chatId());
+    setLive(state);
+  };
+  createEffect(on(() => streaming()?.turnId, (turnId) => (turnId ? void syncLive() : setLive(null))));
+  onCleanup(
+    client.onPublish((topic, seq, data) => {
+      if (topic !== streamTopic(chatId())) return;
+      const message = data as StreamMessage;
+      const current = live();
+      if (message.type === 'end') return setLive(null);
+      if (!current || current.turnId !== message.turnId) return void syncLive();
+      if (seq <= current.seq) return;
+      if (seq !== current.seq + 1) return void syncLive(); // a delta went missing: read the whole text
+      setLive({ turnId: current.turnId, text: current.text + message.text, seq });
+    }),
+  );
+
+  // Follow the story as it grows, unless the reader scrolled up to read: decided when they scroll,
+  // not after new text has landed (a long reply arriving is not the reader scrolling away).
+  let stick = true;
+  const onScroll = () => {
+    if (scroller) stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+  };
+  createEffect(
+    on([() => latest()?.turns, () => live()?.text.length], () => {
+      if (stick) queueMicrotask(() => scroller && (scroller.scrollTop = scroller.scrollHeight));
+    }),
+  );
+  onMount(() => input?.focus());
+
+  const run = async (action: () => Promise<unknown>) => {
+    setError(null);
+    setSending(true);
+    try {
+      await action();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setSending(false);
+    }
+  };
+  const send = () => {
+    const text = draft();
+    if (streaming() || sending()) return;
+    void run(async () => {
+      await client.engine.sendTurn(chatId(), text);
+      setDraft('');
+    });
+  };
+  const regenerate = () => void run(() => client.engine.regenerate(chatId()));
+  const stop = () => void client.engine.stopTurn(chatId());
+
+  const textOf = (turn: TranscriptTurn) => (turn.status === 'streaming' ? (live()?.turnId === turn.turnId ? live()!.text : '') : turn.text);
+
+  return (
+    <section class="chat" aria-labelledby="chat-title">
+      <header class="chat-header">
+        <div>
+          <h1 id="chat-title">{header()?.title ?? 'Chat'}</h1>
+          <p class="muted">
+            <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
+            <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
+            <Show when={header()?.weather}>{(weather) => <span> · {weather()}</span>}</Show>
+          </p>
+        </div>
+      </header>
+
+      <div class="transcript" ref={scroller} onScroll={onScroll} role="log" aria-label="Story" aria-live="polite">
+        <Show when={cursor() !== null && latest()}>
+          <button type="button" class="load-older" onClick={() => void loadOlder()}>
+            Load earlier turns
+          </button>
+        </Show>
+        <For each={turns()}>
+          {(turn) => (
+            <article class={`turn ${turn.role}`} data-status={turn.status} data-turn-id={turn.turnId}>
+              <div class="speaker">
+                <strong>{turn.speakerName}</strong>
+                <Show when={turn.status === 'streaming'}>
+                  <span class="typing" aria-label="writing">
+                    <i />
+                    <i />
+                    <i />
+                  </span>
+                </Show>
+              </div>
+              <div class="story-text">
+                <StoryText text={textOf(turn)} ooc={ooc()} />
+              </div>
+              <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
+                <p class="usage" title="Tokens: prompt → reply">
+                  {turn.promptTokens} → {turn.completionTokens} tokens
+                </p>
+              </Show>
+            </article>
+          )}
+        </For>
+        <Show when={turns().length === 0 && latest()}>
+          <p class="muted">The story has not begun. Write the first line below.</p>
+        </Show>
+      </div>
+
+      <Show when={last() && !streaming() ? replyProblem(last()!) : null}>
+        {(problem) => (
+          <div class="reply-problem" role="status" data-banner="reply-problem">
+            <span>{problem().message}</span>
+            <button type="button" onClick={regenerate} disabled={sending()}>
+              {problem().action}
+            </button>
+          </div>
+        )}
+      </Show>
+      <Show when={error()}>
+        {(message) => (
+          <p class="error" role="alert">
+            {errorMessage(undefined, message())}
+          </p>
+        )}
+      </Show>
+
+      <form
+        class="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          send();
+        }}
+      >
+        <textarea
+          ref={input}
+          aria-label="Message"
+          placeholder={`"Say something," *do something*  ${ooc()[0]}out of character${ooc()[1]}`}
+          rows={2}
+          value={draft()}
+          onInput={(event) => setDraft(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              send();
+            }
+          }}
+        />
+        <div class="composer-actions">
+          <Show
+            when={streaming()}
+            fallback={
+              <>
+                <Show when={last()?.role === 'assistant'}>
+                  <button type="button" onClick={regenerate} disabled={sending()}>
+                    Regenerate
+                  </button>
+                </Show>
+                <button type="submit" disabled={sending() || Boolean(streaming())}>
+                  Send
+                </button>
+              </>
+            }
+          >
+            <button type="button" class="stop" onClick={stop}>
+              Stop
+            </button>
+            <button type="submit" disabled>
+              Send
+            </button>
+          </Show>
+        </div>
+      </form>
+    </section>
+  );
+}

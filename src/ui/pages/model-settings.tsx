@@ -1,0 +1,116 @@
+import { createResource, createSignal, For, Show } from 'solid-js';
+import type { Settings } from '../../engine/settings.ts';
+import { useClient } from '../context.ts';
+import { createLiveQuery } from '../live-query.ts';
+import { FAILURE_KINDS, SETTINGS_KINDS } from '../query-kinds.ts';
+
+async function relayModels(): Promise<string[]> {
+  const response = await fetch('/api/v1/models');
+  if (!response.ok) throw new Error(`the relay answered ${response.status}`);
+  const body = (await response.json()) as { data?: { id: string }[] };
+  return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b));
+}
+
+/** Which models narrate and classify, and the knobs of the turn pipeline. */
+export function ModelSettings() {
+  const client = useClient();
+  const settings = createLiveQuery(client, { kinds: SETTINGS_KINDS }, () => client.engine.settings());
+  const failures = createLiveQuery(client, { kinds: FAILURE_KINDS }, () => client.engine.classifierFailures());
+  const [models] = createResource(relayModels);
+  const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const number = (name: string) => Number(data.get(name));
+    const patch: Partial<Settings> = {
+      narrativeModel: String(data.get('narrativeModel')),
+      classifierModel: String(data.get('classifierModel')),
+      classifierFallbacks: String(data.get('classifierFallbacks') ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      oocMarker: String(data.get('oocMarker') ?? ''),
+      retrievalK: number('retrievalK'),
+      narrativeBudget: { hard: number('hardBudget'), soft: number('softBudget') },
+      classifierBudget: number('classifierBudget'),
+      classifierTimeoutMs: Math.round(number('classifierTimeout') * 1000),
+    };
+    try {
+      await client.engine.changeSettings(patch);
+      setMessage({ ok: true, text: 'Settings saved.' });
+    } catch (e) {
+      setMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
+    }
+  };
+
+  const modelPicker = (name: 'narrativeModel' | 'classifierModel', label: string, current: string) => (
+    <label>
+      {label}
+      <input name={name} list="relay-models" value={current} required />
+    </label>
+  );
+
+  return (
+    <Show when={settings()}>
+      {(s) => (
+        <form class="stack" onSubmit={(e) => void save(e)} aria-label="Models and settings">
+          <datalist id="relay-models">
+            <For each={models() ?? []}>{(id) => <option value={id} />}</For>
+          </datalist>
+          <Show when={models.error}>
+            <p class="muted">The model list could not be loaded ({String(models.error?.message ?? models.error)}); type a model id.</p>
+          </Show>
+          <Show when={models()}>{(list) => <p class="muted small">{list().length} models available from the relay.</p>}</Show>
+          {modelPicker('narrativeModel', 'Narrative model', s().narrativeModel)}
+          {modelPicker('classifierModel', 'Classifier model', s().classifierModel)}
+          <label>
+            Classifier fallbacks
+            <input name="classifierFallbacks" value={s().classifierFallbacks.join(', ')} />
+          </label>
+          <div class="row">
+            <label>
+              OOC marker
+              <input name="oocMarker" value={s().oocMarker} size={4} maxLength={4} />
+            </label>
+            <label>
+              Memories per reply
+              <input name="retrievalK" type="number" min={1} max={20} value={s().retrievalK} />
+            </label>
+            <label>
+              Classifier timeout (s)
+              <input name="classifierTimeout" type="number" min={1} max={120} value={s().classifierTimeoutMs / 1000} />
+            </label>
+          </div>
+          <div class="row">
+            <label>
+              Narrator budget, soft
+              <input name="softBudget" type="number" min={500} value={s().narrativeBudget.soft} />
+            </label>
+            <label>
+              hard
+              <input name="hardBudget" type="number" min={1000} value={s().narrativeBudget.hard} />
+            </label>
+            <label>
+              Classifier budget
+              <input name="classifierBudget" type="number" min={500} value={s().classifierBudget} />
+            </label>
+          </div>
+          <Show when={message()}>{(m) => <p class={m().ok ? 'ok' : 'error'} role={m().ok ? 'status' : 'alert'}>{m().text}</p>}</Show>
+          <button type="submit">Save settings</button>
+          <Show when={(failures() ?? []).length > 0}>
+            <details>
+              <summary>Classifier failures ({failures()!.length})</summary>
+              <ul class="failures">
+                <For each={failures()}>
+                  {(f) => (
+                    <li>
+                      <strong>{f.task}</strong> · {f.model} · {new Date(f.ts).toLocaleString()} · {f.error}
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </details>
+          </Show>
+        </form>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,108 @@
+import type { Engine } from '../engine/engine.ts';
+import type { LlmClient } from '../engine/llm/port.ts';
+import { narrate, type NarrationResult } from '../engine/turn/narrate.ts';
+import type { TokenCounter } from '../engine/turn/tokens.ts';
+import type { StartedTurn } from '../engine/turn/turn-commands.ts';
+
+/** A streaming reply as every tab sees it: deltas in order, then the end. */
+export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
+export interface StreamState {
+  turnId: string;
+  text: string;
+  /** The topic seq this text includes: follow with the deltas after it. */
+  seq: number;
+}
+
+export const streamTopic = (chatId: string) => `stream:${chatId}`;
+
+const CHECKPOINT_MS = 500;
+const MAX_REPLY_TOKENS = 700;
+
+export interface NarratorDeps {
+  engine: Engine;
+  llm: LlmClient;
+  tokens: () => Promise<TokenCounter>;
+  /** Tells every tab what the last writes changed. */
+  notify: (rebuilt?: boolean) => void;
+  publish: (topic: string, data: StreamMessage) => number;
+  topicSeq: (topic: string) => number;
+  now: () => number;
+}
+
+/**
+ * The leader's narrator: it alone calls the relay, once per reply however many tabs watch, and
+ * mirrors the stream to them. Only one reply per chat streams at a time.
+ */
+export class NarratorService {
+  private readonly live = new Map<string, { turn: StartedTurn; controller: AbortController; text: string }>();
+
+  constructor(private readonly deps: NarratorDeps) {}
+
+  send(commandId: string, chatId: string, text: string): { turnId: string } {
+    const turn = this.deps.engine.turns.beginTurn(chatId, text, commandId);
+    this.deps.notify();
+    this.stream(turn);
+    return { turnId: turn.turnId };
+  }
+
+  regenerate(commandId: string, chatId: string): { turnId: string } {
+    const turn = this.deps.engine.turns.regenerate(chatId, commandId);
+    this.deps.notify(true);
+    this.stream(turn);
+    return { turnId: turn.turnId };
+  }
+
+  /** Stop from any tab: the reply keeps what it has, marked truncated. */
+  stop(chatId: string): boolean {
+    const entry = this.live.get(chatId);
+    entry?.controller.abort();
+    return Boolean(entry);
+  }
+
+  state(chatId: string): StreamState | null {
+    const entry = this.live.get(chatId);
+    return entry ? { turnId: entry.turn.turnId, text: entry.text, seq: this.deps.topicSeq(streamTopic(chatId)) } : null;
+  }
+
+  /** A new leader commits what a dead one left streaming; it does not re-run it (that spends quota). */
+  recover(): void {
+    if (this.deps.engine.turns.recoverInterrupted().length > 0) this.deps.notify();
+  }
+
+  private stream(turn: StartedTurn): void {
+    const { engine } = this.deps;
+    // A re-sent command finds its turn finished (or already streaming here): nothing more to do.
+    if (this.live.has(turn.chatId) || engine.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
+    const controller = new AbortController();
+    const entry = { turn, controller, text: '' };
+    this.live.set(turn.chatId, entry);
+    const topic = streamTopic(turn.chatId);
+    void (async () => {
+      let result: NarrationResult;
+      try {
+        const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
+        result = await narrate({
+          llm: this.deps.llm,
+          messages: prompt.messages,
+          model: turn.model,
+          maxTokens: MAX_REPLY_TOKENS,
+          signal: controller.signal,
+          onDelta: (delta, all) => {
+            entry.text = all;
+            this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: delta });
+          },
+          onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, text),
+          checkpointMs: CHECKPOINT_MS,
+          now: this.deps.now,
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        result = { text: entry.text, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };
+      }
+      this.live.delete(turn.chatId);
+      engine.turns.finishTurn(turn, result);
+      this.deps.notify();
+      this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
+    })();
+  }
+}
