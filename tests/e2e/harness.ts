@@ -67,10 +67,13 @@ export function role(page: Page): Promise<string> {
 
 /** Creates a bot through the UI, as a user would. */
 export async function createBot(page: Page, name: string, persona = `${name} is here.`) {
-  if (!page.url().endsWith('/bots')) await page.getByRole('link', { name: 'Bots' }).click();
+  await page.getByRole('link', { name: 'Bots', exact: true }).click();
+  await page.getByRole('link', { name: 'New bot' }).click();
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Persona').fill(persona);
   await page.getByRole('button', { name: 'Create bot' }).click();
+  // Saving leads on to the kickoff; the tests that use this look at the list of bots.
+  await page.getByRole('link', { name: 'Bots', exact: true }).click();
 }
 
 export const botList = (page: Page) => page.getByRole('list', { name: 'Bots' }).locator('strong');

@@ -1,5 +1,6 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Index, Show } from 'solid-js';
+import { createStillHere } from '../still-here.ts';
 import { botFields } from '../../engine/events/authoring.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
@@ -77,6 +78,7 @@ export function BotFormPage() {
     },
   );
   const set = (key: keyof BotDraft) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const here = createStillHere();
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -100,7 +102,7 @@ export function BotFormPage() {
     const botId = params.id ?? crypto.randomUUID();
     try {
       await client.engine.append([{ kind: 'bot_authored', payload: { ...checked.data, botId } }]);
-      navigate(params.id ? '/bots' : `/bots/${botId}/start`);
+      if (here()) navigate(params.id ? '/bots' : `/bots/${botId}/start`);
     } catch (e) {
       setFailure(e instanceof Error ? e.message : String(e));
     }

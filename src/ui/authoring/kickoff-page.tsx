@@ -3,6 +3,7 @@ import { createResource, createSignal, For, Show } from 'solid-js';
 import { kickoffSchema, type Kickoff } from '../../engine/kickoff.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
+import { createStillHere } from '../still-here.ts';
 
 type Path = string;
 
@@ -20,6 +21,7 @@ export function KickoffPage() {
   const [errors, setErrors] = createSignal<Record<Path, string>>({});
   const [failure, setFailure] = createSignal<string | null>(null);
   const [starting, setStarting] = createSignal(false);
+  const here = createStillHere();
   const [proposal] = createResource(
     () => params.id,
     async (id) => {
@@ -78,7 +80,7 @@ export function KickoffPage() {
     setStarting(true);
     try {
       const chatId = await client.engine.startChat(params.id, checked.data);
-      navigate(`/chats/${chatId}`);
+      if (here()) navigate(`/chats/${chatId}`);
     } catch (e) {
       setFailure(e instanceof Error ? e.message : String(e));
     } finally {
@@ -87,8 +89,8 @@ export function KickoffPage() {
   };
 
   return (
-    <section aria-labelledby="kickoff-title">
-      <h1 id="kickoff-title">Set the scene{bot() ? ` with ${bot()!.name}` : ''}</h1>
+    <section aria-labelledby="kickoff-heading">
+      <h1 id="kickoff-heading">Set the scene{bot() ? ` with ${bot()!.name}` : ''}</h1>
       <Show when={kickoff()} fallback={<p class="muted" aria-busy="true">{proposal.error ? `Could not prepare the scene: ${String(proposal.error)}` : 'Reading the kickoff…'}</p>}>
         {(k) => (
           <form class="stack wide" onSubmit={(e) => void start(e)} novalidate>

@@ -1,6 +1,7 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
 import { createSignal, Show } from 'solid-js';
 import { ModelSettings } from './model-settings.tsx';
+import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { backupFileName, downloadJson, readJsonFile } from '../backup-file.ts';
@@ -14,6 +15,7 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
   const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [search] = useSearchParams();
   const navigate = useNavigate();
+  const here = createStillHere();
   const welcome = () => search.welcome === '1' || (you.state === 'ready' && !you());
 
   const saveYou = async (event: SubmitEvent) => {
@@ -28,7 +30,7 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
       ]);
       setMessage({ kind: 'ok', text: 'Saved.' });
       // A new user goes on to make their first bot.
-      if ((await client.engine.listBots()).length === 0) navigate('/bots/new');
+      if ((await client.engine.listBots()).length === 0 && here()) navigate('/bots/new');
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }

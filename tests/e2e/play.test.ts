@@ -1,0 +1,210 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { defaultKickoff } from '../../src/engine/kickoff.ts';
+import { demoReply } from '../../relay/demo-model.ts';
+import type { CompletionRequest } from '../../relay/request-body.ts';
+import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
+import { TEST_KEY } from '../support/relay-harness.ts';
+import { launchBrowser, openTab, role, startApp } from './harness.ts';
+
+let upstream: FakeUpstream;
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+let replies = 0;
+/** Milliseconds between streamed words; a reply is 60 words. */
+let wordDelay = 5;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  upstream.setFallback(async (req, res) => {
+    if (req.path === '/v1/models') return json(res, 200, { data: [{ id: 'dphn/Dolphin-Mistral-24B-Venice-Edition' }, { id: 'NousResearch/Hermes-3-Llama-3.1-8B' }] });
+    if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
+    const body = req.body as CompletionRequest;
+    if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
+    const n = ++replies;
+    startSse(res);
+    for (let i = 0; i < 60 && !req.aborted(); i++) {
+      res.write(sseChunk(i === 0 ? `Reply ${n}:` : ` word${i}`));
+      await new Promise((r) => setTimeout(r, wordDelay));
+    }
+    if (!req.aborted()) res.end('data: [DONE]\n\n');
+  });
+  app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+});
+afterAll(async () => {
+  await app.relay.close();
+  await upstream.close();
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  wordDelay = 5;
+});
+
+const narratorRequests = () => upstream.completions().filter((r) => (r.body as CompletionRequest).stream).length;
+const replyTexts = (page: Page) => page.locator('.turn.assistant .story-text').allTextContents();
+const lastReply = (page: Page) => page.locator('.turn.assistant').last();
+const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+
+async function send(page: Page, text: string) {
+  await message(page).fill(text);
+  await message(page).press('Enter');
+}
+
+async function waitForFinished(page: Page, count: number) {
+  await expect.poll(() => page.locator('.turn.assistant:not([data-status="streaming"])').count(), { timeout: 20_000 }).toBe(count);
+}
+
+/** A you, a bot and a started chat, made through the app's own client; returns the chat's URL. */
+async function storyReady(page: Page): Promise<string> {
+  const botId = crypto.randomUUID();
+  const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: 'Old friends.' }, new Date(2026, 0, 1, 20));
+  const chatId = await page.evaluate(
+    async ({ botId, kickoff }) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' } }]);
+      await engine.append([
+        {
+          kind: 'bot_authored',
+          payload: { botId, name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks.' },
+        },
+      ]);
+      return engine.startChat(botId, kickoff);
+    },
+    { botId, kickoff },
+  );
+  return `${app.url}/chats/${chatId}`;
+}
+
+describe('playing a story', () => {
+  it('takes a new user from an empty profile through who-you-are, a new bot and the kickoff into three turns', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await page.waitForURL('**/settings?welcome=1');
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Pronouns').fill('she/her');
+    await page.getByLabel('Persona', { exact: true }).fill('A cartographer who maps storms.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+    await page.waitForURL('**/bots/new');
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    await expect.poll(() => page.locator('#field-name-error').textContent()).toBe('must not be empty');
+    await page.getByLabel('Name').fill('Mira');
+    await page.getByLabel('Persona').fill('A wry ship captain.');
+    await page.getByLabel('Voice sample 1', { exact: true }).fill('"Hold fast."');
+    await page.getByRole('button', { name: 'Add voice sample' }).click();
+    await page.getByLabel('Voice sample 2', { exact: true }).fill('"The sea does not wait."');
+    await page.getByLabel('Traits').fill('wry, loyal');
+    await page.getByLabel('Backstory').fill('Grew up on the docks.');
+    await page.getByLabel('Relationship to you').fill('Old friends.');
+    await page.getByLabel('Kickoff').fill('Rain lashes the deck as you board the Gull.');
+    await page.getByRole('button', { name: 'Create bot' }).click();
+
+    // The classifier's proposal opens as an editable form.
+    await page.getByRole('button', { name: 'Start the story' }).waitFor({ timeout: 20_000 });
+    await page.getByLabel('Title').fill('Storm crossing');
+    await page.getByRole('button', { name: 'Start the story' }).click();
+    await message(page).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Storm crossing');
+    expect(await replyTexts(page)).toEqual(['Rain lashes the deck as you board the Gull.']);
+
+    for (const [i, line] of ['*climbs aboard* "Where to?"', '"And the map?" ((keep it short))', '*sits down*'].entries()) {
+      await send(page, line);
+      await waitForFinished(page, i + 2);
+    }
+    const texts = await replyTexts(page);
+    expect(texts).toHaveLength(4);
+    expect(texts.slice(1).every((t) => /^Reply \d+: word1 word2 .* word59$/.test(t))).toBe(true);
+    expect(narratorRequests()).toBe(3);
+    // OOC was shown to the user, dimmed, and never sent upstream.
+    expect(await page.locator('.turn.user .ooc').textContent()).toBe('((keep it short))');
+    expect(JSON.stringify(upstream.completions().map((r) => r.body))).not.toContain('keep it short');
+    // The bot's voice samples and the user's persona reached the narrator.
+    const lastPrompt = JSON.stringify(upstream.completions().at(-1)!.body);
+    expect(lastPrompt).toContain('The sea does not wait.');
+    expect(lastPrompt).toContain('A cartographer who maps storms.');
+    // Shift+Enter makes a new line instead of sending.
+    await message(page).fill('first line');
+    await message(page).press('Shift+Enter');
+    await message(page).type('second line');
+    expect(await message(page).inputValue()).toBe('first line\nsecond line');
+    expect(narratorRequests()).toBe(3);
+  });
+
+  it('mirrors a streaming reply to a second tab, which can Stop it; the upstream sees one request per turn', async () => {
+    ({ context } = await launchBrowser());
+    const a = await openTab(context, `${app.url}/chats`);
+    const url = await storyReady(a);
+    await a.goto(url);
+    const b = await openTab(context, url);
+    expect([await role(a), await role(b)]).toEqual(['leader', 'follower']);
+    const before = narratorRequests();
+
+    wordDelay = 40;
+    await send(b, '"Tell me about the storm."');
+    // B, the follower, sees the reply grow while it streams.
+    await expect.poll(async () => (await lastReply(b).getAttribute('data-status')) === 'streaming' && ((await lastReply(b).textContent()) ?? '').includes('word3'), { timeout: 10_000 }).toBe(true);
+    expect(await b.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // A third tab opened mid-stream shows the text so far at once, then follows.
+    const c = await openTab(context, url);
+    await expect.poll(async () => ((await lastReply(c).textContent()) ?? '').includes('word'), { timeout: 5_000 }).toBe(true);
+    await waitForFinished(a, 2);
+    await waitForFinished(b, 2);
+    await waitForFinished(c, 2);
+    expect((await replyTexts(b)).at(-1)).toBe((await replyTexts(a)).at(-1));
+    expect((await replyTexts(c)).at(-1)).toBe((await replyTexts(a)).at(-1));
+    expect((await replyTexts(a)).at(-1)).toMatch(/word59$/);
+    expect(narratorRequests()).toBe(before + 1);
+    await c.close();
+
+    // Stop from the follower truncates the turn in both tabs and ends the upstream request.
+    await send(a, '"Go on."');
+    await expect.poll(async () => ((await lastReply(b).textContent()) ?? '').includes('word2'), { timeout: 10_000 }).toBe(true);
+    await b.getByRole('button', { name: 'Stop' }).click();
+    for (const page of [a, b]) {
+      await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
+      await expect.poll(() => page.locator('[data-banner="reply-problem"]').textContent()).toMatch(/You stopped this reply/);
+    }
+    const stopped = (await replyTexts(a)).at(-1)!;
+    expect(stopped).toMatch(/^Reply \d+: word1/);
+    expect(stopped).not.toMatch(/word59/);
+    expect((await replyTexts(b)).at(-1)).toBe(stopped);
+    expect(narratorRequests()).toBe(before + 2);
+    await expect.poll(() => upstream.completions().at(-1)!.aborted()).toBe(true);
+
+    // Regenerate from the banner gives a full reply in place of the stopped one.
+    wordDelay = 2;
+    await b.locator('[data-banner="reply-problem"]').getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(async () => (await replyTexts(a)).at(-1), { timeout: 20_000 }).toMatch(/word59$/);
+    expect(await a.locator('.turn.assistant').count()).toBe(3);
+    expect(narratorRequests()).toBe(before + 3);
+  });
+
+  it('a tab killed mid-stream leaves a truncated reply with what arrived, and nothing is re-run', async () => {
+    ({ context } = await launchBrowser());
+    const a = await openTab(context, `${app.url}/chats`);
+    const url = await storyReady(a);
+    await a.goto(url);
+    wordDelay = 60;
+    await send(a, '"A long story, please."');
+    await expect.poll(async () => ((await lastReply(a).textContent()) ?? '').includes('word15'), { timeout: 10_000 }).toBe(true);
+    const requests = narratorRequests();
+    const shown = (await replyTexts(a)).at(-1)!;
+    const cdp = await context.newCDPSession(a);
+    const crashed = a.waitForEvent('crash');
+    void cdp.send('Page.crash').catch(() => {});
+    await crashed;
+
+    wordDelay = 5;
+    const b = await openTab(context, url);
+    await expect.poll(() => lastReply(b).getAttribute('data-status'), { timeout: 15_000 }).toBe('truncated');
+    const kept = (await replyTexts(b)).at(-1)!;
+    // What was checkpointed (about twice a second) survives: at most ~half a second of words is lost.
+    expect(shown.startsWith(kept.replace(/…$/, '').trim())).toBe(true);
+    const words = (text: string) => text.split(/\s+/).length;
+    expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - 500 / 60 - 3);
+    expect(kept).not.toMatch(/word59/);
+    expect(await b.locator('[data-banner="reply-problem"]').textContent()).toMatch(/interrupted/);
+    expect(narratorRequests()).toBe(requests);
+  });
+});
