@@ -122,6 +122,8 @@ export class TabCoordinator {
     this.services = database.engine ? this.createServices(database.engine) : undefined;
     this.notifiedSeq = database.engine?.headSeq() ?? 0;
     this.services?.narrator.recover();
+    // Building the tokenizer and loading the SDK take most of a second: do it now, not on the first Send.
+    if (this.services) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]), 500);
     const epoch = this.newId();
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.post({ type: 'leader-ready', ...this.leaderInfo() });

@@ -80,10 +80,19 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
-  history.forEach(({ turn, text }, index) => {
+  // Counted newest first: once older turns add up past the soft budget they can never be kept
+  // (NICE goes oldest first), so they are left out uncounted and the cost stays bounded by the budget.
+  let counted = 0;
+  const kept: PromptPart[] = [];
+  for (let index = history.length - 1; index >= 0; index--) {
+    const { turn, text } = history[index]!;
     const recent = index >= history.length - RECENT_TURNS;
-    parts.push({ tier: recent ? 'should' : 'nice', label: `turn ${turn.seq}`, slot: 'history', role: turn.role, text, keep: 10 + index });
-  });
+    if (!recent && counted > settings.narrativeBudget.soft) break;
+    const tokens = count(text);
+    counted += tokens;
+    kept.push({ tier: recent ? 'should' : 'nice', label: `turn ${turn.seq}`, slot: 'history', role: turn.role, text, keep: 10 + index, tokens });
+  }
+  parts.push(...kept.reverse());
   parts.push({
     tier: 'must',
     label: 'new turn',

@@ -9,6 +9,8 @@ export type Tier = 'must' | 'should' | 'nice';
 
 export interface PromptPart {
   tier: Tier;
+  /** Tokens, when the caller already counted them. */
+  tokens?: number;
   /** Names the part in the assembly report ("persona", "turn 12", "memory 3"). */
   label: string;
   /** Where it goes: the system prompt, or the chat history as a message. */
@@ -42,7 +44,7 @@ const MESSAGE_OVERHEAD = 4;
  * a prompt without them would be a different story, not a shorter one.
  */
 export function assemblePrompt(parts: readonly PromptPart[], budget: Budget, count: TokenCounter): AssembledPrompt {
-  const costed = parts.map((part, index) => ({ part, index, tokens: count(part.text) + MESSAGE_OVERHEAD }));
+  const costed = parts.map((part, index) => ({ part, index, tokens: (part.tokens ?? count(part.text)) + MESSAGE_OVERHEAD }));
   const kept = new Set(costed);
   let total = costed.reduce((sum, c) => sum + c.tokens, 0);
   const dropped: string[] = [];

@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { defaultKickoff } from '../src/engine/kickoff.ts';
+import { TEST_KEY } from '../tests/support/relay-harness.ts';
+import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
+import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
+import { fmt, median, printTable } from './table.ts';
+
+const LONG_CHAT_TURNS = 10_000;
+const UPSTREAM_FIRST_TOKEN_MS = 150;
+const SENDS = 10;
+
+async function makeChat(page: Page, turns: number): Promise<string> {
+  const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
+  return page.evaluate(
+    async ({ kickoff, turns }) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      const botId = crypto.randomUUID();
+      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: '', persona: '' } }]);
+      await engine.append([{ kind: 'bot_authored', payload: { botId, name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' } }]);
+      const chatId: string = await engine.startChat(botId, kickoff);
+      const line = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. '.repeat(3);
+      for (let i = 0; i < turns; i += 500) {
+        const drafts = [];
+        for (let j = i; j < Math.min(turns, i + 500); j += 2) {
+          const turnId = crypto.randomUUID();
+          drafts.push({ kind: 'user_turn', chatId, payload: { turnId: crypto.randomUUID(), text: `"Turn ${j}."`, segments: [{ type: 'dialogue', text: `Turn ${j}.` }] } });
+          drafts.push({ kind: 'assistant_turn_started', chatId, payload: { turnId, speaker: botId, model: 'bench' } });
+          drafts.push({ kind: 'assistant_turn', chatId, payload: { turnId, speaker: botId, model: 'bench', text: line, truncated: false, reason: null, usage: null } });
+        }
+        await engine.append(drafts);
+      }
+      return chatId;
+    },
+    { kickoff, turns },
+  );
+}
+
+/** From a click in the chat list to the transcript painted: measured inside the page. */
+async function openFromList(page: Page, baseUrl: string, chatId: string): Promise<number> {
+  await page.goto(`${baseUrl}/chats`);
+  await page.locator(`a[href="/chats/${chatId}"]`).waitFor();
+  return page.evaluate(async (chatId) => {
+    const link = document.querySelector<HTMLAnchorElement>(`a[href="/chats/${chatId}"]`)!;
+    const start = performance.now();
+    link.click();
+    await new Promise<void>((resolve) => {
+      const check = () => (document.querySelectorAll('.turn').length > 0 ? resolve() : requestAnimationFrame(check));
+      check();
+    });
+    await new Promise((r) => requestAnimationFrame(() => r(null))); // the frame that shows it
+    return performance.now() - start;
+  }, chatId);
+}
+
+export async function benchChat(): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
+  }
+  const upstream = await startFakeUpstream();
+  const upstreamFirstToken: number[] = [];
+  upstream.setFallback(async (req, res) => {
+    if (!req.path.endsWith('/chat/completions')) return json(res, 200, { data: [] });
+    const received = Date.now();
+    await new Promise((r) => setTimeout(r, UPSTREAM_FIRST_TOKEN_MS));
+    startSse(res);
+    res.write(sseChunk('First'));
+    upstreamFirstToken.push(Date.now() - received);
+    for (let i = 0; i < 20; i++) res.write(sseChunk(` w${i}`));
+    res.end('data: [DONE]\n\n');
+  });
+  const app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+  let context: BrowserContext | undefined;
+  try {
+    ({ context } = await launchBrowser());
+    await context.addInitScript('globalThis.__name = (f) => f');
+    const page = await openTab(context, `${app.url}/chats`);
+    const created = performance.now();
+    const longChat = await makeChat(page, LONG_CHAT_TURNS);
+    const fillSeconds = (performance.now() - created) / 1000;
+    const newChat = await makeChat(page, 2);
+    const open = { long: [] as number[], fresh: [] as number[] };
+    for (let i = 0; i < 7; i++) {
+      open.long.push(await openFromList(page, app.url, longChat));
+      open.fresh.push(await openFromList(page, app.url, newChat));
+    }
+
+    // Send -> first token on screen, minus what the upstream itself took to its first token.
+    await page.goto(`${app.url}/chats/${newChat}`);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    const overheads: number[] = [];
+    for (let i = 0; i < SENDS; i++) {
+      const before = upstreamFirstToken.length;
+      const onScreen = await page.evaluate(async (i) => {
+        const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!;
+        box.value = `"Line ${i}"`;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+        const seen = new Promise<number>((resolve) => {
+          const check = () => {
+            const streaming = document.querySelector('.turn.assistant[data-status="streaming"] .story-text, .turn.assistant:last-of-type .story-text');
+            if (streaming?.textContent?.includes('First') && document.querySelectorAll('.turn.user').length > i) resolve(performance.now());
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        const start = performance.now();
+        box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+        return (await seen) - start;
+      }, i);
+      await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'));
+      if (upstreamFirstToken.length > before) overheads.push(onScreen - upstreamFirstToken.at(-1)!);
+    }
+    printTable('Chat (Debian Chromium, headless, OPFS, production build, fake upstream)', [
+      [`filling a chat of ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns (setup, through the UI client)`, `${fmt(fillSeconds, 1)} s`],
+      [`open a chat of ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns: click -> transcript painted, median / max`, `${fmt(median(open.long), 1)} / ${fmt(Math.max(...open.long), 1)} ms`],
+      ['open a new chat (2 turns): click -> transcript painted, median / max', `${fmt(median(open.fresh), 1)} / ${fmt(Math.max(...open.fresh), 1)} ms`],
+      [`Send -> first token on screen, minus upstream first-token time (${UPSTREAM_FIRST_TOKEN_MS} ms), median / max`, `${fmt(median(overheads), 1)} / ${fmt(Math.max(...overheads), 1)} ms`],
+    ]);
+  } finally {
+    await context?.close();
+    await app.relay.close();
+    await upstream.close();
+  }
+}
