@@ -13,6 +13,8 @@ let context: BrowserContext | undefined;
 let replies = 0;
 /** Milliseconds between streamed words; a reply is 60 words. */
 let wordDelay = 5;
+/** The next streamed request fails with this upstream status instead. */
+let failNext: number | null = null;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -21,6 +23,11 @@ beforeAll(async () => {
     if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
     const body = req.body as CompletionRequest;
     if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
+    if (failNext !== null) {
+      const status = failNext;
+      failNext = null;
+      return json(res, status, { error: { message: status === 401 ? 'invalid api key' : 'overloaded' } });
+    }
     const n = ++replies;
     startSse(res);
     for (let i = 0; i < 60 && !req.aborted(); i++) {
@@ -178,6 +185,24 @@ describe('playing a story', () => {
     await expect.poll(async () => (await replyTexts(a)).at(-1), { timeout: 20_000 }).toMatch(/word59$/);
     expect(await a.locator('.turn.assistant').count()).toBe(3);
     expect(narratorRequests()).toBe(before + 3);
+  });
+
+  it('shows a relay error as a specific banner whose Retry works once the problem is gone', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    await page.goto(await storyReady(page));
+    failNext = 401;
+    await send(page, '"Hello?"');
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
+    const banner = page.locator('[data-banner="reply-problem"]');
+    await expect.poll(() => banner.textContent()).toMatch(/rejected the API key. Check FEATHERLESS_API_KEY/);
+    failNext = 503;
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toMatch(/The model server had a problem \(503, overloaded\)\. Try again\./);
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(async () => (await replyTexts(page)).at(-1), { timeout: 10_000 }).toMatch(/word59$/);
+    expect(await banner.count()).toBe(0);
+    expect(await page.locator('.turn.assistant').count()).toBe(2); // the kickoff and the one reply that stands
   });
 
   it('a tab killed mid-stream leaves a truncated reply with what arrived, and nothing is re-run', async () => {

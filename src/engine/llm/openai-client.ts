@@ -36,7 +36,9 @@ export function toLlmError(error: unknown, sdk?: Sdk): LlmError {
     return new LlmError('aborted', 'The request was cancelled.');
   }
   const code = e?.code ?? e?.error?.code ?? '';
-  if (KNOWN_CODES.has(code)) return new LlmError(code as LlmErrorCode, e.message ?? code, e.status ?? null);
+  // The SDK prefixes the relay's sentence with the HTTP status; the UI wants the sentence.
+  const message = (e?.message ?? '').replace(/^\d{3}\s+/, '');
+  if (KNOWN_CODES.has(code)) return new LlmError(code as LlmErrorCode, message || code, e.status ?? null);
   if (sdk && error instanceof sdk.APIConnectionError) {
     return new LlmError('relay_unreachable', 'Cannot reach the relay. Is it running, and are you online?');
   }

@@ -27,6 +27,8 @@ export function errorMessage(code: string | undefined, detail: string | undefine
       return 'The relay cannot be reached: you are offline, or it is not running.';
     case 'upstream_timeout':
       return 'The model took too long to answer.';
+    case 'upstream_error':
+      return `The model server had a problem${detail ? ` (${detail.replace(/^The model server failed\s*\((\d+)\):\s*/, '$1, ')})` : ''}. Try again.`;
     case 'upstream_unreachable':
       return 'The relay cannot reach the model server.';
     case 'relay_unauthorized':
