@@ -68,6 +68,17 @@ export function KickoffPage() {
     </div>
   );
 
+  /** What one side is doing when the story opens. */
+  const activity = (who: 'you' | 'bot', legend: string, words: { your: string; you: string; are: string }) => (
+    <fieldset>
+      <legend>{legend}</legend>
+      {text(`${who}.posture`, `${words.your} posture`)}
+      {text(`${who}.slot`, `Where ${words.you} ${words.are}`)}
+      {text(`${who}.verb`, `What ${words.you} ${words.are} doing`)}
+      {list(`${who}.holding`, `What ${words.you} hold`)}
+    </fieldset>
+  );
+
   const start = async (event: SubmitEvent) => {
     event.preventDefault();
     const candidate = kickoff();
@@ -131,20 +142,8 @@ export function KickoffPage() {
               <Show when={errors().fictionTime}>{(m) => <p class="error">{m()}</p>}</Show>
             </div>
             {text('weather', 'Weather')}
-            <fieldset>
-              <legend>You</legend>
-              {text('you.posture', 'Your posture')}
-              {text('you.slot', 'Where you are')}
-              {text('you.verb', 'What you are doing')}
-              {list('you.holding', 'What you hold')}
-            </fieldset>
-            <fieldset>
-              <legend>{bot()?.name ?? 'The bot'}</legend>
-              {text('bot.posture', 'Their posture')}
-              {text('bot.slot', 'Where they are')}
-              {text('bot.verb', 'What they are doing')}
-              {list('bot.holding', 'What they hold')}
-            </fieldset>
+            {activity('you', 'You', { your: 'Your', you: 'you', are: 'are' })}
+            {activity('bot', bot()?.name ?? 'The bot', { your: 'Their', you: 'they', are: 'are' })}
             <fieldset>
               <legend>What {bot()?.name ?? 'they'} thinks of you</legend>
               {text('edge.summary', 'How they see you', { rows: 3 })}
