@@ -50,7 +50,6 @@ export function demoReply(request: CompletionRequest): string {
     return JSON.stringify(schema ? instanceOf(schema, topicOf(lastUser)) : {});
   }
   const name = speakerName(system);
-  const topic = topicOf(lastUser);
   const said = /"([^"]{1,160})"/.exec(lastUser)?.[1];
   const did = /\*([^*]{1,160})\*/.exec(lastUser)?.[1];
   const random = seeded(lastUser + system.length);

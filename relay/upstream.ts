@@ -11,6 +11,8 @@ export interface UpstreamModel {
 /** The one upstream the relay talks to. The key is added here and nowhere else. */
 export class Upstream {
   private models: { at: number; list: UpstreamModel[] } | undefined;
+  /** When /models last failed: pricing then treats every model as unknown until the cache period ends. */
+  private modelsFailedAt = -Infinity;
 
   constructor(
     private readonly config: RelayConfig,
@@ -104,7 +106,14 @@ export class Upstream {
 
   /** What a request for `model` costs in plan units; a model the list does not know costs 1. */
   async costOf(model: string): Promise<number> {
-    const known = await this.listModels().catch(() => []);
+    // A server without a usable /models must not be asked again on every completion.
+    const retry = Date.now() - this.modelsFailedAt >= this.config.modelsCacheMs;
+    const known = retry
+      ? await this.listModels().catch(() => {
+          this.modelsFailedAt = Date.now();
+          return [];
+        })
+      : [];
     const entry = known.find((m) => m.id === model);
     return entry ? modelCost(entry.model_class ?? entry.id) : modelCost(model);
   }

@@ -5,7 +5,6 @@ import { CommandRejectedError } from './log/errors.ts';
 import type { EventDraft } from './log/draft.ts';
 import { fictionTime } from './events/fields.ts';
 import type { Bot, You } from './queries/authored.ts';
-import { readSettings } from './settings.ts';
 
 const activity = z.object({
   posture: z.string().trim().min(1, 'say how they are positioned').max(80),

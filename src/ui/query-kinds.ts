@@ -6,4 +6,3 @@ export const SETTINGS_KINDS = ['settings_changed'] as const;
 export const FAILURE_KINDS = ['classifier_failed'] as const;
 export const TRANSCRIPT_KINDS = ['user_turn', 'assistant_turn_started', 'assistant_turn', 'manual_edit', 'chat_rewound', 'rewind_undone', 'you_authored', 'bot_authored'] as const;
 export const CHAT_HEADER_KINDS = ['chat_created', 'clock_advanced', 'manual_edit', 'scene_opened', 'scene_closed', 'container_created', 'activity_change', 'edge_update', 'edge_summary_rewritten', 'memory_written', 'memory_pin_changed', 'memory_summary_rewritten', 'memory_significance_set', 'bot_reset'] as const;
-export const BOTS_AND_YOU_KINDS = ['bot_authored', 'bot_reset', 'you_authored', 'manual_edit'] as const;

@@ -92,5 +92,8 @@ export const QUERY_NAMES = [
 export const isCommand = (method: string): method is (typeof COMMAND_NAMES)[number] => (COMMAND_NAMES as readonly string[]).includes(method);
 export const isQuery = (method: string): method is (typeof QUERY_NAMES)[number] => (QUERY_NAMES as readonly string[]).includes(method);
 
+/** The one query that can write: a failing classifier records a classifier_failed event. */
+export const RECORDING_QUERIES = new Set(['proposeKickoff']);
+
 /** Commands whose effect is a rebuild, not just appended events: the UI refetches the chat whole. */
 export const REBUILDING_COMMANDS = new Set(['rewind', 'undoRewind', 'importLog', 'regenerate']);

@@ -2,7 +2,7 @@ import { createIdGenerator } from '../engine/ids.ts';
 import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../engine/kickoff.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
-import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS, type LeaderServices } from './engine-api.ts';
+import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS, RECORDING_QUERIES, type LeaderServices } from './engine-api.ts';
 import { NarratorService } from './narrator-service.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import {
@@ -210,7 +210,7 @@ export class TabCoordinator {
     const api = engineApi(engine, this.services);
     if (isQuery(method)) {
       const answer = await (api.queries[method] as (...a: unknown[]) => unknown)(...args);
-      this.notify(false); // a query may have recorded a classifier failure
+      if (RECORDING_QUERIES.has(method)) this.notify(false);
       return answer;
     }
     if (hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();

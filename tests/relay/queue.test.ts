@@ -74,6 +74,18 @@ describe('the queue in the relay', () => {
     await upstream.close();
   });
 
+  it('does not ask a server without a working /models for it again on every completion', async () => {
+    upstream = await startFakeUpstream();
+    const fallback = (req: { path: string }, res: Parameters<typeof json>[0]) => json(res, req.path === '/v1/models' ? 500 : 404, { error: 'no' });
+    upstream.setFallback((req, res) => (req.path.endsWith('/chat/completions') ? json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] }) : fallback(req, res)));
+    relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+    for (let i = 0; i < 3; i++) {
+      const reply = await relay.client().chat.completions.create({ model: 'local-7b', messages: [{ role: 'user', content: 'Hi' }] });
+      expect(reply.choices[0]?.message.content).toBe('ok');
+    }
+    expect(upstream.seen.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+  });
+
   it('sizes itself from the upstream /plan and holds requests beyond it instead of letting them fail', async () => {
     upstream = await startFakeUpstream();
     upstream.setFallback((req, res) => {

@@ -78,7 +78,7 @@ describe('requests the relay refuses, each with its status and a clear JSON erro
     const refused = await post(relay.url, { ...chat, model: 'huge-405b' });
     expect(refused.status).toBe(403);
     expect((await refused.json()).error.code).toBe('model_not_allowed');
-    upstream.setFallback((req, res) =>
+    upstream.setFallback((_req, res) =>
       json(res, 200, { object: 'list', data: [{ id: 'small-8b' }, { id: 'huge-405b' }] }),
     );
     const models = await relay.client().models.list();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RAW_TEXT_LIMIT } from '../events/classifier.ts';
 import { LlmError, type ChatMessage, type LlmClient } from './port.ts';
 
 export interface ClassifierFailure {
@@ -60,7 +61,6 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-export const RAW_LIMIT = 2_000;
 
 /**
  * Asks for JSON matching `schema` and validates it. Order: the classifier model; once more with a
@@ -112,7 +112,7 @@ export async function classify<S extends z.ZodType>(
 
   const stricter = (raw: string, error: string): ChatMessage[] => [
     ...base,
-    ...(raw ? [{ role: 'assistant' as const, content: raw.slice(0, RAW_LIMIT) }] : []),
+    ...(raw ? [{ role: 'assistant' as const, content: raw.slice(0, RAW_TEXT_LIMIT) }] : []),
     {
       role: 'user',
       content: `That answer was rejected (${error}). Reply again with ONLY the JSON object matching the schema: no prose, no code fence, no apology.`,
@@ -131,7 +131,7 @@ export async function classify<S extends z.ZodType>(
     }
     if (result.ok) return { value: result.value, ok: true, model, calls };
     if (options.signal?.aborted) break;
-    deps.recordFailure({ task: options.task, model, raw: result.raw.slice(0, RAW_LIMIT), error: result.error.slice(0, 2_000), attempts });
+    deps.recordFailure({ task: options.task, model, raw: result.raw.slice(0, RAW_TEXT_LIMIT), error: result.error.slice(0, 2_000), attempts });
   }
   return { value: options.fallback, ok: false, model: null, calls };
 }

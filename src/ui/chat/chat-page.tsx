@@ -59,10 +59,21 @@ export function ChatPage() {
     queueMicrotask(() => scroller && (scroller.scrollTop += scroller.scrollHeight - height));
   };
 
-  // The mirror: the leader streams each reply once; every tab applies its numbered deltas.
+  // The mirror: the leader streams each reply once; every tab applies its numbered deltas. While the
+  // text so far is being read, deltas are held and applied after it: one read, nothing dropped.
+  let syncing: { turnId: string; seq: number; text: string }[] | null = null;
   const syncLive = async () => {
-    const state = await client.engine.streamState(chatId());
-    setLive(state);
+    if (syncing) return;
+    syncing = [];
+    try {
+      let state = await client.engine.streamState(chatId());
+      for (const held of syncing) {
+        if (state && held.turnId === state.turnId && held.seq === state.seq + 1) state = { ...state, text: state.text + held.text, seq: held.seq };
+      }
+      setLive(state);
+    } finally {
+      syncing = null;
+    }
   };
   createEffect(on(() => streaming()?.turnId, (turnId) => (turnId ? void syncLive() : setLive(null))));
   onCleanup(
@@ -71,6 +82,7 @@ export function ChatPage() {
       const message = data as StreamMessage;
       const current = live();
       if (message.type === 'end') return setLive(null);
+      if (syncing) return void syncing.push({ turnId: message.turnId, seq, text: message.text });
       if (!current || current.turnId !== message.turnId) return void syncLive();
       if (seq <= current.seq) return;
       if (seq !== current.seq + 1) return void syncLive(); // a delta went missing: read the whole text
