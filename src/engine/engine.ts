@@ -22,6 +22,9 @@ import { turnCommands } from './turn/turn-commands.ts';
 import { startChat } from './kickoff.ts';
 import { narratorPrompt } from './turn/narrator-prompt.ts';
 import type { TokenCounter } from './turn/tokens.ts';
+import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
+import { drawerCommands } from './drawer-commands.ts';
+import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -49,9 +52,28 @@ export function createEngine(deps: EngineDeps) {
     return row && fromRow(row);
   };
 
-  return {
+  const engine = {
     newId: ctx.newId,
     turns: turnCommands(ctx),
+    drawerCommands: drawerCommands(ctx),
+
+    /**
+     * The background work after replies (analysis, scene summaries): what is pending, and running
+     * one job with the given relay client. The worker's queue decides when.
+     */
+    analysis: {
+      pending: (chatId?: string) => pendingJobs(db, chatId),
+      run: (llm: LlmClient, job: AnalysisJob, count: TokenCounter, signal?: AbortSignal) =>
+        runJob(
+          { ctx, settings: () => readSettings(db), classify: (schema, prompt, options) => engine.classify(llm, schema, prompt, options) },
+          job,
+          count,
+          signal,
+        ),
+    },
+
+    /** A bot's memories of a chat that fit a query, only those its role there witnessed. */
+    searchMemories: (search: MemorySearch) => searchMemories(db, search),
 
     /** The narrator's prompt for the reply started at `replySeq`, within the configured budgets. */
     narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter) => narratorPrompt(db, chatId, replySeq, readSettings(db), count),
@@ -185,4 +207,5 @@ export function createEngine(deps: EngineDeps) {
       chatTranscript(db, chatId, options),
     drawer: (chatId: string) => drawerState(db, chatId),
   };
+  return engine;
 }

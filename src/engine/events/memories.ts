@@ -74,11 +74,30 @@ export const memoryPinChanged = defineEvent({
   },
 });
 
+/**
+ * A memory's text is replaced: by a manual correction, or by a witness's scene summary. A summary
+ * also absorbs the scene's other everyday memories of that owner (their text lives on in it), so
+ * retrieval finds one entry per scene instead of a dozen fragments. The witness flags of what was
+ * absorbed carry over: a summary is witnessed by anyone who witnessed a part of it.
+ */
 export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
   scope: 'chat',
-  schema: z.object({ memoryId: entityId, summary: requiredText(4_000) }),
+  schema: z.object({ memoryId: entityId, summary: requiredText(4_000), absorbs: z.array(entityId).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
+    if (!p.absorbs?.length) return;
+    const absorbed = JSON.stringify(p.absorbs.filter((id) => id !== p.memoryId));
+    const sameOwner = `chat_id = ?1 AND id IN (SELECT value FROM json_each(?2))
+      AND owner_id = (SELECT owner_id FROM memories WHERE id = ?3 AND chat_id = ?1)`;
+    db.run(
+      `UPDATE memories SET
+         witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memories WHERE ${sameOwner}), 0)),
+         witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memories WHERE ${sameOwner}), 0)),
+         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0))
+       WHERE id = ?3 AND chat_id = ?1`,
+      [chatId, absorbed, p.memoryId],
+    );
+    db.run(`DELETE FROM memories WHERE ${sameOwner}`, [chatId, absorbed, p.memoryId]);
   },
 });

@@ -2,6 +2,7 @@ import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, youAuthored } from './authoring.ts';
 import { chatCreated, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
+import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
 import { manualEdit } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
@@ -35,6 +36,8 @@ export const EVENT_DEFINITIONS = [
   chatRewound,
   rewindUndone,
   settingsChanged,
+  turnAnalyzed,
+  sceneSummarized,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
@@ -60,6 +63,7 @@ export const PROJECTED_TABLES = [
   'transcript',
   'classifier_failures',
   'settings',
+  'scene_summaries',
 ] as const;
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
@@ -74,6 +78,7 @@ export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], stri
   memories: 'chat_id',
   transcript: 'chat_id',
   classifier_failures: 'chat_id',
+  scene_summaries: 'chat_id',
 };
 
 /** Global kinds that reach into chat rows, and so are replayed when one chat is rebuilt. */

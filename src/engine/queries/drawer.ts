@@ -1,6 +1,9 @@
 import type { Db } from '../db/port.ts';
+import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory/memory-row.ts';
+import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
 
-export const PIN_CAP = 8;
+export { PIN_CAP };
+export type { Memory };
 
 export interface Place {
   id: string;
@@ -29,20 +32,6 @@ export interface Edge {
   knowledge: string[];
   summary: string;
   lastInteraction: string | null;
-}
-
-export interface Memory {
-  id: string;
-  ownerId: string;
-  sceneId: string | null;
-  summary: string;
-  witness: { you: boolean; host: boolean; guest: boolean };
-  fictionTime: string;
-  source: string;
-  reliability: number;
-  significance: number;
-  pinned: boolean;
-  autoPinned: boolean;
 }
 
 export interface Drawer {
@@ -145,31 +134,12 @@ export function drawerState(db: Db, chatId: string): Drawer | undefined {
     );
 
   const memories = db
-    .all<Record<string, string | number | null>>(
-      `SELECT id, owner_id, scene_id, summary, witness_you, witness_host, witness_guest, fiction_time, source,
-         reliability, significance, pinned, auto_pinned
-       FROM memories WHERE chat_id = ? AND owner_id = ?
-       ORDER BY pinned DESC, created_seq DESC LIMIT ${MEMORY_LIMIT}`,
+    .all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.chat_id = ? AND m.owner_id = ?
+       ORDER BY m.pinned DESC, m.created_seq DESC LIMIT ${MEMORY_LIMIT}`,
       [chatId, state.bot_id],
     )
-    .map(
-      (r): Memory => ({
-        id: String(r.id),
-        ownerId: String(r.owner_id),
-        sceneId: r.scene_id === null ? null : String(r.scene_id),
-        summary: String(r.summary),
-        witness: { you: r.witness_you === 1, host: r.witness_host === 1, guest: r.witness_guest === 1 },
-        fictionTime: String(r.fiction_time),
-        source: String(r.source),
-        reliability: Number(r.reliability),
-        significance: Number(r.significance),
-        pinned: r.pinned === 1,
-        autoPinned: r.auto_pinned === 1,
-      }),
-    );
-
-  const pinnedCount =
-    db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE owner_id = ? AND pinned = 1', [state.bot_id])?.n ?? 0;
+    .map(toMemory);
 
   return {
     chatId: state.id,
@@ -198,6 +168,6 @@ export function drawerState(db: Db, chatId: string): Drawer | undefined {
     activities,
     edges,
     memories,
-    pinned: { count: pinnedCount, cap: PIN_CAP },
+    pinned: { count: pinnedCount(db, chatId, state.bot_id), cap: PIN_CAP },
   };
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../db/port.ts';
 import { getBot, getYou } from '../queries/authored.ts';
 import { drawerState } from '../queries/drawer.ts';
+import type { Memory } from '../memory/memory-row.ts';
+import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript } from '../queries/transcript.ts';
 import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
@@ -31,7 +33,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   const you = getYou(db);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
-  const nameOf = (entity: string) => (entity === 'you' ? youName : entity === drawer.botId ? botName : 'someone');
+  const nameOf = (entity: string) => (entity === 'you' ? youName : entity === drawer.botId ? botName : (getBot(db, entity)?.name ?? 'someone'));
   const parts: PromptPart[] = [];
   const system = (tier: PromptPart['tier'], label: string, text: string, keep = 0) =>
     text.trim() && parts.push({ tier, label, slot: 'system', text: text.trim(), keep });
@@ -63,18 +65,18 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     system('should', 'voice', bot.voiceSamples.length ? `How ${botName} speaks:\n${bot.voiceSamples.map((v) => `- ${v}`).join('\n')}` : '', 4);
     system('should', 'relationship', bot.initialRelationship && `${botName} and ${youName}: ${bot.initialRelationship}`, 5);
   }
-  for (const edge of drawer.edges.filter((e) => e.source === drawer.botId)) {
+  // Feelings and knowledge between everyone present, the bot's own toward others kept longest.
+  const away = new Set(drawer.activities.filter((a) => a.status !== 'present').map((a) => a.entity));
+  for (const edge of drawer.edges.filter((e) => !away.has(e.source) && !away.has(e.target))) {
+    const known = edge.knowledge.length ? `\n${nameOf(edge.source)} knows about ${nameOf(edge.target)}: ${edge.knowledge.join('; ')}.` : '';
     system(
       'should',
-      `edge ${edge.target}`,
-      `${botName} toward ${nameOf(edge.target)}: affinity ${Math.round(edge.affinity)}/100, trust ${Math.round(edge.trust)}/100.` +
-        `${edge.summary ? ` ${edge.summary}` : ''}${edge.knowledge.length ? `\nKnown about ${nameOf(edge.target)}: ${edge.knowledge.join('; ')}.` : ''}`,
-      6,
+      `edge ${edge.source}->${edge.target}`,
+      `${nameOf(edge.source)} toward ${nameOf(edge.target)}: affinity ${Math.round(edge.affinity)}/100, trust ${Math.round(edge.trust)}/100.` +
+        `${edge.summary ? ` ${edge.summary}` : ''}${known}`,
+      edge.source === drawer.botId ? 7 : 5,
     );
   }
-  const pinned = drawer.memories.filter((m) => m.pinned);
-  system('should', 'pinned memories', pinned.length ? `${botName} remembers:\n${pinned.map((m) => `- ${m.summary}`).join('\n')}` : '', 7);
-
   const history = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq })
     .turns.filter((t) => t.status !== 'streaming')
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
@@ -93,6 +95,22 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     kept.push({ tier: recent ? 'should' : 'nice', label: `turn ${turn.seq}`, slot: 'history', role: turn.role, text, keep: 10 + index, tokens });
   }
   parts.push(...kept.reverse());
+
+  // What the bot remembers: its pinned memories, and the ones that fit this moment best. Only what
+  // it witnessed, as the host: both lists filter on the host witness flag.
+  const recall = (m: Memory) => `- (${describeFictionTime(m.fictionTime)}) ${m.summary}`;
+  const pinned = pinnedMemories(db, chatId, drawer.botId, 'host');
+  system('should', 'pinned memories', pinned.length ? `${botName} will never forget:\n${pinned.map(recall).join('\n')}` : '', 8);
+  const recentText = new Set(kept.map((k) => k.text));
+  const recalled = searchMemories(db, {
+    ownerId: drawer.botId,
+    chatId,
+    role: 'host',
+    query: [answering?.text ?? history.at(-1)?.text ?? '', drawer.place?.name ?? '', drawer.activities.map((a) => a.action.verb).join(' ')].join('\n'),
+    k: settings.retrievalK,
+    now: drawer.fictionTime,
+  }).filter((m) => ![...recentText].some((t) => m.summary.endsWith(t.slice(-200))));
+  system('should', 'recalled memories', recalled.length ? `${botName} remembers:\n${recalled.map(recall).join('\n')}` : '', 6);
   parts.push({
     tier: 'must',
     label: 'new turn',

@@ -20,3 +20,21 @@ export function loadTokenCounter(): Promise<TokenCounter> {
   });
   return counter;
 }
+
+/**
+ * The text cut to at most `max` tokens, keeping its start (or its end, for "what happened last"),
+ * marked with an ellipsis where it was cut. Binary search over length: counting is the cost.
+ */
+export function fitToTokens(text: string, max: number, count: TokenCounter, keep: 'start' | 'end' = 'start'): string {
+  if (max <= 0) return '';
+  if (count(text) <= max) return text;
+  let low = 0;
+  let high = text.length;
+  const cut = (length: number) => (keep === 'start' ? `${text.slice(0, length).trimEnd()}…` : `…${text.slice(text.length - length).trimStart()}`);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (count(cut(mid)) <= max) low = mid;
+    else high = mid - 1;
+  }
+  return low > 0 ? cut(low) : '';
+}

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { Db } from '../db/port.ts';
+import type { ClassifyOptions, ClassifyResult } from '../llm/classify.ts';
+import type { LogContext } from '../log/append.ts';
+import type { Settings } from '../settings.ts';
+import type { TokenCounter } from '../turn/tokens.ts';
+import { recordSceneSummary, sceneSummaryPrompt, sceneSummarySchema, sceneToSummarize } from './scene-summary.ts';
+import { analysisPrompt, analysisSchema, FALLBACK_ANALYSIS, knownFacts, normalizeAnalysis, recordAnalysis, turnToAnalyze } from './turn-analysis.ts';
+
+/**
+ * Background work after a reply: its analysis, and each witness's summary of a scene it closed.
+ * Jobs are not stored anywhere: they are read off the projections (a reply without analyzed_seq, a
+ * closed scene without a summary row), so a new leader finds exactly what the old one left undone.
+ */
+export type AnalysisJob =
+  | { type: 'turn'; chatId: string; seq: number; key: string }
+  | { type: 'scene'; chatId: string; seq: number; sceneId: string; ownerId: string; key: string };
+
+/** Every unfinished job, or one chat's, oldest first. */
+export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
+  const inChat = chatId === undefined ? '' : 'AND chat_id = ?';
+  const params = chatId === undefined ? [] : [chatId];
+  const turns = db
+    .all<{ chat_id: string; finished_seq: number }>(
+      `SELECT chat_id, finished_seq FROM transcript
+       WHERE role = 'assistant' AND analyzed_seq IS NULL ${inChat}
+         AND status <> 'streaming' AND model <> 'kickoff' AND text <> '' AND finished_seq IS NOT NULL`,
+      params,
+    )
+    .map((r): AnalysisJob => ({ type: 'turn', chatId: r.chat_id, seq: r.finished_seq, key: `turn:${r.finished_seq}` }));
+  const scenes = db
+    .all<{ chat_id: string; closed_seq: number; id: string; owner_id: string }>(
+      `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
+       FROM scenes sc JOIN memories m ON m.scene_id = sc.id AND m.chat_id = sc.chat_id
+       WHERE sc.closed_seq IS NOT NULL ${inChat.replace('chat_id', 'sc.chat_id')}
+         AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.scene_id = sc.id AND s.owner_id = m.owner_id)`,
+      params,
+    )
+    .map((r): AnalysisJob => ({ type: 'scene', chatId: r.chat_id, seq: r.closed_seq, sceneId: r.id, ownerId: r.owner_id, key: `scene:${r.id}:${r.owner_id}` }));
+  return [...turns, ...scenes].sort((a, b) => a.seq - b.seq || a.key.localeCompare(b.key));
+}
+
+export interface JobDeps {
+  ctx: LogContext;
+  settings: () => Settings;
+  classify<S extends z.ZodType>(
+    schema: S,
+    prompt: { system: string; user: string },
+    options: ClassifyOptions<z.infer<S>> & { chatId: string },
+  ): Promise<ClassifyResult<z.infer<S>>>;
+}
+
+const ANALYSIS_MAX_TOKENS = 700;
+
+/**
+ * Runs one job: the classifier call, then its events in one transaction that first checks the job
+ * is still undone. A failed classifier means defaults (the failure is logged by classify); an
+ * aborted run (the leader is going away) writes nothing and is picked up by the next leader.
+ * Returns whether this run wrote the job's result.
+ */
+export async function runJob(deps: JobDeps, job: AnalysisJob, count: TokenCounter, signal?: AbortSignal): Promise<boolean> {
+  const { db } = deps.ctx;
+  const settings = deps.settings();
+  const options = { chatId: job.chatId, maxTokens: ANALYSIS_MAX_TOKENS, ...(signal ? { signal } : {}) };
+  if (job.type === 'turn') {
+    const turn = turnToAnalyze(db, job.chatId, job.seq);
+    if (!turn) return false;
+    const schema = analysisSchema(turn.pairs.map((p) => p.key));
+    const result = await deps.classify(schema, analysisPrompt(db, turn, settings, count), { ...options, task: 'analysis', fallback: FALLBACK_ANALYSIS });
+    if (signal?.aborted) return false;
+    const analysis = normalizeAnalysis(result.value, turn, knownFacts(db, job.chatId));
+    return recordAnalysis(deps.ctx, job.chatId, job.seq, analysis, { ok: result.ok, model: result.model });
+  }
+  const scene = sceneToSummarize(db, job.chatId, job.sceneId, job.ownerId);
+  if (!scene) return false;
+  const schema = sceneSummarySchema(scene.others.map((o) => o.key));
+  // An empty summary is the fallback: recorded as a failed summary, the turn memories stay.
+  const result = await deps.classify(schema, sceneSummaryPrompt(scene, settings, count), { ...options, task: 'scene summary', fallback: { summary: '', views: {} } });
+  if (signal?.aborted) return false;
+  return recordSceneSummary(deps.ctx, job.chatId, job.sceneId, job.ownerId, result.ok ? result.value : null);
+}

@@ -1,0 +1,318 @@
+import { z } from 'zod';
+import type { Db } from '../db/port.ts';
+import type { LogContext } from '../log/append.ts';
+import { appendEvents } from '../log/append.ts';
+import type { EventDraft } from '../log/draft.ts';
+import { factKey } from '../events/edges.ts';
+import { makeRoomForPin } from '../memory/pins.ts';
+import type { Settings } from '../settings.ts';
+import { describeFictionTime } from '../turn/narrator-prompt.ts';
+import { inCharacterText } from '../turn/parse.ts';
+import type { Segment } from '../events/turns.ts';
+import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
+import { castOf, type Cast } from './cast.ts';
+import { addFictionMinutes } from './fiction-time.ts';
+
+export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
+export type SceneEnd = (typeof SCENE_END)[number];
+
+/** Feelings move at most this far in one turn, whatever the model says. */
+export const DELTA_LIMIT = 10;
+/** What a turn of conversation is taken to last when the classifier could not say. */
+export const DEFAULT_TURN_MINUTES = 2;
+const MAX_MINUTES = 60 * 24 * 365;
+const MAX_FACTS_PER_PAIR = 5;
+const MEMORY_CHARS = 4_000;
+const CONTEXT_TURNS = 4;
+
+/** A directed pair among the present: how `source` feels about and what it knows of `target`. */
+export interface Pair {
+  key: string;
+  source: string;
+  target: string;
+}
+
+/**
+ * What the classifier returns for one turn. The schema is lenient on purpose (any number, any
+ * string): a delta of 15 or a 600-character fact is clamped or cut below rather than costing a
+ * retry, since the model's judgement is still useful.
+ */
+export function analysisSchema(pairKeys: readonly string[]) {
+  const pair = z.object({
+    affinityDelta: z.number().describe(`How much warmer (+) or colder (-) the first now feels toward the second, -${DELTA_LIMIT} to ${DELTA_LIMIT}; 0 if unchanged.`),
+    trustDelta: z.number().describe(`How much more (+) or less (-) the first now trusts the second, -${DELTA_LIMIT} to ${DELTA_LIMIT}; 0 if unchanged.`),
+    newFacts: z.array(z.string()).describe('Short facts the first learned about the second in this turn only; [] if none.'),
+  });
+  return z.object({
+    minutesPassed: z.number().describe('In-fiction minutes this turn took: a few for talk, hours for a journey or a night.'),
+    significance: z.number().describe('0 trivial, 1 ordinary, 2 notable (a revelation, a promise, a fight), 3 pivotal (changes things for good).'),
+    sceneEnd: z.enum(SCENE_END).describe('"none" unless the turn clearly ends the scene: they moved elsewhere, someone parted, or time jumped ahead.'),
+    newPlace: z.string().describe('Where they are now if sceneEnd is "place_changed", else "".'),
+    feelings: z.object(Object.fromEntries(pairKeys.map((key) => [key, pair.optional()]))),
+  });
+}
+type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
+
+export interface TurnAnalysis {
+  minutes: number;
+  significance: number;
+  sceneEnd: SceneEnd;
+  newPlace: string;
+  edges: { source: string; target: string; affinityDelta: number; trustDelta: number; facts: string[] }[];
+}
+
+export interface TurnToAnalyze {
+  chatId: string;
+  /** The assistant_turn event: every event the analysis writes is caused by it. */
+  seq: number;
+  turnId: string;
+  cast: Cast;
+  pairs: Pair[];
+  /** What happened, as a witness would remember it: the user's in-character words, then the reply. */
+  memoryText: string;
+}
+
+interface TranscriptRow {
+  turn_id: string;
+  seq: number;
+  role: 'user' | 'assistant';
+  text: string;
+  segments: string | null;
+  finished_seq: number | null;
+  analyzed_seq: number | null;
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, Number.isFinite(value) ? value : 0));
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function pairsOf(cast: Cast): Pair[] {
+  const label = (ref: string) => {
+    const member = cast.members.find((m) => m.ref === ref)!;
+    const clash = cast.members.some((m) => m.ref !== ref && m.name === member.name);
+    return clash ? `${member.name} (${member.role})` : member.name;
+  };
+  return cast.present.flatMap((a) => cast.present.filter((b) => b.ref !== a.ref).map((b) => ({ key: `${label(a.ref)} -> ${label(b.ref)}`, source: a.ref, target: b.ref })));
+}
+
+const spoken = (row: TranscriptRow) =>
+  row.role === 'user' ? inCharacterText(row.segments ? (JSON.parse(row.segments) as Segment[]) : [{ type: 'narration', text: row.text }]) : row.text;
+
+/** The reply at `seq` and what led to it, or undefined when it is gone (regenerated, rewound) or done. */
+export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyze | undefined {
+  const reply = db.get<TranscriptRow>(
+    "SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND finished_seq = ? AND role = 'assistant'",
+    [chatId, seq],
+  );
+  const cast = castOf(db, chatId);
+  if (!reply || reply.analyzed_seq !== null || !cast) return undefined;
+  const before = db.get<TranscriptRow>(
+    'SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
+    [chatId, reply.seq],
+  );
+  const said = before?.role === 'user' ? spoken(before) : '';
+  const youSaid = said ? `${cast.nameOf('you')}: ${said.slice(0, 1_200)}\n\n` : '';
+  return {
+    chatId,
+    seq,
+    turnId: reply.turn_id,
+    cast,
+    pairs: pairsOf(cast),
+    memoryText: `${youSaid}${reply.text}`.slice(0, MEMORY_CHARS).trim() || '(a silent moment)',
+  };
+}
+
+/** The classifier's instructions and input for one turn, within its own token budget. */
+export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, count: TokenCounter): { system: string; user: string } {
+  const { cast } = turn;
+  const state = db.get<{ fiction_time: string; weather: string }>('SELECT fiction_time, weather FROM chat_state WHERE chat_id = ?', [turn.chatId]);
+  const place = db.get<{ name: string }>(
+    `SELECT c.name FROM chat_state s JOIN scenes sc ON sc.id = s.active_scene_id JOIN containers c ON c.id = sc.container_id WHERE s.chat_id = ?`,
+    [turn.chatId],
+  )?.name;
+  const people = cast.present.map((m) => `- ${m.name}${m.ref === 'you' ? " (the user's character)" : ''}`).join('\n');
+  const away = cast.members.filter((m) => !m.present).map((m) => m.name);
+  const system =
+    `You keep the books of an interactive story. Read the latest turn and report what it changed.\n` +
+    `Present (all of them witness the turn, even if silent):\n${people}\n` +
+    (away.length ? `Not present: ${away.join(', ')}.\n` : '') +
+    `It was ${state ? describeFictionTime(state.fiction_time) : 'unknown'}${place ? ` at ${place}` : ''}.\n` +
+    `"feelings" has one entry per pair "A -> B": how A's affinity and trust toward B changed in this turn and what A newly learned about B. ` +
+    `Most turns change little: use 0 when nothing changed, 1 to 3 for ordinary moments, up to ${DELTA_LIMIT} only for dramatic ones. ` +
+    `Facts are short, concrete and new (a name, a secret, a preference, a promise), never a retelling of the turn.`;
+  const reply = db.get<{ text: string; seq: number }>('SELECT text, seq FROM transcript WHERE finished_seq = ?', [turn.seq]);
+  // Room left for the story once the instructions and the schema (added by classify) are counted.
+  const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
+  let room = settings.classifierBudget - count(system) - schemaTokens - 120;
+  const latest = fitToTokens(`Latest turn:\n${turn.memoryText}`, Math.max(200, Math.floor(room * 0.75)), count);
+  room -= count(latest);
+  const earlier = reply
+    ? db.all<TranscriptRow>(
+        'SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+        [turn.chatId, reply.seq, CONTEXT_TURNS + 1],
+      )
+    : [];
+  // The user turn the reply answers is already in "latest"; older turns give context, newest first.
+  const context: string[] = [];
+  for (const row of earlier.slice(earlier[0]?.role === 'user' ? 1 : 0)) {
+    const line = `${row.role === 'user' ? cast.nameOf('you') : 'Narrator'}: ${spoken(row)}`;
+    const fitted = fitToTokens(line, room, count, 'end');
+    if (!fitted) break;
+    context.unshift(fitted);
+    room -= count(fitted);
+    if (fitted !== line) break;
+  }
+  return { system, user: `${context.length ? `Earlier:\n${context.join('\n\n')}\n\n` : ''}${latest}` };
+}
+
+/** The model's answer made safe: deltas clamped, facts trimmed and new, unknown pairs ignored. */
+export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: (source: string, target: string) => Set<string>): TurnAnalysis {
+  const edges = turn.pairs.map((pair) => {
+    const entry = (raw.feelings as Record<string, RawAnalysis['feelings'][string]>)[pair.key];
+    const seen = known(pair.source, pair.target);
+    const facts: string[] = [];
+    for (const fact of entry?.newFacts ?? []) {
+      const text = fact.trim().slice(0, 500);
+      const key = factKey(text);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      facts.push(text);
+      if (facts.length === MAX_FACTS_PER_PAIR) break;
+    }
+    return {
+      source: pair.source,
+      target: pair.target,
+      affinityDelta: round2(clamp(entry?.affinityDelta ?? 0, -DELTA_LIMIT, DELTA_LIMIT)),
+      trustDelta: round2(clamp(entry?.trustDelta ?? 0, -DELTA_LIMIT, DELTA_LIMIT)),
+      facts,
+    };
+  });
+  const sceneEnd = raw.sceneEnd === 'place_changed' && !raw.newPlace.trim() ? 'none' : raw.sceneEnd;
+  return {
+    minutes: Math.round(clamp(raw.minutesPassed, 0, MAX_MINUTES)),
+    significance: Math.round(clamp(raw.significance, 0, 3)),
+    sceneEnd,
+    newPlace: sceneEnd === 'place_changed' ? raw.newPlace.trim().slice(0, 120) : '',
+    edges,
+  };
+}
+
+/** What the analysis says when every model failed: a couple of minutes passed, nothing else changed. */
+export const FALLBACK_ANALYSIS: RawAnalysis = { minutesPassed: DEFAULT_TURN_MINUTES, significance: 1, sceneEnd: 'none', newPlace: '', feelings: {} };
+
+export function knownFacts(db: Db, chatId: string) {
+  return (source: string, target: string) =>
+    new Set(
+      db
+        .all<{ fact_key: string }>('SELECT fact_key FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, source, target])
+        .map((r) => r.fact_key),
+    );
+}
+
+interface ActivityRow {
+  entity: string;
+  container_id: string | null;
+  slot: string;
+  posture: string;
+  action: string;
+  attention: string;
+  holding: string;
+  status: string;
+}
+
+/** The scene ends on a hard signal; the next one opens at once, in the new place if they moved. */
+function sceneChange(ctx: LogContext, turn: TurnToAnalyze, analysis: TurnAnalysis, time: string): EventDraft[] {
+  const { db } = ctx;
+  const chatId = turn.chatId;
+  const scene = db.get<{ id: string; container_id: string | null }>(
+    'SELECT sc.id, sc.container_id FROM chat_state s JOIN scenes sc ON sc.id = s.active_scene_id WHERE s.chat_id = ?',
+    [chatId],
+  );
+  const reason = analysis.sceneEnd as Exclude<SceneEnd, 'none'>;
+  const drafts: EventDraft[] = [];
+  if (scene) {
+    const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_id = ? AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
+    drafts.push({ kind: 'scene_closed', chatId, payload: { sceneId: scene.id, significance: Math.max(peak, analysis.significance), reason, fictionTime: time } });
+  }
+  let containerId = scene?.container_id ?? db.get<{ c: string | null }>('SELECT container_id AS c FROM activity WHERE chat_id = ? AND entity = ?', [chatId, turn.cast.hostId])?.c ?? null;
+  if (reason === 'place_changed') {
+    containerId = ctx.newId();
+    drafts.push({ kind: 'container_created', chatId, payload: { containerId, name: analysis.newPlace, type: 'place', properties: {}, parentId: null } });
+    for (const member of turn.cast.present) {
+      const a = db.get<ActivityRow>('SELECT * FROM activity WHERE chat_id = ? AND entity = ?', [chatId, member.ref]);
+      drafts.push({
+        kind: 'activity_change',
+        chatId,
+        payload: {
+          entity: member.ref,
+          containerId,
+          slot: '',
+          posture: a?.posture ?? 'standing',
+          action: a ? (JSON.parse(a.action) as { verb: string; interruptible: boolean; requiredAttention: 'none' | 'low' | 'medium' | 'high'; expectedMinutes: number | null }) : { verb: 'arriving', interruptible: true, requiredAttention: 'low', expectedMinutes: null },
+          attention: a?.attention ?? '',
+          holding: a ? (JSON.parse(a.holding) as string[]) : [],
+          status: 'present',
+        },
+      });
+    }
+  }
+  const participants = turn.cast.present.map((m) => m.ref);
+  drafts.push({
+    kind: 'scene_opened',
+    chatId,
+    payload: { sceneId: ctx.newId(), containerId, participants: participants.length ? participants : ['you'], fictionTime: time },
+  });
+  return drafts;
+}
+
+/**
+ * Writes one turn's analysis: the clock, each pair's feelings and facts, a memory for every bot
+ * that witnessed it (auto-pinned when pivotal, within the cap), a scene change on a hard signal,
+ * and the turn_analyzed marker, all caused by the reply. Returns false, writing nothing, when the
+ * reply is gone or already analysed: that check and the write are one transaction, so however many
+ * runners race, one analysis lands.
+ */
+export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, analysis: TurnAnalysis, meta: { ok: boolean; model: string | null }): boolean {
+  const { db } = ctx;
+  return db.transaction(() => {
+    const turn = turnToAnalyze(db, chatId, seq);
+    if (!turn) return false;
+    const state = db.get<{ fiction_time: string; active_scene_id: string | null }>('SELECT fiction_time, active_scene_id FROM chat_state WHERE chat_id = ?', [chatId])!;
+    const time = analysis.minutes > 0 ? addFictionMinutes(state.fiction_time, analysis.minutes) : state.fiction_time;
+    const drafts: EventDraft[] = [];
+    if (analysis.minutes > 0) drafts.push({ kind: 'clock_advanced', chatId, payload: { minutes: analysis.minutes, fictionTime: time } });
+    const present = new Set(turn.cast.present.map((m) => m.ref));
+    for (const edge of analysis.edges) {
+      if (!present.has(edge.source) || !present.has(edge.target) || edge.source === edge.target) continue;
+      drafts.push({ kind: 'edge_update', chatId, payload: { ...edge, lastInteraction: time } });
+    }
+    for (const bot of turn.cast.witnessBots) {
+      let pinned = analysis.significance === 3;
+      if (pinned) {
+        const room = makeRoomForPin(db, chatId, bot.ref);
+        if (room) drafts.push(...room);
+        else pinned = false;
+      }
+      drafts.push({
+        kind: 'memory_written',
+        chatId,
+        payload: {
+          memoryId: ctx.newId(),
+          ownerId: bot.ref,
+          sceneId: state.active_scene_id,
+          summary: turn.memoryText,
+          witness: turn.cast.witness,
+          fictionTime: time,
+          source: 'witnessed',
+          reliability: 1,
+          significance: analysis.significance,
+          pinned,
+          autoPinned: pinned,
+        },
+      });
+    }
+    if (analysis.sceneEnd !== 'none') drafts.push(...sceneChange(ctx, turn, analysis, time));
+    drafts.push({ kind: 'turn_analyzed', chatId, payload: { turnId: turn.turnId, ok: meta.ok, model: meta.model, significance: analysis.significance } });
+    appendEvents(ctx, drafts.map((d) => ({ ...d, causeSeq: seq })));
+    return true;
+  });
+}

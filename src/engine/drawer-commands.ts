@@ -1,0 +1,87 @@
+import { addFictionMinutes } from './analysis/fiction-time.ts';
+import { castOf } from './analysis/cast.ts';
+import type { LogContext } from './log/append.ts';
+import { appendEvents } from './log/append.ts';
+import type { EventDraft } from './log/draft.ts';
+import { CommandRejectedError } from './log/errors.ts';
+import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
+
+/** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
+export function drawerCommands(ctx: LogContext) {
+  const { db } = ctx;
+  const withId = (drafts: EventDraft[], commandId?: string) => drafts.map((d, i) => (i === 0 && commandId ? { ...d, id: commandId } : d));
+  const done = (commandId?: string) => commandId !== undefined && db.get('SELECT 1 AS x FROM events WHERE id = ?', [commandId]) !== undefined;
+
+  return {
+    /**
+     * The user pins or unpins a memory. A user's pin is never evicted; to make room at the cap the
+     * oldest automatic pin gives way, and when all pins are the user's the pin is refused.
+     */
+    pinMemory(chatId: string, memoryId: string, pinned: boolean, commandId?: string): void {
+      db.transaction(() => {
+        if (done(commandId)) return;
+        const memory = db.get<{ owner_id: string; pinned: number; auto_pinned: number }>(
+          'SELECT owner_id, pinned, auto_pinned FROM memories WHERE id = ? AND chat_id = ?',
+          [memoryId, chatId],
+        );
+        if (!memory) throw new CommandRejectedError('That memory is no longer there.');
+        const drafts: EventDraft[] = [];
+        if (pinned && !(memory.pinned === 1 && memory.auto_pinned === 0)) {
+          // Re-pinning an automatic pin by hand makes it the user's; it takes no new room.
+          if (memory.pinned === 0) {
+            const room = makeRoomForPin(db, chatId, memory.owner_id);
+            if (!room) throw new CommandRejectedError(`All ${PIN_CAP} pins are yours already. Unpin one first.`);
+            drafts.push(...room);
+          }
+          drafts.push({ kind: 'memory_pin_changed', chatId, payload: { memoryId, pinned: true, auto: false } });
+        } else if (!pinned && memory.pinned === 1) {
+          drafts.push({ kind: 'memory_pin_changed', chatId, payload: { memoryId, pinned: false, auto: false } });
+        }
+        if (drafts.length) appendEvents(ctx, withId(drafts, commandId));
+      });
+    },
+
+    /** Ends the scene by hand (the drawer's button); the next one opens at once in the same place. */
+    closeScene(chatId: string, commandId?: string): void {
+      db.transaction(() => {
+        if (done(commandId)) return;
+        const state = db.get<{ fiction_time: string; active_scene_id: string | null }>('SELECT fiction_time, active_scene_id FROM chat_state WHERE chat_id = ?', [chatId]);
+        const cast = castOf(db, chatId);
+        if (!state || !cast) throw new CommandRejectedError('That chat does not exist.');
+        const scene = db.get<{ id: string; container_id: string | null }>('SELECT id, container_id FROM scenes WHERE id = ?', [state.active_scene_id ?? '']);
+        if (!scene) throw new CommandRejectedError('There is no open scene to close.');
+        const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_id = ? AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
+        const participants = cast.present.map((m) => m.ref);
+        appendEvents(
+          ctx,
+          withId(
+            [
+              { kind: 'scene_closed', chatId, payload: { sceneId: scene.id, significance: peak, reason: 'manual', fictionTime: state.fiction_time } },
+              {
+                kind: 'scene_opened',
+                chatId,
+                payload: { sceneId: ctx.newId(), containerId: scene.container_id, participants: participants.length ? participants : ['you'], fictionTime: state.fiction_time },
+              },
+            ],
+            commandId,
+          ),
+        );
+      });
+    },
+
+    /** Moves the chat's clock forward by hand ("later that evening"). */
+    advanceClock(chatId: string, minutes: number, commandId?: string): string {
+      return db.transaction(() => {
+        if (!Number.isInteger(minutes) || minutes <= 0 || minutes > 60 * 24 * 365) {
+          throw new CommandRejectedError('Move the clock forward by a whole number of minutes, up to a year.');
+        }
+        const state = db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId]);
+        if (!state) throw new CommandRejectedError('That chat does not exist.');
+        if (done(commandId)) return state.fiction_time;
+        const fictionTime = addFictionMinutes(state.fiction_time, minutes);
+        appendEvents(ctx, withId([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }], commandId));
+        return fictionTime;
+      });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Db } from '../db/port.ts';
+import { fictionMinutesBetween } from '../analysis/fiction-time.ts';
+import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
+
+export interface MemorySearch {
+  ownerId: string;
+  chatId: string;
+  /** The role the owner plays in this chat: only memories with that witness flag are candidates. */
+  role: ChatRole;
+  /** Free text (the new user turn and the current scene); turned into an FTS5 query here. */
+  query: string;
+  k: number;
+  /** The chat's clock now, for recency. */
+  now: string;
+}
+
+export interface ScoredMemory extends Memory {
+  score: number;
+}
+
+const STOP_WORDS = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both but by can
+  could did do does doing down during each few for from further had has have having he her here hers herself him himself his how
+  i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours out over own
+  same she should so some such than that the their theirs them themselves then there these they this those through to too under
+  until up very was we were what when where which while who whom why will with would you your yours yourself yourselves
+  oh okay ok yes yeah well said says say tell told asks asked look looks looked let lets get got go goes went come came`.split(/\s+/),
+);
+
+const MAX_TERMS = 24;
+const CANDIDATES = 64;
+/** Fiction-time half life of the recency boost: a month-old memory counts ~half as "recent". */
+const RECENCY_HALF_LIFE_MINUTES = 60 * 24 * 30;
+
+/**
+ * An FTS5 query from free text: the distinct content words, each quoted (so no user text is ever
+ * read as query syntax), joined with OR; bm25 then prefers memories matching more and rarer words.
+ * Empty when the text has no content words.
+ */
+export function memoryQuery(text: string): string {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? [];
+  const terms: string[] = [];
+  for (const raw of words) {
+    const word = raw.replace(/['’]s$/, '').replace(/['’]/g, '');
+    if (word.length < 3 && !/\d/.test(word)) continue;
+    if (STOP_WORDS.has(word) || terms.includes(word)) continue;
+    terms.push(word);
+  }
+  // Longer words carry more meaning; keep those when the text is long.
+  const kept = terms.length > MAX_TERMS ? [...terms].sort((a, b) => b.length - a.length).slice(0, MAX_TERMS) : terms;
+  return kept.map((t) => `"${t}"`).join(' OR ');
+}
+
+/**
+ * The owner's memories of this chat that best fit the query, at most k, never one the owner's role
+ * did not witness, never a pinned one (those always go to the prompt on their own). bm25 finds the
+ * candidates; significance and recency reorder them, so a pivotal memory from this week beats a
+ * trivial one from long ago that happens to share a word.
+ */
+export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
+  const match = memoryQuery(search.query);
+  if (!match || search.k <= 0) return [];
+  const rows = db.all<MemoryRow & { bm: number }>(
+    `SELECT ${MEMORY_COLUMNS}, bm25(memories_fts) AS bm
+     FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
+     WHERE memories_fts MATCH ? AND m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0
+     ORDER BY bm LIMIT ${CANDIDATES}`,
+    [match, search.ownerId, search.chatId],
+  );
+  if (rows.length === 0) return [];
+  // bm25 is negative, more negative for a better match.
+  const best = Math.max(...rows.map((r) => -r.bm));
+  const seqs = rows.map((r) => r.created_seq);
+  const newest = Math.max(...seqs);
+  const oldest = Math.min(...seqs);
+  return rows
+    .map((row) => {
+      const relevance = best > 0 ? -row.bm / best : 1;
+      const age = Math.max(0, fictionMinutesBetween(row.fiction_time, search.now));
+      const fictionRecency = Number.isFinite(age) ? 0.5 ** (age / RECENCY_HALF_LIFE_MINUTES) : 0.5;
+      const orderRecency = newest === oldest ? 1 : (row.created_seq - oldest) / (newest - oldest);
+      const score = relevance * (1 + 0.3 * row.significance) * (0.6 + 0.2 * fictionRecency + 0.2 * orderRecency);
+      return { ...toMemory(row), score };
+    })
+    .sort((a, b) => b.score - a.score || b.seq - a.seq)
+    .slice(0, search.k);
+}
+
+/** The owner's pinned memories of this chat that its role witnessed, oldest first. */
+export function pinnedMemories(db: Db, chatId: string, ownerId: string, role: ChatRole): Memory[] {
+  return db
+    .all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
+       WHERE m.owner_id = ? AND m.chat_id = ? AND m.pinned = 1 AND ${WITNESSED_BY[role]} ORDER BY m.created_seq`,
+      [ownerId, chatId],
+    )
+    .map(toMemory);
+}
