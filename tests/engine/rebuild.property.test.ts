@@ -130,6 +130,8 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
       case 'sceneClose': {
         const scene = db.get<{ id: string }>('SELECT active_scene_id AS id FROM chat_state WHERE chat_id = ?', [chatId])?.id;
         if (scene) drafts.push({ kind: 'scene_closed', chatId, payload: { sceneId: scene, significance: o.s, reason: 'manual', fictionTime: TIMES[1]! } });
+        const closed = pick(alive('scenes', 'id', chatId), o.s);
+        if (closed) drafts.push({ kind: 'scene_summarized', chatId, payload: { sceneId: closed, ownerId: c.bot, ok: o.s > 0 } });
         break;
       }
       case 'edge':
@@ -164,7 +166,11 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
             ? { kind: 'memory_significance_set', chatId, payload: { memoryId, significance: o.v } }
             : o.which === 1
               ? { kind: 'memory_pin_changed', chatId, payload: { memoryId, pinned: o.v > 1, auto: o.v === 3 } }
-              : { kind: 'memory_summary_rewritten', chatId, payload: { memoryId, summary: `rewritten ${o.v}` } },
+              : {
+                  kind: 'memory_summary_rewritten',
+                  chatId,
+                  payload: { memoryId, summary: `rewritten ${o.v}`, absorbs: alive('memories', 'id', chatId).filter((id) => id !== memoryId).slice(0, o.v) },
+                },
         );
         break;
       }
@@ -189,6 +195,7 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
             { ...draft.edge(chatId, c.bot, 'you', { affinityDelta: 5, facts: ['was answered'] }), causeSeq: finished!.seq },
             { ...draft.memory(chatId, newId(), c.bot, { summary: `analysis of ${started!.seq}` }), causeSeq: finished!.seq },
             { kind: 'clock_advanced', chatId, payload: { minutes: 5, fictionTime: TIMES[2]! }, causeSeq: finished!.seq },
+            { kind: 'turn_analyzed', chatId, payload: { turnId, ok: true, model: 'm', significance: 1 }, causeSeq: finished!.seq },
           ]);
         }
         break;

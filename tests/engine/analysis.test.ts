@@ -1,0 +1,311 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import { AnalysisQueue } from '../../src/engine/analysis/queue.ts';
+import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { draft } from '../support/fixtures.ts';
+import { scriptedLlm, type Script } from '../support/scripted-llm.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
+
+let engine: Engine;
+let db: Db;
+let chat: string;
+let bot: string;
+const count = await loadTokenCounter();
+
+const kickoff = {
+  title: 'Storm crossing',
+  place: { name: 'The Gull', type: 'ship', moving: true, public: false, audibleRange: 'room' },
+  fictionTime: '1890-05-01T20:00:00',
+  weather: 'storm',
+  you: { posture: 'standing', slot: 'at the rail', verb: 'watching', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: 'Mira', holding: [] },
+  bot: { posture: 'standing', slot: 'at the wheel', verb: 'steering', interruptible: true, requiredAttention: 'medium', expectedMinutes: null, attention: 'the sea', holding: [] },
+  edge: { summary: 'Old friends.', facts: [] },
+};
+
+beforeEach(async () => {
+  ({ engine, db } = await openTestEngine({ now: testClock().now }));
+  bot = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  chat = engine.startChat(bot, kickoff);
+});
+
+/** One exchange: the user's words and the narrator's finished reply. Returns the reply's seq. */
+function exchange(userText: string, reply: string): number {
+  const turn = engine.turns.beginTurn(chat, userText);
+  engine.turns.finishTurn(turn, { text: reply, usage: null, truncated: false, reason: null });
+  return db.get<{ seq: number }>("SELECT max(seq) AS seq FROM events WHERE kind = 'assistant_turn'")!.seq;
+}
+
+interface Feeling {
+  affinityDelta?: number;
+  trustDelta?: number;
+  newFacts?: string[];
+}
+function analysis(over: { minutesPassed?: number; significance?: number; sceneEnd?: string; newPlace?: string; feelings?: Record<string, Feeling> } = {}): string {
+  const feeling = (f: Feeling = {}) => ({ affinityDelta: 0, trustDelta: 0, newFacts: [], ...f });
+  const feelings = over.feelings ?? {};
+  return JSON.stringify({
+    minutesPassed: over.minutesPassed ?? 5,
+    significance: over.significance ?? 1,
+    sceneEnd: over.sceneEnd ?? 'none',
+    newPlace: over.newPlace ?? '',
+    feelings: Object.fromEntries(Object.entries(feelings).map(([k, f]) => [k, feeling(f)])),
+  });
+}
+
+/** Runs every pending job, in order, with the given client. */
+async function analyzeAll(llm: LlmClient) {
+  for (let job = engine.analysis.pending(chat)[0]; job; job = engine.analysis.pending(chat)[0]) {
+    const wrote = await engine.analysis.run(llm, job, count);
+    expect(wrote).toBe(true);
+  }
+}
+
+const edge = (source: string, target: string) => engine.drawer(chat)!.edges.find((e) => e.source === source && e.target === target);
+const kindsCausedBy = (seq: number) =>
+  db.all<{ kind: string }>('SELECT kind FROM events WHERE cause_seq = ? ORDER BY seq', [seq]).map((r) => r.kind);
+
+describe('the analysis after a reply', () => {
+  it('applies clamped deltas per directed pair, moves the clock and writes the witness memory, all caused by the reply', async () => {
+    const reply = exchange('"I found the map," I whisper.', 'Mira grins and pockets the compass.');
+    expect(engine.analysis.pending(chat)).toEqual([{ type: 'turn', chatId: chat, seq: reply, key: `turn:${reply}` }]);
+    const llm = scriptedLlm(
+      analysis({
+        minutesPassed: 15,
+        significance: 2,
+        feelings: { 'Mira -> Ada': { affinityDelta: 40, trustDelta: 7 }, 'Ada -> Mira': { affinityDelta: -3, trustDelta: -25 } },
+      }),
+    );
+    await analyzeAll(llm.client);
+
+    expect(edge(bot, 'you')).toMatchObject({ affinity: 60, trust: 57 });
+    expect(edge('you', bot)).toMatchObject({ affinity: 47, trust: 40 });
+    const drawer = engine.drawer(chat)!;
+    expect(drawer.fictionTime).toBe('1890-05-01T20:15:00');
+    const memory = drawer.memories.find((m) => m.summary.includes('I found the map'))!;
+    expect(memory).toMatchObject({ ownerId: bot, significance: 2, witness: { you: true, host: true, guest: false }, fictionTime: '1890-05-01T20:15:00', pinned: false });
+    expect(memory.summary).toContain('Mira grins and pockets the compass.');
+    expect(memory.sceneId).toBe(drawer.scene!.id);
+    expect(kindsCausedBy(reply)).toEqual(['clock_advanced', 'edge_update', 'edge_update', 'memory_written', 'turn_analyzed']);
+    expect(engine.analysis.pending(chat)).toEqual([]);
+    // The classifier saw who is present and both pairs, and got the turn itself.
+    const [call] = llm.calls;
+    expect(call!.options).toMatchObject({ priority: 'analysis', json: true });
+    expect(call!.messages[0]!.content).toContain('Mira -> Ada');
+    expect(call!.messages[1]!.content).toContain('I found the map');
+  });
+
+  it('never adds a fact twice, across turns or within one answer', async () => {
+    exchange('"I cannot swim."', 'Mira frowns.');
+    exchange('"Really, I cannot swim."', 'Mira nods slowly.');
+    const llm = scriptedLlm(
+      analysis({ feelings: { 'Mira -> Ada': { newFacts: ['Ada cannot swim.', 'ada cannot swim', 'Ada found a map'] } } }),
+      analysis({ feelings: { 'Mira -> Ada': { newFacts: ['Ada  cannot swim', 'Ada is afraid of the sea'] } } }),
+    );
+    await analyzeAll(llm.client);
+    expect(edge(bot, 'you')!.knowledge).toEqual(['Ada cannot swim.', 'Ada found a map', 'Ada is afraid of the sea']);
+  });
+
+  it('auto-pins pivotal memories up to 8, evicting the oldest automatic pin and never a user pin', async () => {
+    exchange('"Hello."', 'Mira waves.');
+    await analyzeAll(scriptedLlm(analysis({ significance: 1 })).client);
+    const ordinary = engine.drawer(chat)!.memories[0]!;
+    engine.drawerCommands.pinMemory(chat, ordinary.id, true);
+
+    const pivotal: string[] = [];
+    for (let i = 1; i <= 9; i++) {
+      exchange(`"Secret number ${i}."`, `Mira keeps secret ${i}.`);
+      await analyzeAll(scriptedLlm(analysis({ significance: 3 })).client);
+      pivotal.push(engine.drawer(chat)!.memories.find((m) => m.summary.includes(`secret ${i}.`))!.id);
+    }
+    const drawer = engine.drawer(chat)!;
+    expect(drawer.pinned).toEqual({ count: 8, cap: 8 });
+    const pinnedIds = drawer.memories.filter((m) => m.pinned).map((m) => m.id);
+    expect(pinnedIds).toContain(ordinary.id);
+    // 1 user pin + 7 automatic: the two oldest automatic pins gave way, newest kept.
+    expect(pinnedIds).not.toContain(pivotal[0]);
+    expect(pinnedIds).not.toContain(pivotal[1]);
+    expect(pinnedIds).toEqual(expect.arrayContaining(pivotal.slice(2)));
+
+    // Once every pin is the user's, nothing is evicted: a new pivotal memory stays unpinned...
+    for (const id of pivotal.slice(2)) engine.drawerCommands.pinMemory(chat, id, true);
+    exchange('"One more."', 'Mira sighs.');
+    await analyzeAll(scriptedLlm(analysis({ significance: 3 })).client);
+    const last = engine.drawer(chat)!.memories.find((m) => m.summary.includes('Mira sighs.'))!;
+    expect(last).toMatchObject({ significance: 3, pinned: false });
+    // ...and a ninth pin by hand is refused with the reason.
+    expect(() => engine.drawerCommands.pinMemory(chat, last.id, true)).toThrow('All 8 pins are yours already');
+    expect(engine.drawer(chat)!.pinned.count).toBe(8);
+  });
+
+  it('closes the scene on a hard signal and opens the next in the new place', async () => {
+    const firstScene = engine.drawer(chat)!.scene!.id;
+    exchange('"Let us go ashore."', 'They row to the harbour and climb the steps.');
+    await analyzeAll(
+      scriptedLlm(analysis({ minutesPassed: 40, sceneEnd: 'place_changed', newPlace: 'The harbour steps' }), JSON.stringify({ summary: 'We went ashore.', views: {} }))
+        .client,
+    );
+    const drawer = engine.drawer(chat)!;
+    expect(drawer.scene!.id).not.toBe(firstScene);
+    expect(drawer.place!.name).toBe('The harbour steps');
+    expect(drawer.activities.every((a) => a.containerId === drawer.place!.id)).toBe(true);
+    expect(db.get('SELECT close_reason AS r, closed_fiction_time AS t FROM scenes WHERE id = ?', [firstScene])).toEqual({ r: 'place_changed', t: '1890-05-01T20:40:00' });
+  });
+
+  it('leaves the reply intact and logs the failure when every model fails; the defaults still record the turn', async () => {
+    const reply = exchange('"Anyone there?"', 'The deck creaks under Mira\'s boots.');
+    const before = engine.transcript(chat).turns.map((t) => t.text);
+    const failing = scriptedLlm('not json at all', 'still not json', ...engine.settings().classifierFallbacks.map(() => new LlmError('unavailable', 'down') as Script));
+    await analyzeAll(failing.client);
+
+    expect(engine.transcript(chat).turns.map((t) => t.text)).toEqual(before);
+    const failures = engine.classifierFailures().filter((f) => f.task === 'analysis');
+    expect(failures.length).toBe(1 + engine.settings().classifierFallbacks.length);
+    expect(failures.at(-1)).toMatchObject({ chat_id: chat, raw: 'still not json', attempts: 2 });
+    expect(db.get<{ p: string }>("SELECT payload AS p FROM events WHERE kind = 'turn_analyzed' AND cause_seq = ?", [reply])!.p).toContain('"ok":false');
+    const drawer = engine.drawer(chat)!;
+    expect(drawer.fictionTime).toBe('1890-05-01T20:02:00');
+    expect(drawer.memories.some((m) => m.summary.includes('Anyone there?'))).toBe(true);
+    expect(edge(bot, 'you')).toMatchObject({ affinity: 50, trust: 50 });
+    expect(engine.analysis.pending(chat)).toEqual([]);
+  });
+
+  it('writes no memory for a bot that was away, and its witness flags say who was there', async () => {
+    engine.append([
+      {
+        kind: 'activity_change',
+        chatId: chat,
+        payload: { entity: bot, containerId: null, slot: '', posture: 'lying', action: { verb: 'sleeping', interruptible: true, requiredAttention: 'none', expectedMinutes: 480 }, attention: '', holding: [], status: 'asleep' },
+      },
+    ]);
+    exchange('*I open Mira\'s sea chest and read her letters.*', 'The letters speak of a debt to the harbour master.');
+    const llm = scriptedLlm(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: -10 } } }));
+    await analyzeAll(llm.client);
+    expect(llm.calls[0]!.messages[0]!.content).toContain('Not present: Mira');
+    expect(engine.drawer(chat)!.memories.filter((m) => m.summary.includes('sea chest'))).toEqual([]);
+    // No pair involving the sleeper either: she cannot resent what she did not see.
+    expect(edge(bot, 'you')).toMatchObject({ affinity: 50 });
+  });
+
+  it('trims the classifier input to its own budget', async () => {
+    const long = Array.from({ length: 1500 }, (_, i) => `word${i}`).join(' ');
+    exchange(`"${long}"`, `Mira listens. ${long}`);
+    const llm = scriptedLlm(analysis());
+    await analyzeAll(llm.client);
+    const [system, user] = llm.calls[0]!.messages;
+    expect(count(system!.content) + count(user!.content)).toBeLessThanOrEqual(engine.settings().classifierBudget);
+    expect(user!.content).toContain('word0');
+  });
+
+  it('is undone with the reply it analysed when the reply is regenerated, and dropped if the reply goes while it runs', async () => {
+    exchange('"Tell me a secret."', 'Mira tells you about the hidden cove.');
+    await analyzeAll(scriptedLlm(analysis({ minutesPassed: 30, feelings: { 'Mira -> Ada': { trustDelta: 9 } } })).client);
+    expect(edge(bot, 'you')!.trust).toBe(59);
+    engine.turns.regenerate(chat);
+    expect(edge(bot, 'you')!.trust).toBe(50);
+    expect(engine.drawer(chat)!.fictionTime).toBe('1890-05-01T20:00:00');
+    expect(engine.drawer(chat)!.memories.some((m) => m.summary.includes('hidden cove'))).toBe(false);
+
+    // A reply regenerated while its analysis is still running: the late answer writes nothing.
+    const turn = engine.turns.streamingTurn(chat)!;
+    engine.turns.finishTurn(turn, { text: 'Mira says nothing.', usage: null, truncated: false, reason: null });
+    const job = engine.analysis.pending(chat)[0]!;
+    let answer!: (text: string) => void;
+    const slow = scriptedLlm(() => '', analysis());
+    slow.client.complete = () => new Promise((resolve) => (answer = (text) => resolve({ text, usage: null, model: 'm', finishReason: 'stop' })));
+    const running = engine.analysis.run(slow.client, job, count);
+    await new Promise((r) => setTimeout(r, 0));
+    engine.turns.regenerate(chat);
+    answer(analysis({ feelings: { 'Mira -> Ada': { trustDelta: 9 } } }));
+    expect(await running).toBe(false);
+    expect(edge(bot, 'you')!.trust).toBe(50);
+  });
+});
+
+describe('the analysis queue', () => {
+  it('runs a job interrupted by a leader change exactly once', async () => {
+    const reply = exchange('"Keep this safe."', 'Mira takes the locket.');
+    // The old leader's call is in flight when it goes away; the new leader finds the job pending.
+    let oldLeaderAnswer!: (text: string) => void;
+    const oldLlm: LlmClient = {
+      complete: () => new Promise((resolve) => (oldLeaderAnswer = (text) => resolve({ text, usage: null, model: 'm', finishReason: 'stop' }))),
+      stream: () => {
+        throw new Error('not used');
+      },
+    };
+    const commits: string[] = [];
+    const queueFor = (llm: LlmClient, name: string) =>
+      new AnalysisQueue({
+        pending: (chatId) => engine.analysis.pending(chatId),
+        run: (job, signal) => engine.analysis.run(llm, job, count, signal),
+        committed: () => commits.push(name),
+      });
+    const oldLeader = queueFor(oldLlm, 'old');
+    oldLeader.kick();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(oldLeader.busy(chat)).toBe(true);
+
+    const newLeader = queueFor(scriptedLlm(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } })).client, 'new');
+    newLeader.kick();
+    await newLeader.idle();
+    // The old leader's answer arrives after all (it was only slow): it must not land a second time.
+    oldLeaderAnswer(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } }));
+    await oldLeader.idle();
+
+    expect(db.get<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind = 'turn_analyzed' AND cause_seq = ?", [reply])!.n).toBe(1);
+    expect(engine.drawer(chat)!.memories.filter((m) => m.summary.includes('locket'))).toHaveLength(1);
+    expect(edge(bot, 'you')!.affinity).toBe(54);
+    expect(commits).toEqual(['new', 'old']);
+  });
+
+  it('a stopped leader writes nothing and leaves the job for the next', async () => {
+    exchange('"Hold this."', 'Mira takes the lantern.');
+    const hanging = scriptedLlm('hang');
+    const oldLeader = new AnalysisQueue({
+      pending: (chatId) => engine.analysis.pending(chatId),
+      run: (job, signal) => engine.analysis.run(hanging.client, job, count, signal),
+      committed: () => {},
+    });
+    oldLeader.kick();
+    await new Promise((r) => setTimeout(r, 0));
+    oldLeader.stop();
+    await oldLeader.idle();
+    expect(engine.analysis.pending(chat)).toHaveLength(1);
+    expect(engine.classifierFailures()).toEqual([]);
+  });
+
+  it('works through one chat in order, one job at a time, while other chats run beside it', async () => {
+    const other = engine.startChat(bot, { ...kickoff, title: 'Second story' });
+    exchange('"One."', 'First reply.');
+    exchange('"Two."', 'Second reply.');
+    const chatA = chat;
+    chat = other;
+    exchange('"Elsewhere."', 'Other reply.');
+    chat = chatA;
+    let inFlight = 0;
+    let most = 0;
+    const order: string[] = [];
+    const queue = new AnalysisQueue({
+      pending: (chatId) => engine.analysis.pending(chatId),
+      run: async (job) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        order.push(`${job.chatId === chatA ? 'A' : 'B'}${job.seq}`);
+        await new Promise((r) => setTimeout(r, 5));
+        const wrote = await engine.analysis.run(scriptedLlm(analysis()).client, job, count);
+        inFlight--;
+        return wrote;
+      },
+      committed: () => {},
+    });
+    queue.kick();
+    await queue.idle();
+    expect(engine.analysis.pending()).toEqual([]);
+    expect(most).toBe(2);
+    const aJobs = order.filter((o) => o.startsWith('A')).map((o) => Number(o.slice(1)));
+    expect(aJobs).toEqual([...aJobs].sort((x, y) => x - y));
+    expect(aJobs).toHaveLength(2);
+  });
+});

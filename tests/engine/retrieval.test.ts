@@ -1,0 +1,88 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import { memoryQuery } from '../../src/engine/memory/retrieval.ts';
+import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
+
+let engine: Engine;
+let db: Db;
+let chat: string;
+let bot: string;
+let guest: string;
+const count = await loadTokenCounter();
+const NOW = '1890-06-01T20:00:00';
+
+beforeEach(async () => {
+  ({ engine, db } = await openTestEngine({ now: testClock().now }));
+  bot = engine.newId();
+  guest = engine.newId();
+  chat = engine.newId();
+  engine.append([draft.you(), draft.bot(bot, { name: 'Mira' }), draft.bot(guest, { name: 'Tam' }), draft.chat(chat, bot, { fictionTime: NOW })]);
+});
+
+function remember(summary: string, over: Record<string, unknown> = {}): string {
+  const id = engine.newId();
+  engine.append([draft.memory(chat, id, (over.ownerId as string) ?? bot, { summary, fictionTime: NOW, ...over })]);
+  return id;
+}
+
+const search = (query: string, k = 4) => engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query, k, now: NOW });
+
+describe('searchMemories', () => {
+  it('ranks a relevant, recent, significant memory above an old trivial one that matches the words better', () => {
+    const old = remember('Lighthouse keeper. The lighthouse keeper.', { significance: 0, fictionTime: '1889-01-01T09:00:00' });
+    for (let i = 0; i < 20; i++) remember(`Mira mended sail number ${i} on the quiet deck.`);
+    const recent = remember('On the cliff path Ada finally admitted that the old lighthouse keeper is in fact her own father.', { significance: 2 });
+
+    // Words alone would put the old one first: the boosts are what reorder them.
+    const byWords = db.all<{ id: string }>(
+      `SELECT m.id FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
+       WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts)`,
+      [memoryQuery('the lighthouse keeper')],
+    );
+    expect(byWords.map((r) => r.id)).toEqual([old, recent]);
+    expect(search('Tell me about the lighthouse keeper.').map((m) => m.id)).toEqual([recent, old]);
+  });
+
+  it('never returns a memory the bot did not witness, nor another bot\'s, however well it matches', () => {
+    const seen = remember('Ada buried the silver key under the third oak.');
+    remember('Ada buried the silver key under the third oak while Mira slept below deck.', { witness: { you: true, host: false, guest: false } });
+    remember('The silver key is under the third oak, Ada told Tam.', { ownerId: guest, witness: { you: true, host: false, guest: true } });
+    remember('Pinned, but unseen: the silver key under the third oak.', { witness: { you: true, host: false, guest: true }, pinned: true });
+
+    const found = search('silver key third oak', 10);
+    expect(found.map((m) => m.id)).toEqual([seen]);
+    expect(found.every((m) => m.ownerId === bot && m.witness.host)).toBe(true);
+
+    const prompt = narratorPrompt(db, chat, Number.MAX_SAFE_INTEGER, engine.settings(), count).messages[0]!.content;
+    expect(prompt).not.toContain('slept below deck');
+    expect(prompt).not.toContain('Ada told Tam');
+    expect(prompt).not.toContain('Pinned, but unseen');
+  });
+
+  it('puts pinned memories in the prompt whatever the query, and recalled ones that fit it', () => {
+    remember('Mira swore never to sail under the black flag again.', { pinned: true, significance: 3, autoPinned: true });
+    remember('Ada likes her tea with honey.');
+    remember('The cook burned the bread on Tuesday.');
+    engine.append([draft.userTurn(chat, engine.newId(), 'Would you make me some tea?')]);
+    const prompt = narratorPrompt(db, chat, Number.MAX_SAFE_INTEGER, engine.settings(), count);
+    const system = prompt.messages[0]!.content;
+    expect(system).toContain('black flag');
+    expect(system).toContain('tea with honey');
+    expect(system).not.toContain('burned the bread');
+    // A pinned memory is not also spent as one of the k recalled ones.
+    expect(search('black flag tea').map((m) => m.summary)).toEqual(['Ada likes her tea with honey.']);
+  });
+
+  it('reads user text as words, never as query syntax', () => {
+    remember('Ada asked about NEAR harbours and the "quoted" AND unquoted things.');
+    for (const hostile of ['NEAR(a b)', '"unbalanced', 'a AND OR NOT *', '^start col:umn', '((ooc))', '', '   ', '!!!']) {
+      expect(() => search(hostile)).not.toThrow();
+    }
+    expect(search('"quoted" AND*').length).toBe(1);
+    expect(memoryQuery('The "map" and the MAP, harbour: map!')).toBe('"map" OR "harbour"');
+  });
+});
