@@ -112,6 +112,7 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
   const chatId = ctx.newId();
   const placeId = ctx.newId();
   const turnId = ctx.newId();
+  const sceneId = ctx.newId();
   const drafts: EventDraft[] = [
     {
       kind: 'chat_created',
@@ -132,7 +133,7 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
     },
     activityDraft(chatId, 'you', placeId, k.you),
     activityDraft(chatId, bot.id, placeId, k.bot),
-    { kind: 'scene_opened', chatId, payload: { sceneId: ctx.newId(), containerId: placeId, participants: ['you', bot.id], fictionTime: k.fictionTime } },
+    { kind: 'scene_opened', chatId, payload: { sceneId, containerId: placeId, participants: ['you', bot.id], fictionTime: k.fictionTime } },
     { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
   ];
   if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
@@ -145,6 +146,24 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
         chatId,
         causeDraft: drafts.length,
         payload: { turnId, speaker: bot.id, model, text: bot.kickoff.trim(), truncated: false, reason: null, usage: null, error: null },
+      },
+      // How the story began is the bot's first memory of it: no analysis runs on the kickoff.
+      {
+        kind: 'memory_written',
+        chatId,
+        payload: {
+          memoryId: ctx.newId(),
+          ownerId: bot.id,
+          sceneId,
+          summary: bot.kickoff.trim().slice(0, 4_000),
+          witness: { you: true, host: true, guest: false },
+          fictionTime: k.fictionTime,
+          source: 'kickoff',
+          reliability: 1,
+          significance: 2,
+          pinned: false,
+          autoPinned: false,
+        },
       },
     );
   }

@@ -2,11 +2,13 @@ import type { Engine } from '../engine/engine.ts';
 import type { Kickoff } from '../engine/kickoff.ts';
 import type { EventDraft } from '../engine/log/draft.ts';
 import type { Settings } from '../engine/settings.ts';
+import type { AnalysisQueue } from '../engine/analysis/queue.ts';
 import type { NarratorService } from './narrator-service.ts';
 
-/** What only the leader's worker has: the relay client, the narrator, the live streams. */
+/** What only the leader's worker has: the relay client, the narrator, the live streams, the analysis queue. */
 export interface LeaderServices {
   narrator: NarratorService;
+  analysis: AnalysisQueue;
   proposeKickoff(botId: string): Promise<{ proposal: Kickoff; fromModel: boolean }>;
 }
 
@@ -32,6 +34,8 @@ export function engineApi(engine: Engine, services: LeaderServices) {
       streamState: (chatId: string) => services.narrator.state(chatId),
       /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
       proposeKickoff: (botId: string) => services.proposeKickoff(botId),
+      /** Background work still to do for this chat: the quiet "updating memories" marker. */
+      analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length, busy: services.analysis.busy(chatId) }),
     },
     commands: {
       append: (commandId: string, drafts: EventDraft[]) => {
@@ -47,6 +51,9 @@ export function engineApi(engine: Engine, services: LeaderServices) {
       sendTurn: (commandId: string, chatId: string, text: string) => services.narrator.send(commandId, chatId, text),
       regenerate: (commandId: string, chatId: string) => services.narrator.regenerate(commandId, chatId),
       stopTurn: (_commandId: string, chatId: string) => services.narrator.stop(chatId),
+      pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.drawerCommands.pinMemory(chatId, memoryId, pinned, commandId),
+      closeScene: (commandId: string, chatId: string) => engine.drawerCommands.closeScene(chatId, commandId),
+      advanceClock: (commandId: string, chatId: string, minutes: number) => engine.drawerCommands.advanceClock(chatId, minutes, commandId),
     },
   };
 }
@@ -73,6 +80,9 @@ export const COMMAND_NAMES = [
   'sendTurn',
   'regenerate',
   'stopTurn',
+  'pinMemory',
+  'closeScene',
+  'advanceClock',
 ] as const satisfies readonly (keyof Commands)[];
 export const QUERY_NAMES = [
   'headSeq',
@@ -87,6 +97,7 @@ export const QUERY_NAMES = [
   'exportLog',
   'streamState',
   'proposeKickoff',
+  'analysisStatus',
 ] as const satisfies readonly (keyof Queries)[];
 
 export const isCommand = (method: string): method is (typeof COMMAND_NAMES)[number] => (COMMAND_NAMES as readonly string[]).includes(method);

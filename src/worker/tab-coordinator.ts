@@ -1,5 +1,6 @@
 import { createIdGenerator } from '../engine/ids.ts';
 import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../engine/kickoff.ts';
+import { AnalysisQueue } from '../engine/analysis/queue.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
 import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS, RECORDING_QUERIES, type LeaderServices } from './engine-api.ts';
@@ -119,11 +120,14 @@ export class TabCoordinator {
 
   private async lead(database: OpenDatabase): Promise<void> {
     this.database = database;
+    this.services?.analysis.stop();
     this.services = database.engine ? this.createServices(database.engine) : undefined;
     this.notifiedSeq = database.engine?.headSeq() ?? 0;
     this.services?.narrator.recover();
-    // Building the tokenizer and loading the SDK take most of a second: do it now, not on the first Send.
-    if (this.services) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]), 500);
+    // Building the tokenizer and loading the SDK take most of a second: do it now, not on the first
+    // Send. Then pick up the analyses a previous leader left unfinished.
+    const services = this.services;
+    if (services) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]).then(() => services.analysis.kick()), 500);
     const epoch = this.newId();
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
@@ -146,8 +150,15 @@ export class TabCoordinator {
       topicSeq: (topic) => this.topicSeq.get(topic) ?? 0,
       now: () => Date.now(),
     });
+    const analysis = new AnalysisQueue({
+      pending: (chatId) => engine.analysis.pending(chatId),
+      run: async (job, signal) => engine.analysis.run(llm, job, await loadTokenCounter(), signal),
+      committed: () => this.notify(false),
+      failed: (job, error) => console.error(`Analysis job ${job.key} failed`, error),
+    });
     return {
       narrator,
+      analysis,
       async proposeKickoff(botId) {
         const bot = engine.getBot(botId);
         if (!bot) throw new Error('That bot does not exist.');
@@ -255,6 +266,8 @@ export class TabCoordinator {
     };
     this.post({ type: 'changed', ...notice });
     this.emit({ type: 'changed', notice });
+    // A finished reply (or a rewind, an import) may leave analysis to do.
+    this.services?.analysis.kick();
   }
 
   /** Leader only: live state for every tab (the token mirror), sequence-numbered per topic. */
@@ -326,6 +339,7 @@ export class TabCoordinator {
   }
 
   close() {
+    this.services?.analysis.stop();
     clearInterval(this.resendTimer);
     this.channel?.close();
     this.database?.close();

@@ -34,7 +34,7 @@ beforeEach(async () => {
 /** One exchange: the user's words and the narrator's finished reply. Returns the reply's seq. */
 function exchange(userText: string, reply: string): number {
   const turn = engine.turns.beginTurn(chat, userText);
-  engine.turns.finishTurn(turn, { text: reply, usage: null, truncated: false, reason: null });
+  engine.turns.finishTurn(turn, { text: reply, usage: null, truncated: false, reason: null, error: null });
   return db.get<{ seq: number }>("SELECT max(seq) AS seq FROM events WHERE kind = 'assistant_turn'")!.seq;
 }
 
@@ -157,7 +157,7 @@ describe('the analysis after a reply', () => {
   it('leaves the reply intact and logs the failure when every model fails; the defaults still record the turn', async () => {
     const reply = exchange('"Anyone there?"', 'The deck creaks under Mira\'s boots.');
     const before = engine.transcript(chat).turns.map((t) => t.text);
-    const failing = scriptedLlm('not json at all', 'still not json', ...engine.settings().classifierFallbacks.map(() => new LlmError('unavailable', 'down') as Script));
+    const failing = scriptedLlm('not json at all', 'still not json', ...engine.settings().classifierFallbacks.map(() => new LlmError('upstream_error', 'down') as Script));
     await analyzeAll(failing.client);
 
     expect(engine.transcript(chat).turns.map((t) => t.text)).toEqual(before);
@@ -210,7 +210,7 @@ describe('the analysis after a reply', () => {
 
     // A reply regenerated while its analysis is still running: the late answer writes nothing.
     const turn = engine.turns.streamingTurn(chat)!;
-    engine.turns.finishTurn(turn, { text: 'Mira says nothing.', usage: null, truncated: false, reason: null });
+    engine.turns.finishTurn(turn, { text: 'Mira says nothing.', usage: null, truncated: false, reason: null, error: null });
     const job = engine.analysis.pending(chat)[0]!;
     let answer!: (text: string) => void;
     const slow = scriptedLlm(() => '', analysis());

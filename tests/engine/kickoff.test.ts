@@ -37,7 +37,11 @@ describe('kickoff', () => {
       'edge_summary_rewritten',
       'assistant_turn_started',
       'assistant_turn',
+      'memory_written',
     ]);
+    // The opening is the bot's first memory, and needs no analysis.
+    expect(drawer.memories).toMatchObject([{ ownerId: bot, source: 'kickoff', summary: 'Rain lashes the deck as Mira hands you a lantern.', witness: { you: true, host: true } }]);
+    expect(engine.analysis.pending(chatId)).toEqual([]);
   });
 
   it('refuses an invalid kickoff, naming the field, and writes nothing', () => {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory/memory-row.ts';
 import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
+import { castOf } from '../analysis/cast.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -45,6 +46,8 @@ export interface Drawer {
   place: Place | null;
   activities: Activity[];
   edges: Edge[];
+  /** Display names of everyone in the chat, by ref ('you' or a bot id). */
+  names: Record<string, string>;
   /** The host bot's memories of this chat: pinned first, then newest. */
   memories: Memory[];
   pinned: { count: number; cap: number };
@@ -167,6 +170,7 @@ export function drawerState(db: Db, chatId: string): Drawer | undefined {
       : null,
     activities,
     edges,
+    names: Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name])),
     memories,
     pinned: { count: pinnedCount(db, chatId, state.bot_id), cap: PIN_CAP },
   };

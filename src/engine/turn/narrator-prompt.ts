@@ -51,7 +51,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     ? `Place: ${drawer.place.name} (${drawer.place.type})${Object.keys(drawer.place.properties).length ? `; ${Object.entries(drawer.place.properties).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}.`
     : '';
   const doing = drawer.activities
-    .map((a) => `${nameOf(a.entity)}: ${[a.posture, a.slot && `at ${a.slot}`, a.action.verb].filter(Boolean).join(', ')}${a.holding.length ? `, holding ${a.holding.join(' and ')}` : ''}.`)
+    .map((a) => `${nameOf(a.entity)}: ${[a.posture, a.action.verb, a.slot].filter(Boolean).join(', ')}${a.holding.length ? `, holding ${a.holding.join(' and ')}` : ''}.`)
     .join('\n');
   system(
     'must',

@@ -6,11 +6,13 @@ import { closingMarker } from '../../engine/turn/parse.ts';
 import { streamTopic, type StreamMessage } from '../../worker/narrator-service.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { CHAT_HEADER_KINDS, SETTINGS_KINDS, TRANSCRIPT_KINDS } from '../query-kinds.ts';
+import { ANALYSIS_KINDS, CHAT_HEADER_KINDS, SETTINGS_KINDS, TRANSCRIPT_KINDS } from '../query-kinds.ts';
+import { StoryDrawer } from './story-drawer.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 
 const PAGE = 50;
+const DRAWER_KEY = 'roleplay-engine/drawer';
 
 export function ChatPage() {
   const client = useClient();
@@ -19,6 +21,13 @@ export function ChatPage() {
   const header = createLiveQuery(client, { kinds: CHAT_HEADER_KINDS, chatId }, () => client.engine.drawer(chatId()));
   const latest = createLiveQuery(client, { kinds: TRANSCRIPT_KINDS, chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
   const settings = createLiveQuery(client, { kinds: SETTINGS_KINDS }, () => client.engine.settings());
+  const analysis = createLiveQuery(client, { kinds: ANALYSIS_KINDS, chatId }, () => client.engine.analysisStatus(chatId()));
+  // The drawer stays open or closed as the reader left it; wide screens start with it open.
+  const [drawerOpen, setDrawerOpen] = createSignal(localStorage.getItem(DRAWER_KEY) === null ? window.innerWidth > 1100 : localStorage.getItem(DRAWER_KEY) === 'open');
+  const toggleDrawer = () => {
+    setDrawerOpen(!drawerOpen());
+    localStorage.setItem(DRAWER_KEY, drawerOpen() ? 'open' : 'closed');
+  };
   const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
   const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
@@ -136,109 +145,129 @@ export function ChatPage() {
             <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
             <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
             <Show when={header()?.weather}>{(weather) => <span> · {weather()}</span>}</Show>
+            <Show when={(analysis()?.pending ?? 0) > 0}>
+              <span class="updating" role="status" data-testid="updating-memories">
+                {' '}
+                · updating memories…
+              </span>
+            </Show>
           </p>
         </div>
+        <button type="button" class="small quiet drawer-toggle" aria-expanded={drawerOpen()} aria-controls="story-drawer" onClick={toggleDrawer}>
+          {drawerOpen() ? 'Hide story state' : 'Story state'}
+        </button>
       </header>
 
-      <div class="transcript" ref={scroller} onScroll={onScroll} role="log" aria-label="Story" aria-live="polite">
-        <Show when={cursor() !== null && latest()}>
-          <button type="button" class="load-older" onClick={() => void loadOlder()}>
-            Load earlier turns
-          </button>
-        </Show>
-        <For each={turns()}>
-          {(turn) => (
-            <article class={`turn ${turn.role}`} data-status={turn.status} data-turn-id={turn.turnId}>
-              <div class="speaker">
-                <strong>{turn.speakerName}</strong>
-                <Show when={turn.status === 'streaming'}>
-                  <span class="typing" aria-label="writing">
-                    <i />
-                    <i />
-                    <i />
-                  </span>
-                </Show>
-              </div>
-              <div class="story-text">
-                <StoryText text={textOf(turn)} ooc={ooc()} />
-              </div>
-              <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
-                <p class="usage" title="Tokens: prompt → reply">
-                  {turn.promptTokens} → {turn.completionTokens} tokens
-                </p>
-              </Show>
-            </article>
-          )}
-        </For>
-        <Show when={turns().length === 0 && latest()}>
-          <p class="muted">The story has not begun. Write the first line below.</p>
-        </Show>
-      </div>
-
-      <Show when={last() && !streaming() ? replyProblem(last()!) : null}>
-        {(problem) => (
-          <div class="reply-problem" role="status" data-banner="reply-problem">
-            <span>{problem().message}</span>
-            <button type="button" onClick={regenerate} disabled={sending()}>
-              {problem().action}
-            </button>
+      <div class="chat-body" data-drawer={drawerOpen() ? 'open' : 'closed'}>
+        <div class="chat-main">
+          <div class="transcript" ref={scroller} onScroll={onScroll} role="log" aria-label="Story" aria-live="polite">
+            <Show when={cursor() !== null && latest()}>
+              <button type="button" class="load-older" onClick={() => void loadOlder()}>
+                Load earlier turns
+              </button>
+            </Show>
+            <For each={turns()}>
+              {(turn) => (
+                <article class={`turn ${turn.role}`} data-status={turn.status} data-turn-id={turn.turnId}>
+                  <div class="speaker">
+                    <strong>{turn.speakerName}</strong>
+                    <Show when={turn.status === 'streaming'}>
+                      <span class="typing" aria-label="writing">
+                        <i />
+                        <i />
+                        <i />
+                      </span>
+                    </Show>
+                  </div>
+                  <div class="story-text">
+                    <StoryText text={textOf(turn)} ooc={ooc()} />
+                  </div>
+                  <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
+                    <p class="usage" title="Tokens: prompt → reply">
+                      {turn.promptTokens} → {turn.completionTokens} tokens
+                    </p>
+                  </Show>
+                </article>
+              )}
+            </For>
+            <Show when={turns().length === 0 && latest()}>
+              <p class="muted">The story has not begun. Write the first line below.</p>
+            </Show>
           </div>
-        )}
-      </Show>
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {errorMessage(undefined, message())}
-          </p>
-        )}
-      </Show>
 
-      <form
-        class="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          send();
-        }}
-      >
-        <textarea
-          ref={input}
-          aria-label="Message"
-          placeholder={`"Say something," *do something*  ${ooc()[0]}out of character${ooc()[1]}`}
-          rows={2}
-          value={draft()}
-          onInput={(event) => setDraft(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+          <Show when={last() && !streaming() ? replyProblem(last()!) : null}>
+            {(problem) => (
+              <div class="reply-problem" role="status" data-banner="reply-problem">
+                <span>{problem().message}</span>
+                <button type="button" onClick={regenerate} disabled={sending()}>
+                  {problem().action}
+                </button>
+              </div>
+            )}
+          </Show>
+          <Show when={error()}>
+            {(message) => (
+              <p class="error" role="alert">
+                {errorMessage(undefined, message())}
+              </p>
+            )}
+          </Show>
+
+          <form
+            class="composer"
+            onSubmit={(event) => {
               event.preventDefault();
               send();
-            }
-          }}
-        />
-        <div class="composer-actions">
-          <Show
-            when={streaming()}
-            fallback={
-              <>
-                <Show when={last()?.role === 'assistant'}>
-                  <button type="button" onClick={regenerate} disabled={sending()}>
-                    Regenerate
-                  </button>
-                </Show>
-                <button type="submit" disabled={sending() || Boolean(streaming())}>
+            }}
+          >
+            <textarea
+              ref={input}
+              aria-label="Message"
+              placeholder={`"Say something," *do something*  ${ooc()[0]}out of character${ooc()[1]}`}
+              rows={2}
+              value={draft()}
+              onInput={(event) => setDraft(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+                  event.preventDefault();
+                  send();
+                }
+              }}
+            />
+            <div class="composer-actions">
+              <Show
+                when={streaming()}
+                fallback={
+                  <>
+                    <Show when={last()?.role === 'assistant'}>
+                      <button type="button" onClick={regenerate} disabled={sending()}>
+                        Regenerate
+                      </button>
+                    </Show>
+                    <button type="submit" disabled={sending() || Boolean(streaming())}>
+                      Send
+                    </button>
+                  </>
+                }
+              >
+                <button type="button" class="stop" onClick={stop}>
+                  Stop
+                </button>
+                <button type="submit" disabled>
                   Send
                 </button>
-              </>
-            }
-          >
-            <button type="button" class="stop" onClick={stop}>
-              Stop
-            </button>
-            <button type="submit" disabled>
-              Send
-            </button>
-          </Show>
+              </Show>
+            </div>
+          </form>
         </div>
-      </form>
+        <Show when={drawerOpen() && header()}>
+          {(drawer) => (
+            <div id="story-drawer" class="drawer-slot">
+              <StoryDrawer client={client} chatId={chatId()} drawer={drawer()} />
+            </div>
+          )}
+        </Show>
+      </div>
     </section>
   );
 }
