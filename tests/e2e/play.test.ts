@@ -48,7 +48,9 @@ afterEach(async () => {
   wordDelay = 5;
 });
 
-const narratorRequests = () => upstream.completions().filter((r) => (r.body as CompletionRequest).stream).length;
+/** The narrator streams; the background analysis asks for JSON without streaming. */
+const narratorCalls = () => upstream.completions().filter((r) => (r.body as CompletionRequest).stream);
+const narratorRequests = () => narratorCalls().length;
 const replyTexts = (page: Page) => page.locator('.turn.assistant .story-text').allTextContents();
 const lastReply = (page: Page) => page.locator('.turn.assistant').last();
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
@@ -127,7 +129,7 @@ describe('playing a story', () => {
     expect(await page.locator('.turn.user .ooc').textContent()).toBe('((keep it short))');
     expect(JSON.stringify(upstream.completions().map((r) => r.body))).not.toContain('keep it short');
     // The bot's voice samples and the user's persona reached the narrator.
-    const lastPrompt = JSON.stringify(upstream.completions().at(-1)!.body);
+    const lastPrompt = JSON.stringify(narratorCalls().at(-1)!.body);
     expect(lastPrompt).toContain('The sea does not wait.');
     expect(lastPrompt).toContain('A cartographer who maps storms.');
     // Shift+Enter makes a new line instead of sending.
@@ -177,7 +179,7 @@ describe('playing a story', () => {
     expect(stopped).not.toMatch(/word59/);
     expect((await replyTexts(b)).at(-1)).toBe(stopped);
     expect(narratorRequests()).toBe(before + 2);
-    await expect.poll(() => upstream.completions().at(-1)!.aborted()).toBe(true);
+    await expect.poll(() => narratorCalls().at(-1)!.aborted()).toBe(true);
 
     // Regenerate from the banner gives a full reply in place of the stopped one.
     wordDelay = 2;

@@ -1,0 +1,176 @@
+import { performance } from 'node:perf_hooks';
+import type { Engine } from '../src/engine/engine.ts';
+import type { EventDraft } from '../src/engine/log/draft.ts';
+import type { LlmClient } from '../src/engine/llm/port.ts';
+import { loadTokenCounter } from '../src/engine/turn/tokens.ts';
+import { draft } from '../tests/support/fixtures.ts';
+import { openTestEngine } from '../tests/support/sqlite.ts';
+import { fmt, median, printTable } from './table.ts';
+
+const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
+const PLACES = 'cellar attic lighthouse chapel harbour mill orchard quarry tavern bridge granary boathouse forge library stable tower well garden crypt market'.split(' ');
+const FILLER = 'the wind turned cold and Mira laughed about the tide while gulls circled the mast and rain hammered the deck as the crew sang old songs of home'.split(' ');
+
+/** A small deterministic PRNG, so every run plants the same story. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+interface Fact {
+  object: string;
+  place: string;
+  text: string;
+  witnessed: boolean;
+}
+
+/**
+ * A story of `turns` exchanges through the real pipeline (turns, then the analysis job with a
+ * scripted classifier). Some turns plant a fact ("the ledger is hidden in the chapel"); during
+ * some of those the host is away and a guest bot is present, so only the guest witnesses them.
+ * Every other turn is filler that mentions the same objects and places, as a story would.
+ */
+async function plantStory(engine: Engine, turns: number) {
+  const random = rng(7);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const host = engine.newId();
+  const guest = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(host, { name: 'Mira' }), draft.bot(guest, { name: 'Tam' })]);
+  const chat = engine.startChat(host, {
+    title: 'Bench',
+    place: { name: 'The Gull', type: 'ship', moving: true, public: false, audibleRange: 'room' },
+    fictionTime: '1890-05-01T08:00:00',
+    weather: 'grey',
+    you: { posture: 'standing', slot: '', verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: '', holding: [] },
+    bot: { posture: 'standing', slot: '', verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: '', holding: [] },
+    edge: { summary: '', facts: [] },
+  });
+  const status = (entity: string, value: 'present' | 'away'): EventDraft => ({
+    kind: 'activity_change',
+    chatId: chat,
+    payload: { entity, containerId: null, slot: '', posture: 'standing', action: { verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null }, attention: '', holding: [], status: value },
+  });
+  engine.append([status(guest, 'away')]);
+  const count = await loadTokenCounter();
+  const classifier: LlmClient = {
+    complete: async (_messages, options) => ({
+      text: JSON.stringify({ minutesPassed: 20, significance: random() < 0.1 ? 2 : random() < 0.5 ? 1 : 0, sceneEnd: 'none', newPlace: '', feelings: {} }),
+      usage: null,
+      model: options.model,
+      finishReason: 'stop',
+    }),
+    stream: () => {
+      throw new Error('not used');
+    },
+  };
+  const facts: Fact[] = [];
+  const used = new Set<string>();
+  for (let i = 0; i < turns; i++) {
+    const plant = i % 5 === 2;
+    let user: string;
+    let reply: string;
+    let witnessed = true;
+    if (plant) {
+      let object: string;
+      let place: string;
+      do {
+        object = pick(OBJECTS);
+        place = pick(PLACES);
+      } while (used.has(object + place));
+      used.add(object + place);
+      witnessed = facts.length % 2 === 0;
+      if (!witnessed) engine.append([status(host, 'away'), status(guest, 'present')]);
+      user = `"Listen carefully. I hid the ${object} in the ${place}, and nobody else may know."`;
+      reply = `${witnessed ? 'Mira' : 'Tam'} nods slowly and repeats it under the breath: the ${object}, in the ${place}.`;
+      facts.push({ object, place, text: `the ${object} in the ${place}`, witnessed });
+    } else {
+      const words = Array.from({ length: 14 }, () => pick(FILLER)).join(' ');
+      user = `"Did you see the ${pick(OBJECTS)} near the ${pick(PLACES)}?" ${words}`;
+      reply = `Mira shrugs. ${Array.from({ length: 30 }, () => pick(FILLER)).join(' ')} and the ${pick(PLACES)} fades behind.`;
+    }
+    const turn = engine.turns.beginTurn(chat, user);
+    engine.turns.finishTurn(turn, { text: reply, usage: null, truncated: false, reason: null, error: null });
+    for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
+    if (!witnessed) engine.append([status(host, 'present'), status(guest, 'away')]);
+  }
+  return { chat, host, guest, facts, now: engine.drawer(chat)!.fictionTime };
+}
+
+async function quality(turns: number) {
+  const { engine, db } = await openTestEngine({ now: Date.now });
+  const story = await plantStory(engine, turns);
+  const k = engine.settings().retrievalK;
+  let hits = 0;
+  let leaks = 0;
+  let promptLeaks = 0;
+  const count = await loadTokenCounter();
+  const witnessed = story.facts.filter((f) => f.witnessed);
+  const unseen = story.facts.filter((f) => !f.witnessed);
+  for (const fact of story.facts) {
+    const query = `Mira, where did I hide the ${fact.object}? Was it the ${fact.place}?`;
+    const found = engine.searchMemories({ ownerId: story.host, chatId: story.chat, role: 'host', query, k, now: story.now });
+    leaks += found.filter((m) => m.ownerId !== story.host || !m.witness.host).length;
+    if (fact.witnessed && found.some((m) => m.summary.includes(fact.text))) hits++;
+    if (!fact.witnessed) {
+      // End to end: the narrator's prompt for a turn asking about it must not contain it.
+      const from = engine.headSeq() + 1;
+      const turn = engine.turns.beginTurn(story.chat, query);
+      const system = engine.narratorPrompt(story.chat, turn.startedSeq, count).messages[0]!.content;
+      if (system.includes(fact.text)) promptLeaks++;
+      engine.turns.finishTurn(turn, { text: 'Mira shrugs.', usage: null, truncated: false, reason: null, error: null });
+      engine.rewind(story.chat, from); // the probe leaves the story as it was
+    }
+  }
+  const memories = db.get<{ n: number }>('SELECT count(*) AS n FROM memories')!.n;
+  printTable(`Retrieval quality: ${turns}-turn story, real analysis pipeline, planted facts`, [
+    ['memories in the chat (host + guest)', fmt(memories)],
+    ['facts planted: witnessed by the host / not', `${witnessed.length} / ${unseen.length}`],
+    [`recall@${k} for witnessed facts`, `${hits}/${witnessed.length} (${fmt((100 * hits) / Math.max(1, witnessed.length), 1)}%)`],
+    ['unwitnessed memories returned by search (must be 0)', fmt(leaks)],
+    ['unwitnessed facts in the narrator prompt (must be 0)', fmt(promptLeaks)],
+  ]);
+}
+
+async function latency(total: number) {
+  const { engine } = await openTestEngine({ now: Date.now });
+  const bot = engine.newId();
+  const chat = engine.newId();
+  engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+  const random = rng(11);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const started = performance.now();
+  for (let i = 0; i < total; i += 1_000) {
+    const drafts: EventDraft[] = [];
+    for (let j = i; j < i + 1_000; j++) {
+      const text = `Ada mentioned the ${pick(OBJECTS)} by the ${pick(PLACES)}; ${Array.from({ length: 25 }, () => pick(FILLER)).join(' ')}.`;
+      drafts.push(
+        draft.memory(chat, engine.newId(), bot, {
+          summary: text,
+          significance: j % 7 === 0 ? 2 : 1,
+          witness: { you: true, host: j % 10 !== 0, guest: false },
+          fictionTime: `18${String(90 + Math.floor(j / 40_000)).padStart(2, '0')}-0${1 + (j % 9)}-1${j % 10}T12:00:00`,
+        }),
+      );
+    }
+    engine.append(drafts);
+  }
+  const loadSeconds = (performance.now() - started) / 1000;
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const query = `"Where is the ${pick(OBJECTS)}?" *looks toward the ${pick(PLACES)}* ${pick(FILLER)} ${pick(FILLER)}`;
+    const t = performance.now();
+    engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query, k: 4, now: '1892-12-31T00:00:00' });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  printTable(`Retrieval latency: ${fmt(total)} memories of one bot in one chat (worst case)`, [
+    ['memories written (append + FTS index)', `${fmt(loadSeconds, 1)} s`],
+    ['searchMemories, median / p95 / max of 200 queries', `${fmt(median(times), 2)} / ${fmt(times[Math.floor(times.length * 0.95)]!, 2)} / ${fmt(times.at(-1)!, 2)} ms`],
+  ]);
+}
+
+/** Retrieval: does the bot recall what it saw (and nothing it did not), and how fast at scale. */
+export async function benchRetrieval(): Promise<void> {
+  await quality(300);
+  await latency(100_000);
+}
