@@ -90,6 +90,14 @@ describe('the analysis after a reply', () => {
     expect(memory.sceneId).toBe(drawer.scene!.id);
     expect(kindsCausedBy(reply)).toEqual(['clock_advanced', 'edge_update', 'edge_update', 'memory_written', 'turn_analyzed']);
     expect(engine.analysis.pending(chat)).toEqual([]);
+    // The next prompt carries both directions of feeling. The memory matches the question, but the
+    // turn it records is still in the recent history, so it is not spent twice.
+    const next = engine.turns.beginTurn(chat, '"Where did you put the compass?"');
+    const prompt = engine.narratorPrompt(chat, next.startedSeq, count).messages;
+    expect(prompt[0]!.content).toContain('Mira toward Ada: affinity 60/100, trust 57/100.');
+    expect(prompt[0]!.content).toContain('Ada toward Mira: affinity 47/100, trust 40/100.');
+    expect(prompt[0]!.content).not.toContain('pockets the compass');
+    expect(prompt.filter((m) => m.content.includes('pockets the compass'))).toHaveLength(1);
     // The classifier saw who is present and both pairs, and got the turn itself.
     const [call] = llm.calls;
     expect(call!.options).toMatchObject({ priority: 'analysis', json: true });
