@@ -3,7 +3,7 @@ import type { Engine } from '../src/engine/engine.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import type { LlmClient } from '../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../src/engine/turn/tokens.ts';
-import { draft } from '../tests/support/fixtures.ts';
+import { draft, kickoffInput } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
 
@@ -36,15 +36,7 @@ async function plantStory(engine: Engine, turns: number) {
   const host = engine.newId();
   const guest = engine.newId();
   engine.append([draft.you({ name: 'Ada' }), draft.bot(host, { name: 'Mira' }), draft.bot(guest, { name: 'Tam' })]);
-  const chat = engine.startChat(host, {
-    title: 'Bench',
-    place: { name: 'The Gull', type: 'ship', moving: true, public: false, audibleRange: 'room' },
-    fictionTime: '1890-05-01T08:00:00',
-    weather: 'grey',
-    you: { posture: 'standing', slot: '', verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: '', holding: [] },
-    bot: { posture: 'standing', slot: '', verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: '', holding: [] },
-    edge: { summary: '', facts: [] },
-  });
+  const chat = engine.startChat(host, kickoffInput({ fictionTime: '1890-05-01T08:00:00' }));
   const status = (entity: string, value: 'present' | 'away'): EventDraft => ({
     kind: 'activity_change',
     chatId: chat,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
 
@@ -82,5 +83,25 @@ export const botList = (page: Page) => page.getByRole('list', { name: 'Bots' }).
 export function exportLog(page: Page): Promise<{ events: { kind: string; payload: string }[] }> {
   return page.evaluate(() =>
     (globalThis as unknown as { roleplayEngine: { engine: { exportLog(): Promise<{ events: { kind: string; payload: string }[] }> } } }).roleplayEngine.engine.exportLog(),
+  );
+}
+
+/** A you (Ada), a bot (Mira) and a started chat, made through the app's own client; returns the chat id. */
+export async function storyReady(page: Page): Promise<string> {
+  const botId = crypto.randomUUID();
+  const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: 'Old friends.' }, new Date(2026, 0, 1, 20));
+  return page.evaluate(
+    async ({ botId, kickoff }) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' } }]);
+      await engine.append([
+        {
+          kind: 'bot_authored',
+          payload: { botId, name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks.' },
+        },
+      ]);
+      return engine.startChat(botId, kickoff);
+    },
+    { botId, kickoff },
   );
 }

@@ -1,11 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { exportLog, launchBrowser, openTab, role, startApp } from './harness.ts';
+import { exportLog, launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const apps: Awaited<ReturnType<typeof startApp>>[] = [];
@@ -16,26 +15,6 @@ afterEach(async () => {
 afterAll(async () => {
   for (const app of apps) await app.relay.close();
 });
-
-/** A you, a bot and a started chat, made through the app's own client; returns the chat id. */
-async function storyReady(page: Page): Promise<string> {
-  const botId = crypto.randomUUID();
-  const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: 'Old friends.' }, new Date(2026, 0, 1, 20));
-  return page.evaluate(
-    async ({ botId, kickoff }) => {
-      const engine = (globalThis as any).roleplayEngine.engine;
-      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' } }]);
-      await engine.append([
-        {
-          kind: 'bot_authored',
-          payload: { botId, name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks over the Gull.' },
-        },
-      ]);
-      return engine.startChat(botId, kickoff);
-    },
-    { botId, kickoff },
-  );
-}
 
 interface DrawerView {
   fictionTime: string;

@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { launchBrowser, openTab, role, startApp } from './harness.ts';
+import { launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
 
 let upstream: FakeUpstream;
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -64,26 +63,8 @@ async function waitForFinished(page: Page, count: number) {
   await expect.poll(() => page.locator('.turn.assistant:not([data-status="streaming"])').count(), { timeout: 20_000 }).toBe(count);
 }
 
-/** A you, a bot and a started chat, made through the app's own client; returns the chat's URL. */
-async function storyReady(page: Page): Promise<string> {
-  const botId = crypto.randomUUID();
-  const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: 'Old friends.' }, new Date(2026, 0, 1, 20));
-  const chatId = await page.evaluate(
-    async ({ botId, kickoff }) => {
-      const engine = (globalThis as any).roleplayEngine.engine;
-      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' } }]);
-      await engine.append([
-        {
-          kind: 'bot_authored',
-          payload: { botId, name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks.' },
-        },
-      ]);
-      return engine.startChat(botId, kickoff);
-    },
-    { botId, kickoff },
-  );
-  return `${app.url}/chats/${chatId}`;
-}
+/** A story ready to play; returns the chat's URL. */
+const storyUrl = async (page: Page) => `${app.url}/chats/${await storyReady(page)}`;
 
 describe('playing a story', () => {
   it('takes a new user from an empty profile through who-you-are, a new bot and the kickoff into three turns', async () => {
@@ -143,7 +124,7 @@ describe('playing a story', () => {
   it('mirrors a streaming reply to a second tab, which can Stop it; the upstream sees one request per turn', async () => {
     ({ context } = await launchBrowser());
     const a = await openTab(context, `${app.url}/chats`);
-    const url = await storyReady(a);
+    const url = await storyUrl(a);
     await a.goto(url);
     const b = await openTab(context, url);
     expect([await role(a), await role(b)]).toEqual(['leader', 'follower']);
@@ -192,7 +173,7 @@ describe('playing a story', () => {
   it('shows a relay error as a specific banner whose Retry works once the problem is gone', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats`);
-    await page.goto(await storyReady(page));
+    await page.goto(await storyUrl(page));
     failNext = 401;
     await send(page, '"Hello?"');
     await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
@@ -210,7 +191,7 @@ describe('playing a story', () => {
   it('a tab killed mid-stream leaves a truncated reply with what arrived, and nothing is re-run', async () => {
     ({ context } = await launchBrowser());
     const a = await openTab(context, `${app.url}/chats`);
-    const url = await storyReady(a);
+    const url = await storyUrl(a);
     await a.goto(url);
     wordDelay = 60;
     await send(a, '"A long story, please."');

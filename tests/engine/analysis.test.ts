@@ -4,7 +4,7 @@ import type { Engine } from '../../src/engine/engine.ts';
 import { AnalysisQueue } from '../../src/engine/analysis/queue.ts';
 import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
-import { draft } from '../support/fixtures.ts';
+import { draft, kickoffInput } from '../support/fixtures.ts';
 import { scriptedLlm, type Script } from '../support/scripted-llm.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -14,15 +14,7 @@ let chat: string;
 let bot: string;
 const count = await loadTokenCounter();
 
-const kickoff = {
-  title: 'Storm crossing',
-  place: { name: 'The Gull', type: 'ship', moving: true, public: false, audibleRange: 'room' },
-  fictionTime: '1890-05-01T20:00:00',
-  weather: 'storm',
-  you: { posture: 'standing', slot: 'at the rail', verb: 'watching', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: 'Mira', holding: [] },
-  bot: { posture: 'standing', slot: 'at the wheel', verb: 'steering', interruptible: true, requiredAttention: 'medium', expectedMinutes: null, attention: 'the sea', holding: [] },
-  edge: { summary: 'Old friends.', facts: [] },
-};
+const kickoff = kickoffInput();
 
 beforeEach(async () => {
   ({ engine, db } = await openTestEngine({ now: testClock().now }));

@@ -85,3 +85,18 @@ export const draft = {
     };
   },
 };
+
+/** A confirmed kickoff for startChat: aboard the Gull at 20:00, both standing and talking. */
+export function kickoffInput(over: Partial<Record<string, unknown>> = {}) {
+  const standing = { posture: 'standing', slot: '', verb: 'talking', interruptible: true, requiredAttention: 'low', expectedMinutes: null, attention: '', holding: [] };
+  return {
+    title: 'Storm crossing',
+    place: { name: 'The Gull', type: 'ship', moving: true, public: false, audibleRange: 'room' },
+    fictionTime: '1890-05-01T20:00:00',
+    weather: 'storm',
+    you: standing,
+    bot: standing,
+    edge: { summary: 'Old friends.', facts: [] },
+    ...over,
+  };
+}
