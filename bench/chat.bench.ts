@@ -5,6 +5,8 @@ import { defaultKickoff } from '../src/engine/kickoff.ts';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
 import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
 import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
+import { demoReply } from '../relay/demo-model.ts';
+import type { CompletionRequest } from '../relay/request-body.ts';
 import { fmt, median, printTable } from './table.ts';
 
 const LONG_CHAT_TURNS = 10_000;
@@ -62,6 +64,12 @@ export async function benchChat(): Promise<void> {
   const upstreamFirstToken: number[] = [];
   upstream.setFallback(async (req, res) => {
     if (!req.path.endsWith('/chat/completions')) return json(res, 200, { data: [] });
+    const body = req.body as CompletionRequest;
+    // The background analysis after each reply: JSON as the demo model writes it, after a pause.
+    if (!body.stream) {
+      await new Promise((r) => setTimeout(r, UPSTREAM_FIRST_TOKEN_MS));
+      return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
+    }
     const received = Date.now();
     await new Promise((r) => setTimeout(r, UPSTREAM_FIRST_TOKEN_MS));
     startSse(res);
@@ -110,6 +118,8 @@ export async function benchChat(): Promise<void> {
       }, i);
       await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'));
       if (upstreamFirstToken.length > before) overheads.push(onScreen - upstreamFirstToken.at(-1)!);
+      // A player reads the reply before writing the next line; the analysis finishes meanwhile.
+      await page.waitForFunction(() => !document.querySelector('[data-testid="updating-memories"]'));
     }
     printTable('Chat (Debian Chromium, headless, OPFS, production build, fake upstream)', [
       [`filling a chat of ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns (setup, through the UI client)`, `${fmt(fillSeconds, 1)} s`],

@@ -276,6 +276,21 @@ describe('the analysis queue', () => {
     expect(engine.classifierFailures()).toEqual([]);
   });
 
+  it('analyses only the newest replies of a story that arrives without analysis', async () => {
+    const replies: number[] = [];
+    const drafts = [];
+    for (let i = 0; i < 10; i++) {
+      const turnId = engine.newId();
+      drafts.push(draft.userTurn(chat, engine.newId(), `"Old line ${i}."`), draft.assistantStarted(chat, turnId, bot), draft.assistantTurn(chat, turnId, bot, `Old reply ${i}.`));
+    }
+    engine.append(drafts);
+    replies.push(...db.all<{ seq: number }>("SELECT seq FROM events WHERE kind = 'assistant_turn' AND chat_id = ? ORDER BY seq", [chat]).map((r) => r.seq));
+    expect(engine.analysis.pending(chat).map((j) => j.seq)).toEqual(replies.slice(-3));
+    await analyzeAll(scriptedLlm(analysis(), analysis(), analysis()).client);
+    // Done with those, the older ones stay as they are: no backlog of the past.
+    expect(engine.analysis.pending()).toEqual([]);
+  });
+
   it('works through one chat in order, one job at a time, while other chats run beside it', async () => {
     const other = engine.startChat(bot, { ...kickoff, title: 'Second story' });
     exchange('"One."', 'First reply.');

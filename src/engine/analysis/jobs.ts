@@ -16,18 +16,39 @@ export type AnalysisJob =
   | { type: 'turn'; chatId: string; seq: number; key: string }
   | { type: 'scene'; chatId: string; seq: number; sceneId: string; ownerId: string; key: string };
 
+/**
+ * Only a chat's newest replies are analysed: in play the backlog is one or two, and a story that
+ * arrives without analysis (a backup from before it existed, thousands of turns) must not spend
+ * hours of the user's quota on its past. Its older replies simply stay unanalysed.
+ */
+export const ANALYSIS_WINDOW = 3;
+
+interface ReplyRow {
+  finished_seq: number | null;
+  analyzed_seq: number | null;
+  status: string;
+  model: string | null;
+  text: string;
+}
+
 /** Every unfinished job, or one chat's, oldest first. */
 export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
   const inChat = chatId === undefined ? '' : 'AND chat_id = ?';
   const params = chatId === undefined ? [] : [chatId];
-  const turns = db
-    .all<{ chat_id: string; finished_seq: number }>(
-      `SELECT chat_id, finished_seq FROM transcript
-       WHERE role = 'assistant' AND analyzed_seq IS NULL ${inChat}
-         AND status <> 'streaming' AND model <> 'kickoff' AND text <> '' AND finished_seq IS NOT NULL`,
-      params,
-    )
-    .map((r): AnalysisJob => ({ type: 'turn', chatId: r.chat_id, seq: r.finished_seq, key: `turn:${r.finished_seq}` }));
+  const chats =
+    chatId !== undefined
+      ? [chatId]
+      : db.all<{ chat_id: string }>("SELECT DISTINCT chat_id FROM transcript WHERE role = 'assistant' AND analyzed_seq IS NULL").map((r) => r.chat_id);
+  const turns = chats.flatMap((chat) =>
+    db
+      .all<ReplyRow>(
+        `SELECT finished_seq, analyzed_seq, status, model, text FROM transcript
+         WHERE chat_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT ${ANALYSIS_WINDOW}`,
+        [chat],
+      )
+      .filter((r) => r.analyzed_seq === null && r.finished_seq !== null && r.status !== 'streaming' && r.model !== 'kickoff' && r.text !== '')
+      .map((r): AnalysisJob => ({ type: 'turn', chatId: chat, seq: r.finished_seq!, key: `turn:${r.finished_seq}` })),
+  );
   const scenes = db
     .all<{ chat_id: string; closed_seq: number; id: string; owner_id: string }>(
       `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
