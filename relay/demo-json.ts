@@ -21,6 +21,7 @@ type Schema = {
   format?: string;
   pattern?: string;
   default?: unknown;
+  description?: string;
 };
 
 const FICTION_TIME = '1890-05-01T20:00:00';
@@ -29,7 +30,10 @@ function text(key: string, topic: string, schema: Schema): string {
   const lower = key.toLowerCase();
   let value: string;
   if (schema.format === 'date-time' || /time|date/.test(lower) || schema.pattern?.includes('\\d{4')) value = FICTION_TIME;
+  else if (/summary/.test(lower) && /scene/i.test(schema.description ?? '')) value = `They talked a long while about ${topic}, and parted on good terms.`;
   else if (/summary|description/.test(lower)) value = 'Glad to see you again, and curious what brings you here.';
+  // A property named for a person (a scene summary's "views"): one's view of them.
+  else if (/^[A-Z]/.test(key)) value = `${key} is easier to read than before, and worth a little more trust.`;
   else if (/anchor/.test(lower)) value = 'Find out what the other is hiding.';
   else if (/name|place|title/.test(lower)) value = 'The Lantern Room';
   else if (/fact/.test(lower)) value = `Talked about ${topic}`;

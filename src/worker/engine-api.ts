@@ -35,7 +35,7 @@ export function engineApi(engine: Engine, services: LeaderServices) {
       /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
       proposeKickoff: (botId: string) => services.proposeKickoff(botId),
       /** Background work still to do for this chat: the quiet "updating memories" marker. */
-      analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length, busy: services.analysis.busy(chatId) }),
+      analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
     },
     commands: {
       append: (commandId: string, drafts: EventDraft[]) => {
