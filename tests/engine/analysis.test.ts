@@ -97,6 +97,17 @@ describe('the analysis after a reply', () => {
     expect(call!.messages[1]!.content).toContain('I found the map');
   });
 
+  it('does not repeat a long recent reply as a memory, even cut to fit one', async () => {
+    const long = `Mira tells the whole tale of the lighthouse. ${'The keeper climbed the stairs again. '.repeat(150)}`;
+    exchange('"Tell me about the lighthouse."', long);
+    await analyzeAll(scriptedLlm(analysis()).client);
+    const memory = engine.drawer(chat)!.memories.find((m) => m.summary.includes('whole tale'))!;
+    expect(memory.summary.length).toBeLessThan(long.length);
+    const next = engine.turns.beginTurn(chat, '"And the lighthouse keeper?"');
+    const prompt = engine.narratorPrompt(chat, next.startedSeq, count).messages;
+    expect(prompt.filter((m) => m.content.includes('whole tale'))).toHaveLength(1);
+  });
+
   it('never adds a fact twice, across turns or within one answer', async () => {
     exchange('"I cannot swim."', 'Mira frowns.');
     exchange('"Really, I cannot swim."', 'Mira nods slowly.');

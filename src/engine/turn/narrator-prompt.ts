@@ -101,7 +101,9 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   const recall = (m: Memory) => `- (${describeFictionTime(m.fictionTime)}) ${m.summary}`;
   const pinned = pinnedMemories(db, chatId, drawer.botId, 'host');
   system('should', 'pinned memories', pinned.length ? `${botName} will never forget:\n${pinned.map(recall).join('\n')}` : '', 8);
-  const recentText = new Set(kept.map((k) => k.text));
+  // A memory of a turn still in the recent history would say it twice. Its tail is the reply's
+  // text (or, for a long reply cut to fit a memory, a stretch of it), so that is what is looked for.
+  const recentText = kept.map((k) => k.text);
   const recalled = searchMemories(db, {
     ownerId: drawer.botId,
     chatId,
@@ -109,7 +111,10 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     query: [answering?.text ?? history.at(-1)?.text ?? '', drawer.place?.name ?? '', drawer.activities.map((a) => a.action.verb).join(' ')].join('\n'),
     k: settings.retrievalK,
     now: drawer.fictionTime,
-  }).filter((m) => ![...recentText].some((t) => m.summary.endsWith(t.slice(-200))));
+  }).filter((m) => {
+    const tail = (m.summary.split('\n\n').at(-1) ?? '').slice(-160);
+    return !tail || !recentText.some((t) => t.includes(tail));
+  });
   system('should', 'recalled memories', recalled.length ? `${botName} remembers:\n${recalled.map(recall).join('\n')}` : '', 6);
   parts.push({
     tier: 'must',
