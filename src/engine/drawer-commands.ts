@@ -1,5 +1,6 @@
 import { addFictionMinutes } from './analysis/fiction-time.ts';
 import { castOf } from './analysis/cast.ts';
+import { nextScene } from './analysis/next-scene.ts';
 import type { LogContext } from './log/append.ts';
 import { appendEvents } from './log/append.ts';
 import type { EventDraft } from './log/draft.ts';
@@ -48,24 +49,8 @@ export function drawerCommands(ctx: LogContext) {
         const state = db.get<{ fiction_time: string; active_scene_id: string | null }>('SELECT fiction_time, active_scene_id FROM chat_state WHERE chat_id = ?', [chatId]);
         const cast = castOf(db, chatId);
         if (!state || !cast) throw new CommandRejectedError('That chat does not exist.');
-        const scene = db.get<{ id: string; container_id: string | null }>('SELECT id, container_id FROM scenes WHERE id = ?', [state.active_scene_id ?? '']);
-        if (!scene) throw new CommandRejectedError('There is no open scene to close.');
-        const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_id = ? AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
-        const participants = cast.present.map((m) => m.ref);
-        appendEvents(
-          ctx,
-          withId(
-            [
-              { kind: 'scene_closed', chatId, payload: { sceneId: scene.id, significance: peak, reason: 'manual', fictionTime: state.fiction_time } },
-              {
-                kind: 'scene_opened',
-                chatId,
-                payload: { sceneId: ctx.newId(), containerId: scene.container_id, participants: participants.length ? participants : ['you'], fictionTime: state.fiction_time },
-              },
-            ],
-            commandId,
-          ),
-        );
+        if (!state.active_scene_id) throw new CommandRejectedError('There is no open scene to close.');
+        appendEvents(ctx, withId(nextScene(ctx, cast, { reason: 'manual', significance: 0, fictionTime: state.fiction_time }), commandId));
       });
     },
 

@@ -7,28 +7,28 @@ const ISO = /^(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-export function addFictionMinutes(iso: string, minutes: number): string {
+/** The clock face as a UTC instant (fiction has no zone), or undefined when it is not a time. */
+function faceOf(iso: string): { date: Date; zone: string } | undefined {
   const m = ISO.exec(iso);
-  if (!m) throw new Error(`Not an in-fiction time: ${iso}`);
-  const [, y, mo, d, h, mi, s, , zone] = m;
+  if (!m) return undefined;
   const date = new Date(0);
-  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
-  date.setUTCHours(Number(h), Number(mi) + Math.round(minutes), Number(s ?? 0), 0);
+  date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  date.setUTCHours(Number(m[4]), Number(m[5]), Number(m[6] ?? 0), 0);
+  return { date, zone: m[8] ?? '' };
+}
+
+export function addFictionMinutes(iso: string, minutes: number): string {
+  const face = faceOf(iso);
+  if (!face) throw new Error(`Not an in-fiction time: ${iso}`);
+  const date = new Date(face.date.getTime() + Math.round(minutes) * 60_000);
   return (
     `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}` +
-    `T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}${zone ?? ''}`
+    `T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}${face.zone}`
   );
 }
 
 /** Minutes from `from` to `to` (negative when `to` is earlier); NaN when either is not a time. */
 export function fictionMinutesBetween(from: string, to: string): number {
-  const ms = (iso: string) => {
-    const m = ISO.exec(iso);
-    if (!m) return NaN;
-    const date = new Date(0);
-    date.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    date.setUTCHours(Number(m[4]), Number(m[5]), Number(m[6] ?? 0), 0);
-    return date.getTime();
-  };
-  return (ms(to) - ms(from)) / 60_000;
+  const [a, b] = [faceOf(from), faceOf(to)];
+  return a && b ? (b.date.getTime() - a.date.getTime()) / 60_000 : NaN;
 }

@@ -12,6 +12,7 @@ import type { Segment } from '../events/turns.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf, type Cast } from './cast.ts';
 import { addFictionMinutes } from './fiction-time.ts';
+import { nextScene } from './next-scene.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -65,6 +66,8 @@ export interface TurnToAnalyze {
   chatId: string;
   /** The assistant_turn event: every event the analysis writes is caused by it. */
   seq: number;
+  /** Where the reply sits in the transcript (the event that started it): earlier turns come before. */
+  replySeq: number;
   turnId: string;
   cast: Cast;
   pairs: Pair[];
@@ -81,6 +84,8 @@ interface TranscriptRow {
   finished_seq: number | null;
   analyzed_seq: number | null;
 }
+
+const TRANSCRIPT_COLUMNS = 'turn_id, seq, role, text, segments, finished_seq, analyzed_seq';
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, Number.isFinite(value) ? value : 0));
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -99,21 +104,16 @@ const spoken = (row: TranscriptRow) =>
 
 /** The reply at `seq` and what led to it, or undefined when it is gone (regenerated, rewound) or done. */
 export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyze | undefined {
-  const reply = db.get<TranscriptRow>(
-    "SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND finished_seq = ? AND role = 'assistant'",
-    [chatId, seq],
-  );
+  const reply = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND finished_seq = ? AND role = 'assistant'`, [chatId, seq]);
   const cast = castOf(db, chatId);
   if (!reply || reply.analyzed_seq !== null || !cast) return undefined;
-  const before = db.get<TranscriptRow>(
-    'SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
-    [chatId, reply.seq],
-  );
+  const before = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1`, [chatId, reply.seq]);
   const said = before?.role === 'user' ? spoken(before) : '';
   const youSaid = said ? `${cast.nameOf('you')}: ${said.slice(0, 1_200)}\n\n` : '';
   return {
     chatId,
     seq,
+    replySeq: reply.seq,
     turnId: reply.turn_id,
     cast,
     pairs: pairsOf(cast),
@@ -139,18 +139,16 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
     `"feelings" has one entry per pair "A -> B": how A's affinity and trust toward B changed in this turn and what A newly learned about B. ` +
     `Most turns change little: use 0 when nothing changed, 1 to 3 for ordinary moments, up to ${DELTA_LIMIT} only for dramatic ones. ` +
     `Facts are short, concrete and new (a name, a secret, a preference, a promise), never a retelling of the turn.`;
-  const reply = db.get<{ text: string; seq: number }>('SELECT text, seq FROM transcript WHERE finished_seq = ?', [turn.seq]);
   // Room left for the story once the instructions and the schema (added by classify) are counted.
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
   const latest = fitToTokens(`Latest turn:\n${turn.memoryText}`, Math.max(200, Math.floor(room * 0.75)), count);
   room -= count(latest);
-  const earlier = reply
-    ? db.all<TranscriptRow>(
-        'SELECT turn_id, seq, role, text, segments, finished_seq, analyzed_seq FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-        [turn.chatId, reply.seq, CONTEXT_TURNS + 1],
-      )
-    : [];
+  const earlier = db.all<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, [
+    turn.chatId,
+    turn.replySeq,
+    CONTEXT_TURNS + 1,
+  ]);
   // The user turn the reply answers is already in "latest"; older turns give context, newest first.
   const context: string[] = [];
   for (const row of earlier.slice(earlier[0]?.role === 'user' ? 1 : 0)) {
@@ -208,62 +206,6 @@ export function knownFacts(db: Db, chatId: string) {
     );
 }
 
-interface ActivityRow {
-  entity: string;
-  container_id: string | null;
-  slot: string;
-  posture: string;
-  action: string;
-  attention: string;
-  holding: string;
-  status: string;
-}
-
-/** The scene ends on a hard signal; the next one opens at once, in the new place if they moved. */
-function sceneChange(ctx: LogContext, turn: TurnToAnalyze, analysis: TurnAnalysis, time: string): EventDraft[] {
-  const { db } = ctx;
-  const chatId = turn.chatId;
-  const scene = db.get<{ id: string; container_id: string | null }>(
-    'SELECT sc.id, sc.container_id FROM chat_state s JOIN scenes sc ON sc.id = s.active_scene_id WHERE s.chat_id = ?',
-    [chatId],
-  );
-  const reason = analysis.sceneEnd as Exclude<SceneEnd, 'none'>;
-  const drafts: EventDraft[] = [];
-  if (scene) {
-    const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_id = ? AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
-    drafts.push({ kind: 'scene_closed', chatId, payload: { sceneId: scene.id, significance: Math.max(peak, analysis.significance), reason, fictionTime: time } });
-  }
-  let containerId = scene?.container_id ?? db.get<{ c: string | null }>('SELECT container_id AS c FROM activity WHERE chat_id = ? AND entity = ?', [chatId, turn.cast.hostId])?.c ?? null;
-  if (reason === 'place_changed') {
-    containerId = ctx.newId();
-    drafts.push({ kind: 'container_created', chatId, payload: { containerId, name: analysis.newPlace, type: 'place', properties: {}, parentId: null } });
-    for (const member of turn.cast.present) {
-      const a = db.get<ActivityRow>('SELECT * FROM activity WHERE chat_id = ? AND entity = ?', [chatId, member.ref]);
-      drafts.push({
-        kind: 'activity_change',
-        chatId,
-        payload: {
-          entity: member.ref,
-          containerId,
-          slot: '',
-          posture: a?.posture ?? 'standing',
-          action: a ? (JSON.parse(a.action) as { verb: string; interruptible: boolean; requiredAttention: 'none' | 'low' | 'medium' | 'high'; expectedMinutes: number | null }) : { verb: 'arriving', interruptible: true, requiredAttention: 'low', expectedMinutes: null },
-          attention: a?.attention ?? '',
-          holding: a ? (JSON.parse(a.holding) as string[]) : [],
-          status: 'present',
-        },
-      });
-    }
-  }
-  const participants = turn.cast.present.map((m) => m.ref);
-  drafts.push({
-    kind: 'scene_opened',
-    chatId,
-    payload: { sceneId: ctx.newId(), containerId, participants: participants.length ? participants : ['you'], fictionTime: time },
-  });
-  return drafts;
-}
-
 /**
  * Writes one turn's analysis: the clock, each pair's feelings and facts, a memory for every bot
  * that witnessed it (auto-pinned when pivotal, within the cap), a scene change on a hard signal,
@@ -310,7 +252,9 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
         },
       });
     }
-    if (analysis.sceneEnd !== 'none') drafts.push(...sceneChange(ctx, turn, analysis, time));
+    if (analysis.sceneEnd !== 'none') {
+      drafts.push(...nextScene(ctx, turn.cast, { reason: analysis.sceneEnd, significance: analysis.significance, fictionTime: time, newPlace: analysis.newPlace }));
+    }
     drafts.push({ kind: 'turn_analyzed', chatId, payload: { turnId: turn.turnId, ok: meta.ok, model: meta.model, significance: analysis.significance } });
     appendEvents(ctx, drafts.map((d) => ({ ...d, causeSeq: seq })));
     return true;

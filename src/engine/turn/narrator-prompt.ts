@@ -33,7 +33,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   const you = getYou(db);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
-  const nameOf = (entity: string) => (entity === 'you' ? youName : entity === drawer.botId ? botName : (getBot(db, entity)?.name ?? 'someone'));
+  const nameOf = (entity: string) => (entity === 'you' ? youName : (drawer.names[entity] ?? 'someone'));
   const parts: PromptPart[] = [];
   const system = (tier: PromptPart['tier'], label: string, text: string, keep = 0) =>
     text.trim() && parts.push({ tier, label, slot: 'system', text: text.trim(), keep });

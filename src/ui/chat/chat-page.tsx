@@ -4,6 +4,7 @@ import type { TranscriptTurn } from '../../engine/queries/transcript.ts';
 import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
 import { closingMarker } from '../../engine/turn/parse.ts';
 import { streamTopic, type StreamMessage } from '../../worker/narrator-service.ts';
+import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { ANALYSIS_KINDS, CHAT_HEADER_KINDS, SETTINGS_KINDS, TRANSCRIPT_KINDS } from '../query-kinds.ts';
@@ -32,8 +33,7 @@ export function ChatPage() {
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
   const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
   const [draft, setDraft] = createSignal('');
-  const [error, setError] = createSignal<string | null>(null);
-  const [sending, setSending] = createSignal(false);
+  const { run, busy: sending, error, clearError } = createAction();
   let scroller: HTMLDivElement | undefined;
   let input: HTMLTextAreaElement | undefined;
 
@@ -46,7 +46,7 @@ export function ChatPage() {
       }
     }),
   );
-  createEffect(on(chatId, () => (setOlder([]), setOlderCursor(undefined), setLive(null), setError(null))));
+  createEffect(on(chatId, () => (setOlder([]), setOlderCursor(undefined), setLive(null), clearError())));
 
   const turns = createMemo(() => [...older(), ...(latest()?.turns ?? [])]);
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
@@ -112,17 +112,6 @@ export function ChatPage() {
   );
   onMount(() => input?.focus());
 
-  const run = async (action: () => Promise<unknown>) => {
-    setError(null);
-    setSending(true);
-    try {
-      await action();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setSending(false);
-    }
-  };
   const send = () => {
     const text = draft();
     if (streaming() || sending()) return;

@@ -1,6 +1,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import type { Drawer, Memory } from '../../engine/queries/drawer.ts';
 import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
+import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
 
@@ -19,21 +20,9 @@ const OOC: [string, string] = ['\u0000', '\u0000'];
  * each feels about the other and what they know, and the host's memories with their pins.
  */
 export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: Drawer }) {
-  const [error, setError] = createSignal<string | null>(null);
+  const { run: act, busy, error } = createAction();
   const [confirmEnd, setConfirmEnd] = createSignal(false);
-  const [busy, setBusy] = createSignal(false);
   const name = (ref: string) => props.drawer.names[ref] ?? 'Someone';
-  const act = async (action: () => Promise<unknown>) => {
-    setError(null);
-    setBusy(true);
-    try {
-      await action();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   const togglePin = (memory: Memory) => void act(() => props.client.engine.pinMemory(props.chatId, memory.id, !memory.pinned));
 
   return (

@@ -1,5 +1,6 @@
-import { createSignal, Show } from 'solid-js';
+import { Show } from 'solid-js';
 import { readJsonFile } from '../backup-file.ts';
+import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 
 export type Problem = { kind: 'corrupt' | 'failed' | 'missing'; detail: string };
@@ -19,21 +20,12 @@ const EXPLANATIONS: Record<Problem['kind'], string> = {
 
 /** Never a blank page: what went wrong, and the ways out. */
 export function DatabaseProblem(props: { problem: Problem; client: AppClient; onResolved: () => void }) {
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { run: attempt, busy, error } = createAction();
+  const run = (action: () => Promise<unknown>) =>
+    attempt(async () => {
       await action();
       props.onResolved();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const restore = (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
