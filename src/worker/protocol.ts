@@ -6,6 +6,9 @@
  */
 export const CHANNEL_NAME = 'roleplay-engine/tabs/v1';
 
+/** The Web Lock whose holder leads: it alone opens the OPFS database files. */
+export const DATABASE_LOCK = 'roleplay-engine/database';
+
 export type StorageMode = 'opfs' | 'memory';
 
 export type DatabaseState =

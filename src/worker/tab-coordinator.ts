@@ -8,6 +8,7 @@ import { NarratorService } from './narrator-service.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import {
   CHANNEL_NAME,
+  DATABASE_LOCK,
   readMessage,
   RemoteError,
   serializeError,
@@ -17,8 +18,6 @@ import {
   type StorageMode,
   type TabMessage,
 } from './protocol.ts';
-
-export const DATABASE_LOCK = 'roleplay-engine/database';
 
 export interface TabStatus {
   role: 'starting' | 'leader' | 'follower';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { botList, createBot, exportLog, freshProfile, launchBrowser, openTab, startApp, waitForDatabase } from './harness.ts';
+import { botList, createBot, exportLog, freshProfile, launchBrowser, openTab, startApp, touchDatabaseFiles, waitForDatabase } from './harness.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let context: BrowserContext | undefined;
@@ -25,7 +25,7 @@ async function bareOriginPage(ctx: BrowserContext): Promise<Page> {
 
 /** Overwrites the database pages (past the pool's 4 KiB header) of every file in the OPFS pool. */
 function corruptDatabase(page: Page) {
-  return page.evaluate(async () => {
+  return touchDatabaseFiles(page, async () => {
     const root = await navigator.storage.getDirectory();
     const pool = await root.getDirectoryHandle('roleplay-engine');
     let touched = 0;
@@ -88,7 +88,7 @@ it('a database that went missing is not silently replaced: the screen offers a r
   writeFileSync(backupPath, JSON.stringify(await exportLog(page)));
 
   const bare = await bareOriginPage(context);
-  await bare.evaluate(async () => {
+  await touchDatabaseFiles(bare, async () => {
     const root = await navigator.storage.getDirectory();
     await root.removeEntry('roleplay-engine', { recursive: true });
   });

@@ -6,6 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
+import { DATABASE_LOCK } from '../../src/worker/protocol.ts';
 
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -104,4 +105,28 @@ export async function storyReady(page: Page): Promise<string> {
     },
     { botId, kickoff },
   );
+}
+
+/**
+ * Runs `touch` (inside `page`) on the app's OPFS files once no closed tab still holds them. A tab
+ * that was just closed releases the database lock when its worker ends, and its sync access handles
+ * a moment later (longer on a busy machine): so wait for the lock, then retry while the files say
+ * they are in use. Bounded; fails with the last error. `page` must not run the app itself.
+ */
+export async function touchDatabaseFiles<T>(page: Page, touch: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  const lockFree = page.evaluate((lock) => navigator.locks.request(lock, () => true), DATABASE_LOCK);
+  const timedOut = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`the database lock was still held after ${timeoutMs} ms`)), timeoutMs).unref(),
+  );
+  await Promise.race([lockFree, timedOut]);
+  for (;;) {
+    try {
+      return await page.evaluate(touch);
+    } catch (error) {
+      const inUse = /NoModificationAllowedError|InvalidModificationError|InvalidStateError/.test(String(error));
+      if (!inUse || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
