@@ -68,7 +68,7 @@ it('a corrupt database gives a clear screen; start fresh keeps the damaged file 
   expect(await corruptDatabase(bare)).toBeGreaterThan(0);
   await bare.goto(`${app.url}/bots`);
   await waitForDatabase(bare, 'corrupt');
-  expect(await bare.getByRole('heading', { level: 1 }).textContent()).toBe('Your stories could not be opened');
+  await expect.poll(() => bare.getByRole('heading', { level: 1 }).textContent()).toBe('Your stories could not be opened');
   expect(await bare.getByText('Restore from a backup file…').isVisible()).toBe(true);
 
   await bare.getByRole('button', { name: 'Start fresh' }).click();

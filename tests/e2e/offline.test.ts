@@ -27,7 +27,7 @@ it('after one online visit, loads and shows stored data with the relay gone, and
   // A deep link to another screen works offline too.
   await page.goto(`${app.url}/settings`);
   await expect.poll(() => page.getByRole('heading', { name: 'Settings', exact: true }).isVisible()).toBe(true);
-  expect(await page.getByTestId('relay-state').textContent()).toMatch(/unreachable/);
+  await expect.poll(() => page.getByTestId('relay-state').textContent()).toMatch(/unreachable/);
 });
 
 it('runs in memory, and says nothing will be saved, where the browser cannot store data', async () => {

@@ -95,7 +95,7 @@ describe('playing a story', () => {
     await page.getByLabel('Title').fill('Storm crossing');
     await page.getByRole('button', { name: 'Start the story' }).click();
     await message(page).waitFor();
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Storm crossing');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Storm crossing');
     expect(await replyTexts(page)).toEqual(['Rain lashes the deck as you board the Gull.']);
 
     for (const [i, line] of ['*climbs aboard* "Where to?"', '"And the map?" ((keep it short))', '*sits down*'].entries()) {
@@ -212,7 +212,7 @@ describe('playing a story', () => {
     const words = (text: string) => text.split(/\s+/).length;
     expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - 500 / 60 - 3);
     expect(kept).not.toMatch(/word59/);
-    expect(await b.locator('[data-banner="reply-problem"]').textContent()).toMatch(/interrupted/);
+    await expect.poll(() => b.locator('[data-banner="reply-problem"]').textContent()).toMatch(/interrupted/);
     expect(narratorRequests()).toBe(requests);
   });
 });
