@@ -21,14 +21,14 @@ async function browser(): Promise<BrowserContext> {
 }
 
 /** Per-call latency of `count` sequential engine calls, measured inside the page. */
-function roundTrips(page: Page, method: 'append' | 'listBots', count: number): Promise<number[]> {
+function roundTrips(page: Page, method: 'saveYou' | 'listBots', count: number): Promise<number[]> {
   return page.evaluate(
     async ({ method, count }) => {
       const times: number[] = [];
       for (let i = 0; i < count; i++) {
         const start = performance.now();
-        if (method === 'append') {
-          await roleplayEngine.engine.append!([{ kind: 'you_authored', payload: { name: `Ada ${i}`, pronouns: 'she/her', persona: 'bench' } }]);
+        if (method === 'saveYou') {
+          await roleplayEngine.engine.saveYou!({ name: `Ada ${i}`, pronouns: 'she/her', persona: 'bench' });
         } else {
           await roleplayEngine.engine.listBots!();
         }
@@ -47,10 +47,10 @@ async function benchRoundTrips(url: string) {
   if ((await role(leader)) !== 'leader') throw new Error('bench: first tab did not lead');
   const rows: [string, string][] = [];
   for (const [name, page] of [['leader tab', leader], ['follower tab', follower]] as const) {
-    await roundTrips(page, 'append', 20); // warm-up
-    const writes = await roundTrips(page, 'append', ROUND_TRIPS);
+    await roundTrips(page, 'saveYou', 20); // warm-up
+    const writes = await roundTrips(page, 'saveYou', ROUND_TRIPS);
     const reads = await roundTrips(page, 'listBots', ROUND_TRIPS);
-    rows.push([`command (append + commit to OPFS), ${name}: median / p95`, `${fmt(median(writes), 2)} / ${fmt(p95(writes), 2)} ms`]);
+    rows.push([`command (saveYou + commit to OPFS), ${name}: median / p95`, `${fmt(median(writes), 2)} / ${fmt(p95(writes), 2)} ms`]);
     rows.push([`query (list bots), ${name}: median / p95`, `${fmt(median(reads), 2)} / ${fmt(p95(reads), 2)} ms`]);
   }
   await context.close();
@@ -74,7 +74,7 @@ async function benchNotices(url: string, others: number) {
     sent.push(
       await writer.evaluate(async (i) => {
         const at = performance.timeOrigin + performance.now();
-        await roleplayEngine.engine.append!([{ kind: 'you_authored', payload: { name: `N ${i}`, pronouns: '', persona: '' } }]);
+        await roleplayEngine.engine.saveYou!({ name: `N ${i}`, pronouns: '', persona: '' });
         return at;
       }, i),
     );
@@ -105,7 +105,7 @@ async function benchTakeover(url: string) {
     await leader.close();
     // The follower's call is sent into the gap: it is served once the follower has taken over.
     const servedAt = await follower.evaluate(async () => {
-      await roleplayEngine.engine.append!([{ kind: 'you_authored', payload: { name: 'After', pronouns: '', persona: '' } }]);
+      await roleplayEngine.engine.saveYou!({ name: 'After', pronouns: '', persona: '' });
       return performance.timeOrigin + performance.now();
     });
     if ((await role(follower)) !== 'leader') throw new Error('bench: the follower did not take over');

@@ -3,6 +3,7 @@ import { castOf } from './analysis/cast.ts';
 import { nextScene } from './analysis/next-scene.ts';
 import type { LogContext } from './log/append.ts';
 import { appendEvents } from './log/append.ts';
+import { command } from './log/command.ts';
 import type { EventDraft } from './log/draft.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
@@ -10,8 +11,7 @@ import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
 /** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
 export function drawerCommands(ctx: LogContext) {
   const { db } = ctx;
-  const withId = (drafts: EventDraft[], commandId?: string) => drafts.map((d, i) => (i === 0 && commandId ? { ...d, id: commandId } : d));
-  const done = (commandId?: string) => commandId !== undefined && db.get('SELECT 1 AS x FROM events WHERE id = ?', [commandId]) !== undefined;
+  const nothing = () => undefined;
 
   return {
     /**
@@ -19,8 +19,7 @@ export function drawerCommands(ctx: LogContext) {
      * oldest automatic pin gives way, and when all pins are the user's the pin is refused.
      */
     pinMemory(chatId: string, memoryId: string, pinned: boolean, commandId?: string): void {
-      db.transaction(() => {
-        if (done(commandId)) return;
+      command(ctx, commandId, (stampFirst) => {
         const memory = db.get<{ owner_id: string; pinned: number; auto_pinned: number }>(
           'SELECT owner_id, pinned, auto_pinned FROM memories WHERE id = ? AND chat_id = ?',
           [memoryId, chatId],
@@ -38,35 +37,34 @@ export function drawerCommands(ctx: LogContext) {
         } else if (!pinned && memory.pinned === 1) {
           drafts.push({ kind: 'memory_pin_changed', chatId, payload: { memoryId, pinned: false, auto: false } });
         }
-        if (drafts.length) appendEvents(ctx, withId(drafts, commandId));
-      });
+        if (drafts.length) appendEvents(ctx, stampFirst(drafts));
+      }, nothing);
     },
 
     /** Ends the scene by hand (the drawer's button); the next one opens at once in the same place. */
     closeScene(chatId: string, commandId?: string): void {
-      db.transaction(() => {
-        if (done(commandId)) return;
+      command(ctx, commandId, (stampFirst) => {
         const state = db.get<{ fiction_time: string; active_scene_id: string | null }>('SELECT fiction_time, active_scene_id FROM chat_state WHERE chat_id = ?', [chatId]);
         const cast = castOf(db, chatId);
         if (!state || !cast) throw new CommandRejectedError('That chat does not exist.');
         if (!state.active_scene_id) throw new CommandRejectedError('There is no open scene to close.');
-        appendEvents(ctx, withId(nextScene(ctx, cast, { reason: 'manual', significance: 0, fictionTime: state.fiction_time }), commandId));
-      });
+        appendEvents(ctx, stampFirst(nextScene(ctx, cast, { reason: 'manual', significance: 0, fictionTime: state.fiction_time })));
+      }, nothing);
     },
 
     /** Moves the chat's clock forward by hand ("later that evening"). */
     advanceClock(chatId: string, minutes: number, commandId?: string): string {
-      return db.transaction(() => {
+      const now = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time ?? '';
+      return command(ctx, commandId, (stampFirst) => {
         if (!Number.isInteger(minutes) || minutes <= 0 || minutes > 60 * 24 * 365) {
           throw new CommandRejectedError('Move the clock forward by a whole number of minutes, up to a year.');
         }
         const state = db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId]);
         if (!state) throw new CommandRejectedError('That chat does not exist.');
-        if (done(commandId)) return state.fiction_time;
         const fictionTime = addFictionMinutes(state.fiction_time, minutes);
-        appendEvents(ctx, withId([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }], commandId));
+        appendEvents(ctx, stampFirst([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }]));
         return fictionTime;
-      });
+      }, now);
     },
   };
 }

@@ -7,12 +7,12 @@ import type { LoggedEvent } from './events/define.ts';
 import { createIdGenerator } from './ids.ts';
 import { appendEvents, type LogContext } from './log/append.ts';
 import type { EventDraft } from './log/draft.ts';
+import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { clearHidden, markHidden, markSuperseded } from './log/markers.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat } from './log/rebuild.ts';
 import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
-import { EVENT_COLUMNS, fromRow, type EventRow } from './log/row.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { drawerState } from './queries/drawer.ts';
@@ -24,6 +24,7 @@ import { narratorPrompt } from './turn/narrator-prompt.ts';
 import type { TokenCounter } from './turn/tokens.ts';
 import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
 import { drawerCommands } from './drawer-commands.ts';
+import { authoringCommands } from './authoring-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
@@ -45,16 +46,10 @@ export function createEngine(deps: EngineDeps) {
   const { db } = deps;
   const ctx: LogContext = { db, now: deps.now, newId: createIdGenerator(deps.now, deps.randomBytes) };
 
-  /** A re-sent marker command (same id) returns what it did the first time, and does nothing more. */
-  const applied = (commandId: string | undefined): LoggedEvent | undefined => {
-    if (!commandId) return undefined;
-    const row = db.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [commandId]);
-    return row && fromRow(row);
-  };
-
   const engine = {
     newId: ctx.newId,
     turns: turnCommands(ctx),
+    authoring: authoringCommands(ctx),
     drawerCommands: drawerCommands(ctx),
 
     /**
@@ -92,26 +87,20 @@ export function createEngine(deps: EngineDeps) {
 
     /** Hides the chat's story from `fromSeq` on; the hidden events stay in the log for undo. */
     rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
-      return db.transaction(() => {
-        const done = applied(commandId);
-        if (done) return done;
+      return command(ctx, commandId, (stampFirst) => {
         const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
         if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
         if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
-        const [event] = appendEvents(ctx, [
-          { kind: 'chat_rewound', chatId, payload: { fromSeq }, ...(commandId ? { id: commandId } : {}) },
-        ]);
+        const [event] = appendEvents(ctx, stampFirst([{ kind: 'chat_rewound', chatId, payload: { fromSeq } }]));
         if (!event) throw new Error('chat_rewound was not appended');
         rebuildAfterMarking(db, [...markHidden(db, chatId, fromSeq, event.seq), event.seq]);
         return event;
-      });
+      }, (first) => first);
     },
 
     /** Reverses the chat's latest rewind that is still in force. */
     undoRewind(chatId: string, commandId?: string): LoggedEvent {
-      return db.transaction(() => {
-        const done = applied(commandId);
-        if (done) return done;
+      return command(ctx, commandId, (stampFirst) => {
         const latest = db.get<{ seq: number }>(
           `SELECT r.seq FROM events r
            WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND r.hidden_by IS NULL AND r.superseded_by IS NULL
@@ -121,13 +110,11 @@ export function createEngine(deps: EngineDeps) {
           [chatId],
         );
         if (!latest) throw new CommandRejectedError('There is no rewind to undo in this chat.');
-        const [event] = appendEvents(ctx, [
-          { kind: 'rewind_undone', chatId, payload: { rewindSeq: latest.seq }, ...(commandId ? { id: commandId } : {}) },
-        ]);
+        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewindSeq: latest.seq } }]));
         if (!event) throw new Error('rewind_undone was not appended');
         rebuildAfterMarking(db, [...clearHidden(db, latest.seq), event.seq]);
         return event;
-      });
+      }, (first) => first);
     },
 
     /**
@@ -150,12 +137,16 @@ export function createEngine(deps: EngineDeps) {
 
     /** Validates the change against the settings it would produce, then records it. */
     changeSettings(patch: Partial<Settings>, commandId?: string): Settings {
-      return db.transaction(() => {
-        if (applied(commandId)) return readSettings(db);
-        const checked = checkSettingsPatch(readSettings(db), patch);
-        appendEvents(ctx, [{ kind: 'settings_changed', payload: { patch: checked }, ...(commandId ? { id: commandId } : {}) }]);
-        return readSettings(db);
-      });
+      return command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          const checked = checkSettingsPatch(readSettings(db), patch);
+          appendEvents(ctx, stampFirst([{ kind: 'settings_changed', payload: { patch: checked } }]));
+          return readSettings(db);
+        },
+        () => readSettings(db),
+      );
     },
 
     /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LogContext } from './log/append.ts';
 import { appendEvents } from './log/append.ts';
+import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import type { EventDraft } from './log/draft.ts';
 import { fictionTime } from './events/fields.ts';
@@ -105,10 +106,6 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
     throw new CommandRejectedError(`The kickoff needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const k = parsed.data;
-  if (commandId) {
-    const existing = ctx.db.get<{ chat_id: string }>('SELECT chat_id FROM events WHERE id = ?', [commandId]);
-    if (existing) return existing.chat_id;
-  }
   const chatId = ctx.newId();
   const placeId = ctx.newId();
   const turnId = ctx.newId();
@@ -118,7 +115,6 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
       kind: 'chat_created',
       chatId,
       payload: { botId: bot.id, title: k.title, fictionTime: k.fictionTime, weather: k.weather, narrativeAnchor: '' },
-      ...(commandId ? { id: commandId } : {}),
     },
     {
       kind: 'container_created',
@@ -167,9 +163,14 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
       },
     );
   }
-  ctx.db.transaction(() => {
-    if (!ctx.db.get('SELECT 1 AS x FROM bots WHERE id = ?', [bot.id])) throw new CommandRejectedError('That bot no longer exists.');
-    appendEvents(ctx, drafts);
-  });
-  return chatId;
+  return command(
+    ctx,
+    commandId,
+    (stampFirst) => {
+      if (!ctx.db.get('SELECT 1 AS x FROM bots WHERE id = ?', [bot.id])) throw new CommandRejectedError('That bot no longer exists.');
+      appendEvents(ctx, stampFirst(drafts));
+      return chatId;
+    },
+    (first) => first.chatId!,
+  );
 }

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { createSignal } from 'solid-js';
-import type { EngineClient } from '../worker/engine-api.ts';
+import { API } from '../engine/api.ts';
+import type { EngineClient } from '../engine/leader/handlers.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';
@@ -57,7 +58,12 @@ export function createEngineClient() {
     await ready;
     return remote.call(method, args);
   };
-  const engine = new Proxy({} as EngineClient, { get: (_target, method: string) => call(method) });
+  // One async function per query and command of the API table; the tab's worker adds command ids.
+  const engine = Object.fromEntries(
+    Object.entries(API)
+      .filter(([, declaration]) => declaration.kind !== 'admin')
+      .map(([method]) => [method, call(method)]),
+  ) as EngineClient;
 
   // The next tab in line takes the database over as soon as this worker is gone; do not make it
   // wait for the browser to tear the page down. Durability never depends on this.

@@ -1,10 +1,8 @@
+import { declarationOf } from '../engine/api.ts';
 import { createIdGenerator } from '../engine/ids.ts';
-import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../engine/kickoff.ts';
-import { AnalysisQueue } from '../engine/analysis/queue.ts';
+import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
-import { engineApi, isCommand, isQuery, REBUILDING_COMMANDS, RECORDING_QUERIES, type LeaderServices } from './engine-api.ts';
-import { NarratorService } from './narrator-service.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import {
   CHANNEL_NAME,
@@ -51,7 +49,6 @@ interface Pending {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const RESEND_UNACKED_MS = 1_000;
-const ADMIN_METHODS = new Set(['startFresh', 'restoreBackup', 'databaseState']);
 
 /**
  * One per tab, inside its worker. The worker holding the database lock leads: it opens the database
@@ -67,11 +64,8 @@ export class TabCoordinator {
   private readonly pending = new Map<string, Pending>();
   /** Answers the leader already gave, so a duplicate request is answered, not re-run. */
   private readonly answered = new Map<string, Promise<unknown>>();
-  private readonly topicSeq = new Map<string, number>();
   private resendTimer: ReturnType<typeof setInterval> | undefined;
-  private services: LeaderServices | undefined;
-  /** Change notices chain from here, so writes made by async work (a reply finishing) chain too. */
-  private notifiedSeq = 0;
+  private leader: Leader | undefined;
 
   constructor(
     private readonly tabId: string,
@@ -119,16 +113,25 @@ export class TabCoordinator {
 
   private async lead(database: OpenDatabase): Promise<void> {
     this.database = database;
-    this.services?.analysis.stop();
-    this.services = database.engine ? this.createServices(database.engine) : undefined;
-    this.notifiedSeq = database.engine?.headSeq() ?? 0;
-    this.services?.narrator.recover();
+    this.leader?.stop();
+    const engine = database.engine;
+    const epoch = this.newId();
+    this.leader = engine
+      ? createLeader({
+          engine,
+          llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href }),
+          tokens: loadTokenCounter,
+          now: () => Date.now(),
+          emit: (event) => this.broadcast(epoch, event),
+          report: (message, error) => console.error(message, error),
+        })
+      : undefined;
+    this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
+    this.leader?.start();
     // Building the tokenizer and loading the SDK take most of a second: do it now, not on the first
     // Send. Then pick up the analyses a previous leader left unfinished.
-    const services = this.services;
-    if (services) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]).then(() => services.analysis.kick()), 500);
-    const epoch = this.newId();
-    this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
+    const leader = this.leader;
+    if (leader) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]).then(() => leader.kickAnalysis()), 500);
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
     for (const [id, pending] of [...this.pending]) {
@@ -138,34 +141,17 @@ export class TabCoordinator {
     }
   }
 
-  private createServices(engine: NonNullable<OpenDatabase['engine']>): LeaderServices {
-    const llm = createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href });
-    const narrator = new NarratorService({
-      engine,
-      llm,
-      tokens: loadTokenCounter,
-      notify: (rebuilt) => this.notify(rebuilt ?? false),
-      publish: (topic, data) => this.publish(topic, data),
-      topicSeq: (topic) => this.topicSeq.get(topic) ?? 0,
-      now: () => Date.now(),
-    });
-    const analysis = new AnalysisQueue({
-      pending: (chatId) => engine.analysis.pending(chatId),
-      run: async (job, signal) => engine.analysis.run(llm, job, await loadTokenCounter(), signal),
-      committed: () => this.notify(false),
-      failed: (job, error) => console.error(`Analysis job ${job.key} failed`, error),
-    });
-    return {
-      narrator,
-      analysis,
-      async proposeKickoff(botId) {
-        const bot = engine.getBot(botId);
-        if (!bot) throw new Error('That bot does not exist.');
-        const fallback = defaultKickoff(bot, new Date());
-        const result = await engine.classify(llm, kickoffSchema, kickoffPrompt(bot, engine.getYou()), { task: 'kickoff', fallback });
-        return { proposal: result.value, fromModel: result.ok };
-      },
-    };
+  /** The leader's news, to every other tab and to this tab's UI, stamped with this leadership's epoch. */
+  private broadcast(epoch: string, event: LeaderEvent) {
+    if (this.status.role !== 'leader' || this.status.epoch !== epoch) return;
+    if (event.type === 'changed') {
+      const notice: ChangeNotice = { epoch, ...event.change };
+      this.post({ type: 'changed', ...notice });
+      this.emit({ type: 'changed', notice });
+    } else {
+      this.post({ type: 'publish', epoch, topic: event.topic, seq: event.seq, data: event.data });
+      this.emit(event);
+    }
   }
 
   private leaderInfo(): LeaderInfo {
@@ -183,11 +169,10 @@ export class TabCoordinator {
 
   /** A call from this tab's UI. */
   call(method: string, args: unknown[]): Promise<unknown> {
-    if (!isQuery(method) && !isCommand(method) && !ADMIN_METHODS.has(method)) {
-      return Promise.reject(new Error(`Unknown engine call "${method}"`));
-    }
+    const declaration = declarationOf(method);
+    if (!declaration) return Promise.reject(new Error(`Unknown engine call "${method}"`));
     // The command id is made here, once, so every re-send of this call is the same command.
-    const callArgs = isCommand(method) ? [this.newId(), ...args] : args;
+    const callArgs = declaration.kind === 'command' ? [this.newId(), ...args] : args;
     const id = this.newId();
     if (this.status.role === 'leader') return this.execute(id, method, callArgs);
     return new Promise((resolve, reject) => {
@@ -214,19 +199,13 @@ export class TabCoordinator {
   private async run(method: string, args: unknown[]): Promise<unknown> {
     const hooks = this.hooks;
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
-    if (ADMIN_METHODS.has(method)) return this.runAdmin(method, args);
-    const engine = this.database?.engine;
-    if (!engine || !this.services) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
-    const api = engineApi(engine, this.services);
-    if (isQuery(method)) {
-      const answer = await (api.queries[method] as (...a: unknown[]) => unknown)(...args);
-      if (RECORDING_QUERIES.has(method)) this.notify(false);
-      return answer;
-    }
-    if (hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
-    const result = await (api.commands[method as keyof typeof api.commands] as (...a: unknown[]) => unknown)(...args);
-    this.notify(REBUILDING_COMMANDS.has(method));
-    if (hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
+    if (declarationOf(method)?.kind === 'admin') return this.runAdmin(method, args);
+    const leader = this.leader;
+    if (!leader) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
+    const command = declarationOf(method)?.kind === 'command';
+    if (command && hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
+    const result = await leader.call(method, args);
+    if (command && hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
     return result;
   }
 
@@ -245,38 +224,6 @@ export class TabCoordinator {
     // The database under every tab changed: a new epoch makes every tab refetch everything.
     await this.lead(this.database!);
     return this.leaderInfo();
-  }
-
-  private notify(rebuilt: boolean) {
-    const engine = this.database?.engine;
-    if (!engine || this.status.role !== 'leader') return;
-    const fromSeq = this.notifiedSeq;
-    const toSeq = engine.headSeq();
-    if (toSeq === fromSeq && !rebuilt) return;
-    const rows = engine.changesSince(fromSeq);
-    this.notifiedSeq = toSeq;
-    const notice: ChangeNotice = {
-      epoch: this.status.epoch!,
-      fromSeq,
-      toSeq,
-      chats: [...new Set(rows.map((r) => r.chatId).filter((c): c is string => c !== null))],
-      kinds: [...new Set(rows.map((r) => r.kind))],
-      rebuilt,
-    };
-    this.post({ type: 'changed', ...notice });
-    this.emit({ type: 'changed', notice });
-    // A finished reply (or a rewind, an import) may leave analysis to do.
-    this.services?.analysis.kick();
-  }
-
-  /** Leader only: live state for every tab (the token mirror), sequence-numbered per topic. */
-  publish(topic: string, data: unknown): number {
-    const seq = (this.topicSeq.get(topic) ?? 0) + 1;
-    this.topicSeq.set(topic, seq);
-    if (this.status.role !== 'leader') return seq;
-    this.post({ type: 'publish', epoch: this.status.epoch!, topic, seq, data });
-    this.emit({ type: 'publish', topic, seq, data });
-    return seq;
   }
 
   private onMessage(message: TabMessage) {
@@ -338,7 +285,7 @@ export class TabCoordinator {
   }
 
   close() {
-    this.services?.analysis.stop();
+    this.leader?.stop();
     clearInterval(this.resendTimer);
     this.channel?.close();
     this.database?.close();

@@ -89,22 +89,16 @@ export function exportLog(page: Page): Promise<{ events: { kind: string; payload
 
 /** A you (Ada), a bot (Mira) and a started chat, made through the app's own client; returns the chat id. */
 export async function storyReady(page: Page): Promise<string> {
-  const botId = crypto.randomUUID();
   const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: 'Old friends.' }, new Date(2026, 0, 1, 20));
-  return page.evaluate(
-    async ({ botId, kickoff }) => {
-      const engine = (globalThis as any).roleplayEngine.engine;
-      await engine.append([{ kind: 'you_authored', payload: { name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' } }]);
-      await engine.append([
-        {
-          kind: 'bot_authored',
-          payload: { botId, name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks.' },
-        },
-      ]);
-      return engine.startChat(botId, kickoff);
-    },
-    { botId, kickoff },
-  );
+  return page.evaluate(async (kickoff) => {
+    const engine = (globalThis as any).roleplayEngine.engine;
+    await engine.saveYou({ name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' });
+    const botId = await engine.saveBot(
+      { name: 'Mira', persona: 'A wry captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: 'Old friends.', kickoff: 'The storm breaks.' },
+      null,
+    );
+    return engine.startChat(botId, kickoff);
+  }, kickoff);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
-import { AnalysisQueue } from '../../src/engine/analysis/queue.ts';
 import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
+import { testLeader } from '../support/leader.ts';
 import { scriptedLlm, type Script } from '../support/scripted-llm.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -247,19 +247,19 @@ describe('the analysis queue', () => {
       },
     };
     const commits: string[] = [];
-    const queueFor = (llm: LlmClient, name: string) =>
-      new AnalysisQueue({
-        pending: (chatId) => engine.analysis.pending(chatId),
-        run: (job, signal) => engine.analysis.run(llm, job, count, signal),
-        committed: () => commits.push(name),
-      });
-    const oldLeader = queueFor(oldLlm, 'old');
-    oldLeader.kick();
+    const leaderFor = (llm: LlmClient, name: string) => {
+      const { leader, events } = testLeader(engine, llm);
+      const emitted = events.push.bind(events);
+      events.push = (...added) => (added.some((e) => e.type === 'changed') && commits.push(name), emitted(...added));
+      return leader;
+    };
+    const oldLeader = leaderFor(oldLlm, 'old');
+    oldLeader.kickAnalysis();
     await new Promise((r) => setTimeout(r, 0));
-    expect(oldLeader.busy(chat)).toBe(true);
+    expect(oldLeader.analysing(chat)).toBe(true);
 
-    const newLeader = queueFor(scriptedLlm(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } })).client, 'new');
-    newLeader.kick();
+    const newLeader = leaderFor(scriptedLlm(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } })).client, 'new');
+    newLeader.kickAnalysis();
     await newLeader.idle();
     // The old leader's answer arrives after all (it was only slow): it must not land a second time.
     oldLeaderAnswer(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } }));
@@ -273,18 +273,14 @@ describe('the analysis queue', () => {
 
   it('a stopped leader writes nothing and leaves the job for the next', async () => {
     exchange('"Hold this."', 'Mira takes the lantern.');
-    const hanging = scriptedLlm('hang');
-    const oldLeader = new AnalysisQueue({
-      pending: (chatId) => engine.analysis.pending(chatId),
-      run: (job, signal) => engine.analysis.run(hanging.client, job, count, signal),
-      committed: () => {},
-    });
-    oldLeader.kick();
+    const { leader: oldLeader, changes } = testLeader(engine, scriptedLlm('hang').client);
+    oldLeader.kickAnalysis();
     await new Promise((r) => setTimeout(r, 0));
     oldLeader.stop();
     await oldLeader.idle();
     expect(engine.analysis.pending(chat)).toHaveLength(1);
     expect(engine.classifierFailures()).toEqual([]);
+    expect(changes()).toEqual([]);
   });
 
   it('analyses only the newest replies of a story that arrives without analysis', async () => {
@@ -313,25 +309,33 @@ describe('the analysis queue', () => {
     let inFlight = 0;
     let most = 0;
     const order: string[] = [];
-    const queue = new AnalysisQueue({
-      pending: (chatId) => engine.analysis.pending(chatId),
-      run: async (job) => {
+    // Which reply a call analyses: the one nearest after "Latest turn:" (earlier turns follow it).
+    const replyOf = (text: string) => {
+      const latest = text.slice(text.indexOf('Latest turn:'));
+      return ['First reply.', 'Second reply.', 'Other reply.']
+        .filter((r) => latest.includes(r))
+        .sort((a, b) => latest.indexOf(a) - latest.indexOf(b))[0];
+    };
+    const llm: LlmClient = {
+      complete: async (messages, options) => {
         inFlight++;
         most = Math.max(most, inFlight);
-        order.push(`${job.chatId === chatA ? 'A' : 'B'}${job.seq}`);
+        order.push(replyOf(messages.map((m) => m.content).join('\n')) ?? '?');
         await new Promise((r) => setTimeout(r, 5));
-        const wrote = await engine.analysis.run(scriptedLlm(analysis()).client, job, count);
         inFlight--;
-        return wrote;
+        return { text: analysis(), usage: null, model: options.model, finishReason: 'stop' };
       },
-      committed: () => {},
-    });
-    queue.kick();
-    await queue.idle();
+      stream: () => {
+        throw new Error('not used');
+      },
+    };
+    const { leader } = testLeader(engine, llm);
+    leader.kickAnalysis();
+    await leader.idle();
     expect(engine.analysis.pending()).toEqual([]);
     expect(most).toBe(2);
-    const aJobs = order.filter((o) => o.startsWith('A')).map((o) => Number(o.slice(1)));
-    expect(aJobs).toEqual([...aJobs].sort((x, y) => x - y));
-    expect(aJobs).toHaveLength(2);
+    // Chat A's replies were analysed in story order, the other chat's beside them.
+    expect(order.filter((o) => o !== 'Other reply.')).toEqual(['First reply.', 'Second reply.']);
+    expect(order).toHaveLength(3);
   });
 });

@@ -68,19 +68,24 @@ describe('appending events', () => {
     expect(count('events')).toBe(0);
   });
 
-  it('applies a re-sent command once (same client-made ids) and returns the original events', () => {
-    const bot = engine.newId();
-    const ids = [engine.newId(), engine.newId()];
-    const chat = engine.newId();
-    const command: EventDraft[] = [
-      { ...draft.bot(bot), id: ids[0] },
-      { ...draft.chat(chat, bot), id: ids[1] },
-    ];
-    const first = engine.append(command);
-    const again = engine.append(command);
-    expect(again.map((e) => e.seq)).toEqual(first.map((e) => e.seq));
-    expect(count('events')).toBe(2);
-    expect(() => engine.append([{ ...draft.you(), id: ids[0] }])).toThrow(/only partly match/);
+  it('applies a re-sent command once (same command id) and answers as it did the first time', () => {
+    const { botId: _, ...fields } = draft.bot('unused').payload as { botId: string };
+    const first = engine.authoring.saveBot(fields, null, 'command-1');
+    const again = engine.authoring.saveBot(fields, null, 'command-1');
+    expect(again).toBe(first);
+    expect(count('events')).toBe(1);
+    expect(engine.listBots().map((b) => b.id)).toEqual([first]);
+    // An id the log already holds is refused outright, and nothing is written.
+    expect(() => engine.append([draft.you(), { ...draft.chat(engine.newId(), first), id: 'command-1' }])).toThrow(/UNIQUE/);
+    expect(count('events')).toBe(1);
+  });
+
+  it('refuses a bot form that breaks the rules, naming the field, and writes nothing', () => {
+    const { botId: _, ...fields } = draft.bot('unused').payload as { botId: string };
+    expect(() => engine.authoring.saveBot({ ...fields, name: '  ' }, null)).toThrow(/name: /);
+    expect(() => engine.authoring.saveBot(fields, engine.newId())).toThrow(/no longer exists/);
+    expect(() => engine.authoring.saveYou({ name: 'Ada', pronouns: 'x'.repeat(41), persona: '' })).toThrow(/pronouns: /);
+    expect(count('events')).toBe(0);
   });
 
   it('links derived events to their cause, within one command or across commands', () => {

@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
 import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
-import { narrate } from '../../src/engine/turn/narrate.ts';
 import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft } from '../support/fixtures.ts';
+import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -25,33 +25,49 @@ beforeEach(async () => {
 
 const texts = () => engine.transcript(chat).turns.map((t) => [t.role, t.status, t.text]);
 
-async function play(llm: LlmClient, text: string, signal = new AbortController().signal) {
-  const turn = engine.turns.beginTurn(chat, text);
-  const prompt = narratorPrompt(db, chat, turn.startedSeq, engine.settings(), count);
-  const checkpoints: string[] = [];
-  const result = await narrate({
-    llm,
-    messages: prompt.messages,
-    model: turn.model,
-    maxTokens: 400,
-    signal,
-    onDelta: () => clock.advance(300),
-    onCheckpoint: (t) => {
-      checkpoints.push(t);
-      engine.turns.checkpoint(chat, turn.turnId, t);
+/** Every narrator delta takes 300 ms of the test clock, so checkpoints fall due as in real time. */
+function ticking(llm: LlmClient): LlmClient {
+  return {
+    complete: (messages, options) => llm.complete(messages, options),
+    async *stream(messages, options) {
+      for await (const part of llm.stream(messages, options)) {
+        if (part.type === 'delta') clock.advance(300);
+        yield part;
+      }
     },
-    checkpointMs: 500,
-    now: clock.now,
-  });
-  engine.turns.finishTurn(turn, result);
-  return { turn, prompt, result, checkpoints };
+  };
 }
+
+/**
+ * Sends a turn through the leader core, as a tab does, and waits until the reply is committed and
+ * analysed. Returns the reply as the transcript holds it, the narrator's prompt and the checkpoints.
+ */
+async function send(llm: LlmClient, text: string, withLeader?: (leader: ReturnType<typeof testLeader>['leader']) => void) {
+  const { leader, client } = testLeader(engine, narratorOnly(ticking(llm)), { now: clock.now });
+  withLeader?.(leader);
+  const checkpoints: string[] = [];
+  const checkpoint = engine.turns.checkpoint;
+  engine.turns.checkpoint = (chatId, turnId, t) => {
+    checkpoints.push(t);
+    checkpoint(chatId, turnId, t);
+  };
+  try {
+    const { turnId } = await client.sendTurn(chat, text);
+    await leader.idle();
+    const reply = engine.transcript(chat).turns.find((t) => t.turnId === turnId)!;
+    return { reply, checkpoints };
+  } finally {
+    engine.turns.checkpoint = checkpoint;
+  }
+}
+
+const narratorCalls = (llm: ReturnType<typeof scriptedLlm>) => llm.calls.filter((c) => c.options.priority === 'narrator');
 
 describe('a turn', () => {
   it('stores the parsed user turn, streams the reply with checkpoints, and finishes it', async () => {
     const llm = scriptedLlm('The wind rises and Mira laughs at the sky.');
-    const { result, checkpoints } = await play(llm.client, '*looks up* "Storm coming?" ((is this ok?))');
-    expect(result).toMatchObject({ truncated: false, reason: null, text: 'The wind rises and Mira laughs at the sky.' });
+    const { reply, checkpoints } = await send(llm.client, '*looks up* "Storm coming?" ((is this ok?))');
+    expect(reply).toMatchObject({ status: 'done', reason: null, text: 'The wind rises and Mira laughs at the sky.' });
     expect(checkpoints.length).toBeGreaterThan(2);
     expect(texts()).toEqual([
       ['user', 'done', '*looks up* "Storm coming?" ((is this ok?))'],
@@ -68,18 +84,18 @@ describe('a turn', () => {
 
   it('never sends OOC to the narrator: not in the new turn, not from history', async () => {
     const llm = scriptedLlm('First reply.', 'Second reply.');
-    await play(llm.client, '"Hello." ((SECRET-ONE))');
-    await play(llm.client, '((SECRET-TWO)) *waves*');
+    await send(llm.client, '"Hello." ((SECRET-ONE))');
+    await send(llm.client, '((SECRET-TWO)) *waves*');
     const sent = llm.calls.map((c) => c.messages.map((m) => m.content).join('\n')).join('\n');
     expect(sent).not.toMatch(/SECRET/);
-    expect(llm.calls[1]!.messages.at(-1)).toEqual({ role: 'user', content: '*waves*' });
-    expect(llm.calls[1]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(narratorCalls(llm)[1]!.messages.at(-1)).toEqual({ role: 'user', content: '*waves*' });
+    expect(narratorCalls(llm)[1]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 
   it('tells the narrator who speaks, who you are, where and when', async () => {
     const llm = scriptedLlm('ok');
-    const { prompt } = await play(llm.client, 'Hi');
-    const system = prompt.messages[0]!.content;
+    await send(llm.client, 'Hi');
+    const system = narratorCalls(llm)[0]!.messages[0]!.content;
     expect(system).toMatch(/Mira: A wry captain\./);
     expect(system).toMatch(/Ada \(she\/her\): A cartographer\./);
     expect(system).toMatch(/It is 1 May 1890, 20:00; the weather: storm\./);
@@ -92,17 +108,17 @@ describe('a turn', () => {
   });
 
   it('keeps what was written when the user presses Stop', async () => {
-    const controller = new AbortController();
+    let stop!: () => Promise<unknown>;
     const llm: LlmClient = {
       complete: () => Promise.reject(new Error('unused')),
       async *stream() {
         yield { type: 'delta', text: 'Mira begins ' };
-        controller.abort();
+        await stop();
         yield { type: 'delta', text: 'never seen' };
       },
     };
-    const { result } = await play(llm, 'Go on', controller.signal);
-    expect(result).toMatchObject({ truncated: true, reason: 'stopped' });
+    const { reply } = await send(llm, 'Go on', (leader) => (stop = () => leader.client.stopTurn(chat)));
+    expect(reply).toMatchObject({ status: 'truncated', reason: 'stopped' });
     expect(engine.transcript(chat).turns[1]).toMatchObject({ status: 'truncated', reason: 'stopped', text: expect.stringMatching(/^Mira begins/) });
   });
 
@@ -114,8 +130,8 @@ describe('a turn', () => {
         throw new LlmError('upstream_busy', 'The model server is busy', 429);
       },
     };
-    const { result } = await play(llm, 'Go on');
-    expect(result).toMatchObject({ truncated: true, reason: 'error', error: { code: 'upstream_busy' } });
+    const { reply } = await send(llm, 'Go on');
+    expect(reply).toMatchObject({ status: 'truncated', reason: 'error', error: { code: 'upstream_busy' } });
     expect(engine.transcript(chat).turns[1]).toMatchObject({ status: 'truncated', text: 'Half a ', error: { code: 'upstream_busy', message: 'The model server is busy' } });
   });
 
@@ -132,7 +148,7 @@ describe('a turn', () => {
   });
 
   it('regenerate replaces the last reply, which stays in the log, answering the same user turn', async () => {
-    await play(scriptedLlm('A dull reply.').client, 'Hi');
+    await send(scriptedLlm('A dull reply.').client, 'Hi');
     const again = engine.turns.regenerate(chat);
     const prompt = narratorPrompt(db, chat, again.startedSeq, engine.settings(), count);
     expect(prompt.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi' }]);

@@ -13,16 +13,11 @@ export interface LogContext {
 
 /**
  * Appends a command's events and applies their projections in one transaction: either every event
- * is logged and projected, or nothing is. A command re-sent with the same first event id (a tab
- * retrying after a leader change) returns the events it already wrote instead of writing twice.
+ * is logged and projected, or nothing is. An id already in the log is refused (ids are unique);
+ * re-sent commands are recognised before this, by `command()`.
  */
 export function appendEvents(ctx: LogContext, drafts: readonly EventDraft[]): LoggedEvent[] {
   return ctx.db.transaction(() => {
-    const firstId = drafts[0]?.id;
-    if (firstId !== undefined) {
-      const already = alreadyAppended(ctx.db, drafts);
-      if (already) return already;
-    }
     const appended: LoggedEvent[] = [];
     for (const draft of drafts) {
       const causeSeq = draft.causeDraft !== undefined ? appended[draft.causeDraft]?.seq : draft.causeSeq;
@@ -33,19 +28,6 @@ export function appendEvents(ctx: LogContext, drafts: readonly EventDraft[]): Lo
     }
     return appended;
   });
-}
-
-function alreadyAppended(db: Db, drafts: readonly EventDraft[]): LoggedEvent[] | undefined {
-  const ids = drafts.map((d) => d.id);
-  const rows = db.all<EventRow>(
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
-    [JSON.stringify(ids.filter((id) => id !== undefined))],
-  );
-  if (rows.length === 0) return undefined;
-  if (rows.length !== drafts.length || rows.some((r, i) => r.id !== ids[i] || r.kind !== drafts[i]?.kind)) {
-    throw new Error(`Command re-sent with ids that only partly match the log (first id ${ids[0]})`);
-  }
-  return rows.map(fromRow);
 }
 
 /** Validates a draft against its kind's schema and scope; returns the payload to store. */

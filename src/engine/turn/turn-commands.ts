@@ -1,6 +1,8 @@
 import type { Db } from '../db/port.ts';
 import type { LogContext } from '../log/append.ts';
 import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import type { LoggedEvent } from '../events/define.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { markSuperseded } from '../log/markers.ts';
@@ -46,23 +48,18 @@ export function turnCommands(ctx: LogContext) {
     return { chatId, turnId: p.turnId, startedSeq, speaker: p.speaker, model: p.model, inCharacter };
   }
 
-  /** A re-sent command returns the turn it started the first time. */
-  function already(commandId: string | undefined): StartedTurn | undefined {
-    if (!commandId) return undefined;
-    const first = db.get<{ seq: number; chat_id: string; kind: string; payload: string }>('SELECT seq, chat_id, kind, payload FROM events WHERE id = ?', [commandId]);
-    if (!first) return undefined;
-    if (first.kind === 'assistant_turn_started') return startedFrom(first.chat_id, first.seq, null);
-    const started = db.get<{ seq: number }>("SELECT seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND seq > ? ORDER BY seq LIMIT 1", [first.chat_id, first.seq]);
-    const segments = (JSON.parse(first.payload) as { segments: Parameters<typeof inCharacterText>[0] }).segments;
-    return startedFrom(first.chat_id, started!.seq, inCharacterText(segments));
+  /** What a re-sent begin or regenerate answers: the turn its first event started. */
+  function startedBy(first: LoggedEvent): StartedTurn {
+    if (first.kind === 'assistant_turn_started') return startedFrom(first.chatId!, first.seq, null);
+    const started = db.get<{ seq: number }>("SELECT seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND seq > ? ORDER BY seq LIMIT 1", [first.chatId, first.seq]);
+    const segments = (first.payload as { segments: Parameters<typeof inCharacterText>[0] }).segments;
+    return startedFrom(first.chatId!, started!.seq, inCharacterText(segments));
   }
 
   return {
     /** The user's turn (if they wrote anything) and the start of the narrator's reply, in one command. */
     beginTurn(chatId: string, text: string, commandId?: string): StartedTurn {
-      return db.transaction(() => {
-        const done = already(commandId);
-        if (done) return done;
+      return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
         const settings = readSettings(db);
@@ -73,9 +70,9 @@ export function turnCommands(ctx: LogContext) {
           ...(trimmed ? [{ kind: 'user_turn' as const, chatId, payload: { turnId: ctx.newId(), text: trimmed, segments } }] : []),
           { kind: 'assistant_turn_started' as const, chatId, payload: { turnId, speaker, model: settings.narrativeModel } },
         ];
-        const events = appendEvents(ctx, drafts.map((d, i) => (i === 0 && commandId ? { ...d, id: commandId } : d)));
+        const events = appendEvents(ctx, stampFirst(drafts));
         return startedFrom(chatId, events.at(-1)!.seq, trimmed ? inCharacterText(segments) : null);
-      });
+      }, startedBy);
     },
 
     checkpoint(chatId: string, turnId: string, text: string): void {
@@ -146,20 +143,16 @@ export function turnCommands(ctx: LogContext) {
 
     /** A new reply in place of the last one, which stays in the log as an earlier swipe. */
     regenerate(chatId: string, commandId?: string): StartedTurn {
-      return db.transaction(() => {
-        const done = already(commandId);
-        if (done) return done;
+      return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
         const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         const settings = readSettings(db);
-        const [started] = appendEvents(ctx, [
-          { kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel }, ...(commandId ? { id: commandId } : {}) },
-        ]);
+        const [started] = appendEvents(ctx, stampFirst([{ kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel } }]));
         if (last.role === 'assistant') rebuildAfterMarking(db, markSuperseded(db, last.seq, started!.seq));
         return startedFrom(chatId, started!.seq, null);
-      });
+      }, startedBy);
     },
   };
 }

@@ -99,9 +99,8 @@ export function BotFormPage() {
       return;
     }
     setErrors({});
-    const botId = params.id ?? crypto.randomUUID();
     try {
-      await client.engine.append([{ kind: 'bot_authored', payload: { ...checked.data, botId } }]);
+      const botId = await client.engine.saveBot(checked.data, params.id ?? null);
       if (here()) navigate(params.id ? '/bots' : `/bots/${botId}/start`);
     } catch (e) {
       setFailure(e instanceof Error ? e.message : String(e));

@@ -3,7 +3,7 @@ import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Sh
 import type { TranscriptTurn } from '../../engine/queries/transcript.ts';
 import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
 import { closingMarker } from '../../engine/turn/parse.ts';
-import { streamTopic, type StreamMessage } from '../../worker/narrator-service.ts';
+import { streamTopic, type StreamMessage } from '../../engine/leader/narrator.ts';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';

@@ -22,12 +22,7 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
     try {
-      await client.engine.append([
-        {
-          kind: 'you_authored',
-          payload: { name: String(data.get('name') ?? ''), pronouns: String(data.get('pronouns') ?? ''), persona: String(data.get('persona') ?? '') },
-        },
-      ]);
+      await client.engine.saveYou({ name: String(data.get('name') ?? ''), pronouns: String(data.get('pronouns') ?? ''), persona: String(data.get('persona') ?? '') });
       setMessage({ kind: 'ok', text: 'Saved.' });
       // A new user goes on to make their first bot.
       if ((await client.engine.listBots()).length === 0 && here()) navigate('/bots/new');

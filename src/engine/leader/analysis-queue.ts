@@ -1,4 +1,4 @@
-import type { AnalysisJob } from './jobs.ts';
+import type { AnalysisJob } from '../analysis/jobs.ts';
 
 export interface QueueDeps {
   pending(chatId?: string): AnalysisJob[];

@@ -1,8 +1,8 @@
-import type { Engine } from '../engine/engine.ts';
-import type { LlmClient } from '../engine/llm/port.ts';
-import { narrate, type NarrationResult } from '../engine/turn/narrate.ts';
-import type { TokenCounter } from '../engine/turn/tokens.ts';
-import type { StartedTurn } from '../engine/turn/turn-commands.ts';
+import type { Engine } from '../engine.ts';
+import type { LlmClient } from '../llm/port.ts';
+import { narrate, type NarrationResult } from '../turn/narrate.ts';
+import type { TokenCounter } from '../turn/tokens.ts';
+import type { StartedTurn } from '../turn/turn-commands.ts';
 
 /** A streaming reply as every tab sees it: deltas in order, then the end. */
 export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
@@ -15,7 +15,7 @@ export interface StreamState {
 
 export const streamTopic = (chatId: string) => `stream:${chatId}`;
 
-const CHECKPOINT_MS = 500;
+export const CHECKPOINT_MS = 500;
 const MAX_REPLY_TOKENS = 700;
 
 export interface NarratorDeps {
@@ -23,10 +23,18 @@ export interface NarratorDeps {
   llm: LlmClient;
   tokens: () => Promise<TokenCounter>;
   /** Tells every tab what the last writes changed. */
-  notify: (rebuilt?: boolean) => void;
+  notify: (rebuilt: boolean) => void;
   publish: (topic: string, data: StreamMessage) => number;
   topicSeq: (topic: string) => number;
   now: () => number;
+}
+
+interface LiveReply {
+  turn: StartedTurn;
+  controller: AbortController;
+  text: string;
+  /** Settles once the reply is committed. */
+  done?: Promise<void>;
 }
 
 /**
@@ -34,13 +42,13 @@ export interface NarratorDeps {
  * mirrors the stream to them. Only one reply per chat streams at a time.
  */
 export class NarratorService {
-  private readonly live = new Map<string, { turn: StartedTurn; controller: AbortController; text: string }>();
+  private readonly live = new Map<string, LiveReply>();
 
   constructor(private readonly deps: NarratorDeps) {}
 
   send(commandId: string, chatId: string, text: string): { turnId: string } {
     const turn = this.deps.engine.turns.beginTurn(chatId, text, commandId);
-    this.deps.notify();
+    this.deps.notify(false);
     this.stream(turn);
     return { turnId: turn.turnId };
   }
@@ -59,6 +67,11 @@ export class NarratorService {
     return Boolean(entry);
   }
 
+  /** Resolves when no reply is streaming. */
+  async idle(): Promise<void> {
+    while (this.live.size > 0) await Promise.all([...this.live.values()].map((e) => e.done));
+  }
+
   state(chatId: string): StreamState | null {
     const entry = this.live.get(chatId);
     return entry ? { turnId: entry.turn.turnId, text: entry.text, seq: this.deps.topicSeq(streamTopic(chatId)) } : null;
@@ -66,7 +79,7 @@ export class NarratorService {
 
   /** A new leader commits what a dead one left streaming; it does not re-run it (that spends quota). */
   recover(): void {
-    if (this.deps.engine.turns.recoverInterrupted().length > 0) this.deps.notify();
+    if (this.deps.engine.turns.recoverInterrupted().length > 0) this.deps.notify(false);
   }
 
   private stream(turn: StartedTurn): void {
@@ -74,10 +87,10 @@ export class NarratorService {
     // A re-sent command finds its turn finished (or already streaming here): nothing more to do.
     if (this.live.has(turn.chatId) || engine.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
     const controller = new AbortController();
-    const entry = { turn, controller, text: '' };
+    const entry: LiveReply = { turn, controller, text: '' };
     this.live.set(turn.chatId, entry);
     const topic = streamTopic(turn.chatId);
-    void (async () => {
+    entry.done = (async () => {
       let result: NarrationResult;
       try {
         const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
@@ -101,7 +114,7 @@ export class NarratorService {
       }
       this.live.delete(turn.chatId);
       engine.turns.finishTurn(turn, result);
-      this.deps.notify();
+      this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
     })();
   }

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * Every call a tab can make, declared once: its kind, the schema of its arguments and its flags.
+ * The leader validates each request against this table before running it (a malformed call from
+ * another tab gets a clear error), the worker knows from it which calls are commands (they get a
+ * command id) and the UI client is built from its names. The implementations are in
+ * `leader/handlers.ts`, typed against these schemas; go-to-definition on a client call lands there.
+ *
+ * - `query`: reads only. `records`: it may append an event all the same (a failing classifier).
+ * - `command`: writes. The calling tab makes its command id once, so a re-send is applied once.
+ *   `rebuilds`: its effect is a rebuild of the chat's projections, not just appended events.
+ * - `admin`: replaces the database under every tab; run by the worker, not the engine.
+ */
+export interface CallDeclaration {
+  kind: 'query' | 'command' | 'admin';
+  args: z.ZodTuple;
+  records?: true;
+  rebuilds?: true;
+}
+
+const id = z.string().min(1).max(200);
+const seq = z.number().int().nonnegative();
+const none = z.tuple([]);
+
+export const API = {
+  headSeq: { kind: 'query', args: none },
+  listBots: { kind: 'query', args: none },
+  getBot: { kind: 'query', args: z.tuple([id]) },
+  getYou: { kind: 'query', args: none },
+  listChats: { kind: 'query', args: none },
+  transcript: {
+    kind: 'query',
+    args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
+  },
+  drawer: { kind: 'query', args: z.tuple([id]) },
+  settings: { kind: 'query', args: none },
+  classifierFailures: { kind: 'query', args: none },
+  exportLog: { kind: 'query', args: none },
+  streamState: { kind: 'query', args: z.tuple([id]) },
+  proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true },
+  analysisStatus: { kind: 'query', args: z.tuple([id]) },
+
+  // The payloads below are checked by the command itself, with messages written for the user.
+  saveYou: { kind: 'command', args: z.tuple([z.unknown()]) },
+  saveBot: { kind: 'command', args: z.tuple([z.unknown(), id.nullable()]) },
+  rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },
+  undoRewind: { kind: 'command', args: z.tuple([id]), rebuilds: true },
+  changeSettings: { kind: 'command', args: z.tuple([z.record(z.string(), z.unknown())]) },
+  importLog: { kind: 'command', args: z.tuple([z.unknown()]), rebuilds: true },
+  startChat: { kind: 'command', args: z.tuple([id, z.unknown()]) },
+  sendTurn: { kind: 'command', args: z.tuple([id, z.string()]) },
+  regenerate: { kind: 'command', args: z.tuple([id]), rebuilds: true },
+  stopTurn: { kind: 'command', args: z.tuple([id]) },
+  pinMemory: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
+  closeScene: { kind: 'command', args: z.tuple([id]) },
+  advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
+
+  startFresh: { kind: 'admin', args: none },
+  restoreBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },
+  databaseState: { kind: 'admin', args: none },
+} as const satisfies Record<string, CallDeclaration>;
+
+export type CallName = keyof typeof API;
+type KindOf<K extends string> = { [N in CallName]: (typeof API)[N]['kind'] extends K ? N : never }[CallName];
+export type QueryName = KindOf<'query'>;
+export type CommandName = KindOf<'command'>;
+export type AdminName = KindOf<'admin'>;
+/** A call's arguments as the UI passes them (a command's id is added by the tab's worker). */
+export type CallArgs<N extends CallName> = z.input<(typeof API)[N]['args']>;
+
+export function declarationOf(method: string): CallDeclaration | undefined {
+  return Object.hasOwn(API, method) ? (API as Record<string, CallDeclaration>)[method] : undefined;
+}
+
+/** A call another tab (or a bug) sent that the table does not allow: refused before anything runs. */
+export class BadCallError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadCallError';
+  }
+}
+
+const commandId = id;
+
+/** Checks a request against the table: the method exists, and its arguments fit the schema. */
+export function checkCall(method: string, args: unknown): { declaration: CallDeclaration; args: unknown[] } {
+  const declaration = declarationOf(method);
+  if (!declaration) throw new BadCallError(`Unknown engine call "${method}".`);
+  if (!Array.isArray(args)) throw new BadCallError(`The arguments of "${method}" must be a list.`);
+  const [first, ...rest] = args as unknown[];
+  const command = declaration.kind === 'command';
+  if (command && !commandId.safeParse(first).success) throw new BadCallError(`"${method}" needs a command id first.`);
+  const parsed = declaration.args.safeParse(command ? rest : args);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => `${i.path.length ? `argument ${i.path.join('.')}` : 'arguments'}: ${i.message}`).join('; ');
+    throw new BadCallError(`Bad arguments for "${method}": ${where}.`);
+  }
+  return { declaration, args: command ? [first, ...(parsed.data as unknown[])] : (parsed.data as unknown[]) };
+}

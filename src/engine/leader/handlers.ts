@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import type { API, CommandName, QueryName } from '../api.ts';
+import type { Engine } from '../engine.ts';
+import type { Kickoff } from '../kickoff.ts';
+import type { Settings } from '../settings.ts';
+import type { NarratorService } from './narrator.ts';
+
+export interface HandlerDeps {
+  engine: Engine;
+  narrator: NarratorService;
+  proposeKickoff(botId: string): Promise<{ proposal: Kickoff; fromModel: boolean }>;
+}
+
+/** The arguments a handler receives once `checkCall` passed them: a command's id comes first. */
+type HandlerArgs<N extends QueryName | CommandName> = N extends CommandName
+  ? [commandId: string, ...z.output<(typeof API)[N]['args']>]
+  : z.output<(typeof API)[N]['args']>;
+type Handlers = { [N in QueryName | CommandName]: (...args: HandlerArgs<N>) => unknown };
+
+/**
+ * What each query and command of `API` does, run by the leader. Queries only read; commands take
+ * the command id their tab made, which becomes their first event's id.
+ */
+export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
+  return {
+    headSeq: () => engine.headSeq(),
+    listBots: () => engine.listBots(),
+    getBot: (id: string) => engine.getBot(id),
+    getYou: () => engine.getYou(),
+    listChats: () => engine.listChats(),
+    transcript: (chatId: string, options?: { beforeSeq?: number | null | undefined; limit?: number | undefined }) =>
+      engine.transcript(chatId, options && { ...(options.beforeSeq !== undefined ? { beforeSeq: options.beforeSeq } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) }),
+    drawer: (chatId: string) => engine.drawer(chatId),
+    settings: () => engine.settings(),
+    classifierFailures: () => engine.classifierFailures(),
+    exportLog: () => engine.exportLog(),
+    /** The text of the reply streaming in this chat right now, for a tab that opens mid-stream. */
+    streamState: (chatId: string) => narrator.state(chatId),
+    /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
+    proposeKickoff: (botId: string) => proposeKickoff(botId),
+    /** Background work still to do for this chat: the quiet "updating memories" marker. */
+    analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
+
+    saveYou: (commandId: string, fields: unknown) => engine.authoring.saveYou(fields, commandId),
+    /** Creates a bot (`botId` null) or saves a new version of it; answers the bot's id. */
+    saveBot: (commandId: string, fields: unknown, botId: string | null) => engine.authoring.saveBot(fields, botId, commandId),
+    rewind: (commandId: string, chatId: string, fromSeq: number) => engine.rewind(chatId, fromSeq, commandId).seq,
+    undoRewind: (commandId: string, chatId: string) => engine.undoRewind(chatId, commandId).seq,
+    changeSettings: (commandId: string, patch: Record<string, unknown>) => engine.changeSettings(patch as Partial<Settings>, commandId),
+    importLog: (_commandId: string, backup: unknown) => engine.importLog(backup),
+    startChat: (commandId: string, botId: string, kickoff: unknown) => engine.startChat(botId, kickoff, commandId),
+    sendTurn: (commandId: string, chatId: string, text: string) => narrator.send(commandId, chatId, text),
+    regenerate: (commandId: string, chatId: string) => narrator.regenerate(commandId, chatId),
+    /** Stop from any tab: the reply keeps what it has, marked truncated. */
+    stopTurn: (_commandId: string, chatId: string) => narrator.stop(chatId),
+    pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.drawerCommands.pinMemory(chatId, memoryId, pinned, commandId),
+    closeScene: (commandId: string, chatId: string) => engine.drawerCommands.closeScene(chatId, commandId),
+    advanceClock: (commandId: string, chatId: string, minutes: number) => engine.drawerCommands.advanceClock(chatId, minutes, commandId),
+  } satisfies Handlers;
+}
+
+export type ApiHandlers = ReturnType<typeof apiHandlers>;
+type DropCommandId<A extends unknown[]> = A extends [string, ...infer Rest] ? Rest : never;
+
+/**
+ * What a tab's UI sees: every query and command as an async function. A command's id is made by
+ * the tab's worker, so the UI never passes one.
+ */
+export type EngineClient = {
+  [N in keyof ApiHandlers]: (
+    ...args: N extends CommandName ? DropCommandId<Parameters<ApiHandlers[N]>> : Parameters<ApiHandlers[N]>
+  ) => Promise<Awaited<ReturnType<ApiHandlers[N]>>>;
+};

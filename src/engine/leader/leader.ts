@@ -1,0 +1,143 @@
+import { API, checkCall, type CallName } from '../api.ts';
+import type { Engine } from '../engine.ts';
+import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../kickoff.ts';
+import type { LlmClient } from '../llm/port.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import type { TokenCounter } from '../turn/tokens.ts';
+import { AnalysisQueue } from './analysis-queue.ts';
+import { apiHandlers, type EngineClient } from './handlers.ts';
+import { NarratorService } from './narrator.ts';
+
+/** What the committed writes since the last notice changed; the UI refetches only what they touch. */
+export interface Change {
+  /** Head seq before and after: a change whose fromSeq is not the last seen toSeq means a gap. */
+  fromSeq: number;
+  toSeq: number;
+  chats: string[];
+  kinds: string[];
+  /** Projections of `chats` (or of everything when `chats` is empty) were rebuilt: refetch them all. */
+  rebuilt: boolean;
+}
+
+/** What the leader tells every tab: committed changes, and live state (the token mirror). */
+export type LeaderEvent = { type: 'changed'; change: Change } | { type: 'publish'; topic: string; seq: number; data: unknown };
+
+export interface LeaderDeps {
+  engine: Engine;
+  llm: LlmClient;
+  tokens: () => Promise<TokenCounter>;
+  now: () => number;
+  emit: (event: LeaderEvent) => void;
+  /** Background work that failed (a bug, a database error); the platform decides where it goes. */
+  report?: (message: string, error: unknown) => void;
+}
+
+export type Leader = ReturnType<typeof createLeader>;
+
+/**
+ * The leader core: everything the tab holding the database does, platform-neutral. It runs every
+ * tab's calls (validated against `API`), owns the turn lifecycle (send, stream with checkpoints,
+ * stop, finish, recover, regenerate), the analysis queue and the kickoff proposal, and tells every
+ * tab what changed. The worker runs exactly this; the engine tests drive exactly this.
+ */
+export function createLeader(deps: LeaderDeps) {
+  const { engine, llm, emit } = deps;
+  let notifiedSeq = engine.headSeq();
+  const topicSeq = new Map<string, number>();
+  let stopped = false;
+
+  /** Tells every tab what the writes since the last notice changed, then looks for analysis to do. */
+  const notify = (rebuilt: boolean) => {
+    if (stopped) return;
+    const fromSeq = notifiedSeq;
+    const toSeq = engine.headSeq();
+    if (toSeq === fromSeq && !rebuilt) return;
+    const rows = engine.changesSince(fromSeq);
+    notifiedSeq = toSeq;
+    const change: Change = {
+      fromSeq,
+      toSeq,
+      chats: [...new Set(rows.map((r) => r.chatId).filter((c): c is string => c !== null))],
+      kinds: [...new Set(rows.map((r) => r.kind))],
+      rebuilt,
+    };
+    emit({ type: 'changed', change });
+    analysis.kick();
+  };
+
+  const publish = (topic: string, data: unknown): number => {
+    const seq = (topicSeq.get(topic) ?? 0) + 1;
+    topicSeq.set(topic, seq);
+    if (!stopped) emit({ type: 'publish', topic, seq, data });
+    return seq;
+  };
+
+  const narrator = new NarratorService({
+    engine,
+    llm,
+    tokens: deps.tokens,
+    notify,
+    publish,
+    topicSeq: (topic) => topicSeq.get(topic) ?? 0,
+    now: deps.now,
+  });
+
+  const analysis = new AnalysisQueue({
+    pending: (chatId) => engine.analysis.pending(chatId),
+    run: async (job, signal) => engine.analysis.run(llm, job, await deps.tokens(), signal),
+    committed: () => notify(false),
+    failed: (job, error) => deps.report?.(`Analysis job ${job.key} failed`, error),
+  });
+
+  async function proposeKickoff(botId: string) {
+    const bot = engine.getBot(botId);
+    if (!bot) throw new CommandRejectedError('That bot does not exist.');
+    const fallback = defaultKickoff(bot, new Date(deps.now()));
+    const result = await engine.classify(llm, kickoffSchema, kickoffPrompt(bot, engine.getYou()), { task: 'kickoff', fallback });
+    return { proposal: result.value, fromModel: result.ok };
+  }
+
+  const handlers = apiHandlers({ engine, narrator, proposeKickoff });
+
+  /** Runs one call from any tab: refused with a clear error unless `API` allows it as sent. */
+  async function call(method: string, args: unknown): Promise<unknown> {
+    const checked = checkCall(method, args);
+    if (checked.declaration.kind === 'admin') throw new Error(`"${method}" is run by the tab's worker, not the engine.`);
+    const handler = handlers[method as keyof typeof handlers] as (...a: unknown[]) => unknown;
+    const answer = await handler(...checked.args);
+    if (checked.declaration.kind === 'command' || checked.declaration.records) notify(checked.declaration.rebuilds ?? false);
+    return answer;
+  }
+
+  /** The typed calls, for code that runs beside the leader (tests, benchmarks): command ids made here. */
+  const client = Object.fromEntries(
+    (Object.keys(handlers) as (keyof typeof handlers)[]).map((name) => [
+      name,
+      (...args: unknown[]) => call(name, API[name as CallName].kind === 'command' ? [engine.newId(), ...args] : args),
+    ]),
+  ) as EngineClient;
+
+  return {
+    call,
+    client,
+    /** Taking over: commit what a dead leader left streaming (never re-run it), then resume analysis. */
+    start(): void {
+      narrator.recover();
+    },
+    /** Looks for background work (after the tokenizer is warm, or whenever a caller wants). */
+    kickAnalysis: () => analysis.kick(),
+    /** Whether an analysis of this chat is being worked on now. */
+    analysing: (chatId: string) => analysis.busy(chatId),
+    /** Resolves when no reply streams and no analysis runs (tests; a tab handing over). */
+    async idle(): Promise<void> {
+      await narrator.idle();
+      await analysis.idle();
+    },
+    /** This leader is going away: abort background calls and emit nothing more. */
+    stop(): void {
+      stopped = true;
+      analysis.stop();
+    },
+  };
+}
+

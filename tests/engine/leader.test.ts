@@ -1,0 +1,67 @@
+import { beforeEach, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import { draft, kickoffInput } from '../support/fixtures.ts';
+import { narratorOnly, testLeader } from '../support/leader.ts';
+import { scriptedLlm } from '../support/scripted-llm.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+let engine: Engine;
+let chat: string;
+
+beforeEach(async () => {
+  ({ engine } = await openTestEngine({ now: Date.now }));
+  const bot = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  chat = engine.startChat(bot, kickoffInput());
+});
+
+it('refuses a malformed call from another tab with a clear error, and changes nothing', async () => {
+  const { leader, events } = testLeader(engine, scriptedLlm().client);
+  const head = engine.headSeq();
+  await expect(leader.call('dropEverything', [])).rejects.toThrow(/Unknown engine call "dropEverything"/);
+  await expect(leader.call('sendTurn', ['command-1', 42, 'Hello'])).rejects.toThrow(/Bad arguments for "sendTurn": argument 0: .*string/);
+  await expect(leader.call('sendTurn', [chat, 'Hello'])).rejects.toThrow(/Bad arguments for "sendTurn"/);
+  await expect(leader.call('pinMemory', ['command-2', chat, 'm', 'yes'])).rejects.toThrow(/argument 2/);
+  await expect(leader.call('listBots', { 0: 'x' })).rejects.toThrow(/must be a list/);
+  await expect(leader.call('advanceClock', [{}, chat, 10])).rejects.toThrow(/needs a command id first/);
+  await expect(leader.call('startFresh', [])).rejects.toThrow(/run by the tab's worker/);
+  await expect(leader.call('toString', [])).rejects.toThrow(/Unknown engine call/);
+  expect(engine.headSeq()).toBe(head);
+  expect(events).toEqual([]);
+});
+
+it('tells the tabs what a command changed, and nothing for a query', async () => {
+  const { leader, client, changes } = testLeader(engine, narratorOnly(scriptedLlm('The lantern gutters.').client));
+  await client.listChats();
+  await client.transcript(chat, { limit: 5 });
+  expect(changes()).toEqual([]);
+  const head = engine.headSeq();
+  const time = await client.advanceClock(chat, 30);
+  expect(time).toMatch(/T20:30/);
+  expect(changes()).toEqual([{ fromSeq: head, toSeq: head + 1, chats: [chat], kinds: ['clock_advanced'], rebuilt: false }]);
+
+  await client.sendTurn(chat, '"Hold the light."');
+  await leader.idle();
+  const kinds = changes().flatMap((c) => c.kinds);
+  expect(kinds).toEqual(expect.arrayContaining(['user_turn', 'assistant_turn_started', 'assistant_turn', 'turn_analyzed']));
+  // Notices chain: each starts where the one before ended.
+  const all = changes();
+  for (let i = 1; i < all.length; i++) expect(all[i]!.fromSeq).toBe(all[i - 1]!.toSeq);
+  expect(all.at(-1)!.toSeq).toBe(engine.headSeq());
+});
+
+it('mirrors a streaming reply as numbered deltas, then its end', async () => {
+  const { leader, client, events } = testLeader(engine, narratorOnly(scriptedLlm('Rain on the deck.').client));
+  const { turnId } = await client.sendTurn(chat, 'Go on');
+  await leader.idle();
+  const published = events.flatMap((e) => (e.type === 'publish' ? [e] : []));
+  expect(published.map((p) => p.seq)).toEqual(published.map((_, i) => i + 1));
+  expect(published.map((p) => p.data)).toEqual([
+    { turnId, type: 'delta', text: 'Rain ' },
+    { turnId, type: 'delta', text: 'on ' },
+    { turnId, type: 'delta', text: 'the ' },
+    { turnId, type: 'delta', text: 'deck.' },
+    { turnId, type: 'end' },
+  ]);
+  expect(engine.transcript(chat).turns.at(-1)).toMatchObject({ turnId, text: 'Rain on the deck.', status: 'done' });
+});

@@ -1,0 +1,35 @@
+import type { Engine } from '../../src/engine/engine.ts';
+import { createLeader, type Change, type LeaderEvent } from '../../src/engine/leader/leader.ts';
+import type { LlmClient } from '../../src/engine/llm/port.ts';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+
+/**
+ * The leader core exactly as the worker runs it, over a test engine, with everything it tells the
+ * tabs recorded. `now` defaults to the wall clock.
+ */
+export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () => number } = {}) {
+  const events: LeaderEvent[] = [];
+  const leader = createLeader({
+    engine,
+    llm,
+    tokens: loadTokenCounter,
+    now: options.now ?? Date.now,
+    emit: (event) => events.push(event),
+    report: (message, error) => {
+      throw new Error(`${message}: ${String(error)}`);
+    },
+  });
+  const changes = (): Change[] => events.flatMap((e) => (e.type === 'changed' ? [e.change] : []));
+  return { leader, client: leader.client, events, changes };
+}
+
+/** An analysis answer that changes nothing, for tests about something else. */
+export const QUIET_ANALYSIS = JSON.stringify({ minutesPassed: 1, significance: 1, sceneEnd: 'none', newPlace: '', feelings: {} });
+
+/** The client with its structured calls (analysis) answered quietly, so a script feeds only the narrator. */
+export function narratorOnly(llm: LlmClient): LlmClient {
+  return {
+    stream: (messages, options) => llm.stream(messages, options),
+    complete: async (_messages, options) => ({ text: QUIET_ANALYSIS, usage: null, model: options.model, finishReason: 'stop' }),
+  };
+}
