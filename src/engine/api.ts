@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProjectedTable } from './events/tables.ts';
 
 /**
  * Every call a tab can make, declared once: its kind, the schema of its arguments and its flags.
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * command id) and the UI client is built from its names. The implementations are in
  * `leader/handlers.ts`, typed against these schemas; go-to-definition on a client call lands there.
  *
- * - `query`: reads only. `records`: it may append an event all the same (a failing classifier).
+ * - `query`: reads only, from the tables in `reads`. `records`: it may append an event all the same (a failing classifier).
  * - `command`: writes. The calling tab makes its command id once, so a re-send is applied once.
  *   `rebuilds`: its effect is a rebuild of the chat's projections, not just appended events.
  * - `admin`: replaces the database under every tab; run by the worker, not the engine.
@@ -15,6 +16,8 @@ import { z } from 'zod';
 export interface CallDeclaration {
   kind: 'query' | 'command' | 'admin';
   args: z.ZodTuple;
+  /** For queries: the projected tables its answer comes from. A live query refetches when a change touches one. */
+  reads?: readonly ProjectedTable[];
   records?: true;
   rebuilds?: true;
 }
@@ -24,22 +27,27 @@ const seq = z.number().int().nonnegative();
 const none = z.tuple([]);
 
 export const API = {
-  headSeq: { kind: 'query', args: none },
-  listBots: { kind: 'query', args: none },
-  getBot: { kind: 'query', args: z.tuple([id]) },
-  getYou: { kind: 'query', args: none },
-  listChats: { kind: 'query', args: none },
+  headSeq: { kind: 'query', args: none, reads: [] },
+  listBots: { kind: 'query', args: none, reads: ['bots'] },
+  getBot: { kind: 'query', args: z.tuple([id]), reads: ['bots'] },
+  getYou: { kind: 'query', args: none, reads: ['you'] },
+  listChats: { kind: 'query', args: none, reads: ['chats', 'chat_state', 'transcript', 'bots'] },
   transcript: {
     kind: 'query',
     args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
+    reads: ['transcript', 'bots', 'you'],
   },
-  drawer: { kind: 'query', args: z.tuple([id]) },
-  settings: { kind: 'query', args: none },
-  classifierFailures: { kind: 'query', args: none },
-  exportLog: { kind: 'query', args: none },
-  streamState: { kind: 'query', args: z.tuple([id]) },
-  proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true },
-  analysisStatus: { kind: 'query', args: z.tuple([id]) },
+  drawer: {
+    kind: 'query',
+    args: z.tuple([id]),
+    reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you'],
+  },
+  settings: { kind: 'query', args: none, reads: ['settings'] },
+  classifierFailures: { kind: 'query', args: none, reads: ['classifier_failures'] },
+  exportLog: { kind: 'query', args: none, reads: [] },
+  streamState: { kind: 'query', args: z.tuple([id]), reads: [] },
+  proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true, reads: [] },
+  analysisStatus: { kind: 'query', args: z.tuple([id]), reads: ['transcript', 'scenes', 'memories', 'scene_summaries'] },
 
   // The payloads below are checked by the command itself, with messages written for the user.
   saveYou: { kind: 'command', args: z.tuple([z.unknown()]) },
@@ -68,6 +76,9 @@ export type CommandName = KindOf<'command'>;
 export type AdminName = KindOf<'admin'>;
 /** A call's arguments as the UI passes them (a command's id is added by the tab's worker). */
 export type CallArgs<N extends CallName> = z.input<(typeof API)[N]['args']>;
+
+/** The tables a query reads (none for a call that is not a query). */
+export const readsOf = (query: QueryName): readonly string[] => (API[query] as CallDeclaration).reads ?? [];
 
 export function declarationOf(method: string): CallDeclaration | undefined {
   return Object.hasOwn(API, method) ? (API as Record<string, CallDeclaration>)[method] : undefined;

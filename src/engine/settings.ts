@@ -36,6 +36,7 @@ export const DEFAULT_SETTINGS: Settings = {
 /** The settings a change touched. The command checks the merged whole before appending. */
 export const settingsChanged = defineEvent({
   kind: 'settings_changed',
+  writes: ['settings'],
   scope: 'global',
   schema: z.object({ patch: z.record(z.string(), z.unknown()) }).refine((p) => Object.keys(p.patch).length > 0, 'nothing changed'),
   apply(db, { seq, payload }) {

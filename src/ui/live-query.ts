@@ -1,10 +1,11 @@
 import { createResource, onCleanup, type Accessor, type Resource } from 'solid-js';
+import { readsOf, type QueryName } from '../engine/api.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { AppClient } from './engine-client.ts';
 
 export interface LiveQueryScope {
-  /** Event kinds whose appearance changes this query's answer. */
-  kinds: readonly string[];
+  /** The query whose answer is shown: the tables it reads (declared in the API table) decide when it refetches. */
+  query: QueryName;
   /** For a chat's query: only that chat's changes count. */
   chatId?: Accessor<string | undefined>;
 }
@@ -12,13 +13,14 @@ export interface LiveQueryScope {
 function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
   const chat = scope.chatId?.();
   if (notice.rebuilt) return notice.chats.length === 0 || chat === undefined || notice.chats.includes(chat);
-  if (!notice.kinds.some((k) => scope.kinds.includes(k))) return false;
+  const reads = readsOf(scope.query);
+  if (!notice.tables.some((t) => reads.includes(t))) return false;
   return chat === undefined || notice.chats.includes(chat);
 }
 
 /**
- * A Solid resource that stays true to the database: it refetches when a change notice touches its
- * kinds (and chat), on a seq gap, or when another tab took over. Queries off screen are disposed
+ * A Solid resource that stays true to the database: it refetches when a change notice touches a
+ * table it reads (and its chat), on a seq gap, or when another tab took over. Queries off screen are disposed
  * with their component and cost nothing.
  */
 export function createLiveQuery<T>(client: AppClient, scope: LiveQueryScope, fetcher: () => Promise<T>): Resource<T> {

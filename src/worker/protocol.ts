@@ -30,7 +30,7 @@ export interface ChangeNotice {
   fromSeq: number;
   toSeq: number;
   chats: string[];
-  kinds: string[];
+  tables: string[];
   /** Projections of `chats` (or of everything when `chats` is empty) were rebuilt: refetch them all. */
   rebuilt: boolean;
 }
@@ -84,7 +84,7 @@ export function readMessage(data: unknown): TabMessage | undefined {
         ? (data as TabMessage)
         : undefined;
     case 'changed':
-      return isString(data.epoch) && isSeq(data.fromSeq) && isSeq(data.toSeq) && isStringList(data.chats) && isStringList(data.kinds) && typeof data.rebuilt === 'boolean'
+      return isString(data.epoch) && isSeq(data.fromSeq) && isSeq(data.toSeq) && isStringList(data.chats) && isStringList(data.tables) && typeof data.rebuilt === 'boolean'
         ? (data as TabMessage)
         : undefined;
     case 'publish':

@@ -38,12 +38,14 @@ it('tells the tabs what a command changed, and nothing for a query', async () =>
   const head = engine.headSeq();
   const time = await client.advanceClock(chat, 30);
   expect(time).toMatch(/T20:30/);
-  expect(changes()).toEqual([{ fromSeq: head, toSeq: head + 1, chats: [chat], kinds: ['clock_advanced'], rebuilt: false }]);
+  expect(changes()).toEqual([{ fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats'], rebuilt: false }]);
 
   await client.sendTurn(chat, '"Hold the light."');
   await leader.idle();
-  const kinds = changes().flatMap((c) => c.kinds);
-  expect(kinds).toEqual(expect.arrayContaining(['user_turn', 'assistant_turn_started', 'assistant_turn', 'turn_analyzed']));
+  const tables = changes().flatMap((c) => c.tables);
+  // The reply, then its analysis: the clock, the feelings and the bot's memory of it.
+  expect(tables).toEqual(expect.arrayContaining(['transcript', 'chat_state', 'edges', 'memories']));
+  expect(tables).not.toContain('settings');
   // Notices chain: each starts where the one before ended.
   const all = changes();
   for (let i = 1; i < all.length; i++) expect(all[i]!.fromSeq).toBe(all[i - 1]!.toSeq);

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { EventDraft } from '../../src/engine/log/draft.ts';
+import { EVENT_DEFINITIONS, PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
+import type { EventDefinition } from '../../src/engine/events/define.ts';
 import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
@@ -249,6 +251,7 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
 
 async function copyLogInto(source: Db): Promise<{ engine: Engine; db: Db }> {
   const fresh = await openTestEngine();
+  watchWrites(fresh.db);
   const rows = source.all('SELECT seq, id, ts, kind, chat_id, payload, cause_seq, superseded_by, hidden_by FROM events ORDER BY seq');
   fresh.db.transaction(() => {
     for (const r of rows) {
@@ -261,12 +264,55 @@ async function copyLogInto(source: Db): Promise<{ engine: Engine; db: Db }> {
   return fresh;
 }
 
+/**
+ * Records which projected table each event kind's projection writes: temporary triggers on every
+ * projected table note the kind whose `apply` is running. Writes outside a projection (a rebuild
+ * clearing tables) are not attributed to any kind.
+ */
+function watchWrites(db: Db): () => { kind: string; table: string }[] {
+  db.run('CREATE TEMP TABLE projecting (kind TEXT)');
+  db.run('INSERT INTO temp.projecting VALUES (NULL)');
+  db.run('CREATE TEMP TABLE written (kind TEXT NOT NULL, tbl TEXT NOT NULL)');
+  for (const table of PROJECTED_TABLES) {
+    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.run(
+        `CREATE TEMP TRIGGER watch_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN
+           INSERT INTO temp.written SELECT kind, '${table}' FROM temp.projecting WHERE kind IS NOT NULL;
+         END`,
+      );
+    }
+  }
+  return () => db.all<{ kind: string; table: string }>('SELECT DISTINCT kind, tbl AS "table" FROM temp.written ORDER BY kind, tbl');
+}
+
+const unwatched = new Map<EventDefinition, Pick<EventDefinition, 'apply' | 'applyToChat'>>();
+beforeAll(() => {
+  for (const def of EVENT_DEFINITIONS as readonly EventDefinition[]) {
+    const { apply, applyToChat } = def;
+    unwatched.set(def, { apply, applyToChat });
+    const during = (db: Db, run: () => void) => {
+      db.run('UPDATE temp.projecting SET kind = ?', [def.kind]);
+      try {
+        run();
+      } finally {
+        db.run('UPDATE temp.projecting SET kind = NULL');
+      }
+    };
+    def.apply = (db, event) => during(db, () => apply(db, event));
+    if (applyToChat) def.applyToChat = (db, event, chatId) => during(db, () => applyToChat(db, event, chatId));
+  }
+});
+afterAll(() => {
+  for (const [def, original] of unwatched) Object.assign(def, original);
+});
+
 describe('rebuild() equals incremental projection', () => {
   it('for random valid sequences with regenerates, rewinds and undos, table by table', async () => {
     await fc.assert(
       fc.asyncProperty(story, async (ops) => {
         const clock = testClock();
         const { engine, db } = await openTestEngine({ now: () => clock.advance(1_000) });
+        const written = watchWrites(db);
         interpret(engine, db, ops);
         const incremental = dumpProjections(db);
         checkMemoryIndex(db);
@@ -281,6 +327,11 @@ describe('rebuild() equals incremental projection', () => {
         engine.rebuild();
         expect(dumpProjections(db)).toEqual(incremental);
         checkMemoryIndex(db);
+
+        // Every table a projection wrote is one its kind declares: change notices are built from
+        // the declarations, so an undeclared write would leave some screen stale.
+        const undeclared = written().filter(({ kind, table }) => !(EVENT_DEFINITIONS.find((d) => d.kind === kind)!.writes as readonly string[]).includes(table));
+        expect(undeclared).toEqual([]);
 
         // The same log restored into a new database (what a backup restore does) rebuilds to the same state.
         const restored = await copyLogInto(db);

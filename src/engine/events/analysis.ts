@@ -9,6 +9,7 @@ import { entityId, entityRef, significance } from './fields.ts';
  */
 export const turnAnalyzed = defineEvent({
   kind: 'turn_analyzed',
+  writes: ['transcript'],
   scope: 'chat',
   schema: z.object({
     turnId: entityId,
@@ -25,6 +26,7 @@ export const turnAnalyzed = defineEvent({
 /** One witness's summary of a closed scene is written (or was given up on): the job is done. */
 export const sceneSummarized = defineEvent({
   kind: 'scene_summarized',
+  writes: ['scene_summaries'],
   scope: 'chat',
   schema: z.object({ sceneId: entityId, ownerId: entityRef, ok: z.boolean() }),
   apply(db, { seq, chatId, payload: p }) {

@@ -5,6 +5,7 @@ import { entityId, longText, requiredText, shortText } from './fields.ts';
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({
   kind: 'you_authored',
+  writes: ['you'],
   scope: 'global',
   schema: z.object({
     name: requiredText(80),
@@ -34,6 +35,7 @@ export const botFields = z.object({
 /** A bot created or edited: every edit is a whole new version of the authored fields. */
 export const botAuthored = defineEvent({
   kind: 'bot_authored',
+  writes: ['bots'],
   scope: 'global',
   schema: botFields.extend({ botId: entityId }),
   apply(db, { seq, payload: p }) {
@@ -64,6 +66,7 @@ export const botAuthored = defineEvent({
 /** The bot forgets: its memories and its feelings toward others, in every chat. Authored fields stay. */
 export const botReset = defineEvent({
   kind: 'bot_reset',
+  writes: ['bots', 'memories', 'edges', 'edge_facts'],
   scope: 'global',
   schema: z.object({ botId: entityId }),
   apply(db, { seq, payload: p }) {

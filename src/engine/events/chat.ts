@@ -5,6 +5,7 @@ import { entityId, fictionTime, requiredText, shortText } from './fields.ts';
 /** A new story with one bot as its host. The chat id is the event's chat id. */
 export const chatCreated = defineEvent({
   kind: 'chat_created',
+  writes: ['chats', 'chat_state'],
   scope: 'chat',
   schema: z.object({
     botId: entityId,
@@ -33,6 +34,7 @@ export const chatCreated = defineEvent({
  */
 export const clockAdvanced = defineEvent({
   kind: 'clock_advanced',
+  writes: ['chat_state'],
   scope: 'chat',
   schema: z.object({
     minutes: z.number().int().min(0).max(60 * 24 * 365 * 10),

@@ -7,6 +7,7 @@ export const RAW_TEXT_LIMIT = 2_000;
 /** A structured call that gave up: kept so Settings can show what the classifier model did wrong. */
 export const classifierFailed = defineEvent({
   kind: 'classifier_failed',
+  writes: ['classifier_failures'],
   scope: 'any',
   schema: z.object({
     task: shortText(80),

@@ -28,6 +28,7 @@ export function addFacts(db: Db, chatId: string | null, source: string, target: 
 /** How `source` feels about and what it knows of `target`, in this chat. Directed: A->B is not B->A. */
 export const edgeUpdate = defineEvent({
   kind: 'edge_update',
+  writes: ['edges', 'edge_facts'],
   scope: 'chat',
   schema: z
     .object({
@@ -57,6 +58,7 @@ export const edgeUpdate = defineEvent({
 
 export const edgeSummaryRewritten = defineEvent({
   kind: 'edge_summary_rewritten',
+  writes: ['edges'],
   scope: 'chat',
   schema: z.object({ source: entityRef, target: entityRef, summary: shortText(4_000) }),
   apply(db, { seq, chatId, payload: p }) {

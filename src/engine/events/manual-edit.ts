@@ -82,6 +82,7 @@ function whereClause(t: Target, chatId: string | null): { sql: string; params: S
 
 export const manualEdit = defineEvent({
   kind: 'manual_edit',
+  writes: ['you', 'bots', 'chats', 'chat_state', 'edges', 'edge_facts', 'memories', 'transcript', 'activity', 'containers'],
   scope: 'any',
   schema: z
     .object({ target, field: z.string().max(40), prior: z.unknown(), value: z.unknown() })

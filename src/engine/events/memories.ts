@@ -10,6 +10,7 @@ export const witness = z.object({ you: z.boolean(), host: z.boolean(), guest: z.
 
 export const memoryWritten = defineEvent({
   kind: 'memory_written',
+  writes: ['memories'],
   scope: 'chat',
   schema: z.object({
     memoryId: entityId,
@@ -52,6 +53,7 @@ export const memoryWritten = defineEvent({
 
 export const memorySignificanceSet = defineEvent({
   kind: 'memory_significance_set',
+  writes: ['memories'],
   scope: 'chat',
   schema: z.object({ memoryId: entityId, significance }),
   apply(db, { chatId, payload: p }) {
@@ -62,6 +64,7 @@ export const memorySignificanceSet = defineEvent({
 /** `auto` tells a pin the engine made (evictable under the cap) from one the user made (never evicted). */
 export const memoryPinChanged = defineEvent({
   kind: 'memory_pin_changed',
+  writes: ['memories'],
   scope: 'chat',
   schema: z.object({ memoryId: entityId, pinned: z.boolean(), auto: z.boolean() }),
   apply(db, { chatId, payload: p }) {
@@ -82,6 +85,7 @@ export const memoryPinChanged = defineEvent({
  */
 export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
+  writes: ['memories'],
   scope: 'chat',
   schema: z.object({ memoryId: entityId, summary: requiredText(4_000), absorbs: z.array(entityId).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {

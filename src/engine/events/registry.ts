@@ -48,23 +48,8 @@ export function definitionOf(kind: string): EventDefinition | undefined {
   return byKind.get(kind);
 }
 
-/** The tables that are a pure function of the visible events; `rebuild()` clears and refills them. */
-export const PROJECTED_TABLES = [
-  'you',
-  'bots',
-  'chats',
-  'chat_state',
-  'containers',
-  'scenes',
-  'activity',
-  'edges',
-  'edge_facts',
-  'memories',
-  'transcript',
-  'classifier_failures',
-  'settings',
-  'scene_summaries',
-] as const;
+export { PROJECTED_TABLES, type ProjectedTable } from './tables.ts';
+import { PROJECTED_TABLES } from './tables.ts';
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], string>> = {
@@ -80,6 +65,15 @@ export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], stri
   classifier_failures: 'chat_id',
   scene_summaries: 'chat_id',
 };
+
+/**
+ * The tables an event of this kind can change: what its projection declares, plus `chats` for
+ * any chat event (its last_seq moves). Change notices are built from this.
+ */
+export function tablesWrittenBy(kind: string, inChat: boolean): readonly string[] {
+  const writes = definitionOf(kind)?.writes ?? PROJECTED_TABLES;
+  return inChat && !writes.includes('chats') ? [...writes, 'chats'] : writes;
+}
 
 /** Global kinds that reach into chat rows, and so are replayed when one chat is rebuilt. */
 export const KINDS_REACHING_CHATS = EVENT_DEFINITIONS.filter((d) => 'applyToChat' in d).map((d) => d.kind);

@@ -8,6 +8,7 @@ import { defineEvent } from './define.ts';
  */
 export const chatRewound = defineEvent({
   kind: 'chat_rewound',
+  writes: [],
   scope: 'chat',
   schema: z.object({ fromSeq: z.number().int().min(1) }),
   apply() {},
@@ -15,6 +16,7 @@ export const chatRewound = defineEvent({
 
 export const rewindUndone = defineEvent({
   kind: 'rewind_undone',
+  writes: [],
   scope: 'chat',
   schema: z.object({ rewindSeq: z.number().int().min(1) }),
   apply() {},

@@ -11,6 +11,7 @@ export type Segment = z.infer<typeof segment>;
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
 export const userTurn = defineEvent({
   kind: 'user_turn',
+  writes: ['transcript'],
   scope: 'chat',
   schema: z.object({
     turnId: entityId,
@@ -29,6 +30,7 @@ export const userTurn = defineEvent({
 /** The narrator began a reply. The row shows as streaming until `assistant_turn` finishes it. */
 export const assistantTurnStarted = defineEvent({
   kind: 'assistant_turn_started',
+  writes: ['transcript'],
   scope: 'chat',
   schema: z.object({ turnId: entityId, speaker: entityId, model: shortText(200) }),
   apply(db, { seq, chatId, payload: p }) {
@@ -49,6 +51,7 @@ export const truncationReason = z.enum(['stopped', 'error', 'interrupted', 'leng
 
 export const assistantTurn = defineEvent({
   kind: 'assistant_turn',
+  writes: ['transcript'],
   scope: 'chat',
   schema: z
     .object({

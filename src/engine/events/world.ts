@@ -5,6 +5,7 @@ import { entityId, entityRef, fictionTime, requiredText, shortText, significance
 /** A place: a room, a vehicle, a street. Containers nest (a booth inside a tavern). */
 export const containerCreated = defineEvent({
   kind: 'container_created',
+  writes: ['containers'],
   scope: 'chat',
   schema: z.object({
     containerId: entityId,
@@ -33,6 +34,7 @@ export const action = z.object({
 /** What one entity is doing now. Each change states the whole activity, never a patch. */
 export const activityChange = defineEvent({
   kind: 'activity_change',
+  writes: ['activity'],
   scope: 'chat',
   schema: z.object({
     entity: entityRef,
@@ -58,6 +60,7 @@ export const activityChange = defineEvent({
 
 export const sceneOpened = defineEvent({
   kind: 'scene_opened',
+  writes: ['scenes', 'chat_state'],
   scope: 'chat',
   schema: z.object({
     sceneId: entityId,
@@ -77,6 +80,7 @@ export const sceneOpened = defineEvent({
 
 export const sceneClosed = defineEvent({
   kind: 'scene_closed',
+  writes: ['scenes', 'chat_state'],
   scope: 'chat',
   schema: z.object({
     sceneId: entityId,

@@ -2,6 +2,7 @@ import { API, checkCall, type CallName } from '../api.ts';
 import type { Engine } from '../engine.ts';
 import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../kickoff.ts';
 import type { LlmClient } from '../llm/port.ts';
+import { tablesWrittenBy } from '../events/registry.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import { AnalysisQueue } from './analysis-queue.ts';
@@ -14,7 +15,8 @@ export interface Change {
   fromSeq: number;
   toSeq: number;
   chats: string[];
-  kinds: string[];
+  /** The projected tables the writes touched; a query refetches when it reads one of them. */
+  tables: string[];
   /** Projections of `chats` (or of everything when `chats` is empty) were rebuilt: refetch them all. */
   rebuilt: boolean;
 }
@@ -58,7 +60,7 @@ export function createLeader(deps: LeaderDeps) {
       fromSeq,
       toSeq,
       chats: [...new Set(rows.map((r) => r.chatId).filter((c): c is string => c !== null))],
-      kinds: [...new Set(rows.map((r) => r.kind))],
+      tables: [...new Set(rows.flatMap((r) => tablesWrittenBy(r.kind, r.chatId !== null)))].sort(),
       rebuilt,
     };
     emit({ type: 'changed', change });

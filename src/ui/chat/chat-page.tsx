@@ -7,7 +7,6 @@ import { streamTopic, type StreamMessage } from '../../engine/leader/narrator.ts
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { ANALYSIS_KINDS, CHAT_HEADER_KINDS, SETTINGS_KINDS, TRANSCRIPT_KINDS } from '../query-kinds.ts';
 import { StoryDrawer } from './story-drawer.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
@@ -19,10 +18,10 @@ export function ChatPage() {
   const client = useClient();
   const params = useParams<{ id: string }>();
   const chatId = () => params.id;
-  const header = createLiveQuery(client, { kinds: CHAT_HEADER_KINDS, chatId }, () => client.engine.drawer(chatId()));
-  const latest = createLiveQuery(client, { kinds: TRANSCRIPT_KINDS, chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
-  const settings = createLiveQuery(client, { kinds: SETTINGS_KINDS }, () => client.engine.settings());
-  const analysis = createLiveQuery(client, { kinds: ANALYSIS_KINDS, chatId }, () => client.engine.analysisStatus(chatId()));
+  const header = createLiveQuery(client, { query: 'drawer', chatId }, () => client.engine.drawer(chatId()));
+  const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
+  const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
+  const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));
   // The drawer stays open or closed as the reader left it; wide screens start with it open.
   const [drawerOpen, setDrawerOpen] = createSignal(localStorage.getItem(DRAWER_KEY) === null ? window.innerWidth > 1100 : localStorage.getItem(DRAWER_KEY) === 'open');
   const toggleDrawer = () => {

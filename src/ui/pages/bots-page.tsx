@@ -2,11 +2,10 @@ import { A } from '@solidjs/router';
 import { For, Show } from 'solid-js';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { BOT_KINDS } from '../query-kinds.ts';
 
 export function BotsPage() {
   const client = useClient();
-  const bots = createLiveQuery(client, { kinds: BOT_KINDS }, () => client.engine.listBots());
+  const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
   return (
     <section aria-labelledby="bots-title">
       <div class="title-row">

@@ -3,12 +3,11 @@ import { createResource, For, Match, Show, Switch } from 'solid-js';
 import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { CHAT_LIST_KINDS } from '../query-kinds.ts';
 
 /** Where a user lands. A first visit is led on: who you are, then a bot, then its kickoff. */
 export function ChatsPage() {
   const client = useClient();
-  const chats = createLiveQuery(client, { kinds: CHAT_LIST_KINDS }, () => client.engine.listChats());
+  const chats = createLiveQuery(client, { query: 'listChats' }, () => client.engine.listChats());
   const [firstRun] = createResource(async () => {
     const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
     return { needsYou: !you, needsBot: bots.length === 0 };

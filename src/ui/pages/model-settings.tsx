@@ -2,7 +2,6 @@ import { createResource, createSignal, For, Show } from 'solid-js';
 import type { Settings } from '../../engine/settings.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { FAILURE_KINDS, SETTINGS_KINDS } from '../query-kinds.ts';
 
 async function relayModels(): Promise<string[]> {
   const response = await fetch('/api/v1/models');
@@ -14,8 +13,8 @@ async function relayModels(): Promise<string[]> {
 /** Which models narrate and classify, and the knobs of the turn pipeline. */
 export function ModelSettings() {
   const client = useClient();
-  const settings = createLiveQuery(client, { kinds: SETTINGS_KINDS }, () => client.engine.settings());
-  const failures = createLiveQuery(client, { kinds: FAILURE_KINDS }, () => client.engine.classifierFailures());
+  const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
+  const failures = createLiveQuery(client, { query: 'classifierFailures' }, () => client.engine.classifierFailures());
   const [models] = createResource(relayModels);
   const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
 

@@ -7,11 +7,10 @@ import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { backupFileName, downloadJson, readJsonFile } from '../backup-file.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
-import { YOU_KINDS } from '../query-kinds.ts';
 
 export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth }) {
   const client = useClient();
-  const you = createLiveQuery(client, { kinds: YOU_KINDS }, () => client.engine.getYou());
+  const you = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
   const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [search] = useSearchParams();
   const navigate = useNavigate();
