@@ -1,4 +1,4 @@
-import { addFictionMinutes } from './analysis/fiction-time.ts';
+import { addFictionMinutes } from './fiction-time.ts';
 import { castOf } from './analysis/cast.ts';
 import { nextScene } from './analysis/next-scene.ts';
 import type { LogContext } from './log/append.ts';

@@ -1,7 +1,6 @@
 import * as Comlink from 'comlink';
 import { createSignal } from 'solid-js';
-import { API } from '../engine/api.ts';
-import type { EngineClient } from '../engine/leader/handlers.ts';
+import { API, type EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';

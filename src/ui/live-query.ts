@@ -1,5 +1,5 @@
 import { createResource, onCleanup, type Accessor, type Resource } from 'solid-js';
-import { readsOf, type QueryName } from '../engine/api.ts';
+import { readsOf, type QueryName } from '../engine/for-ui.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { AppClient } from './engine-client.ts';
 

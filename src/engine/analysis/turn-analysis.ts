@@ -6,12 +6,11 @@ import type { EventDraft } from '../log/draft.ts';
 import { factKey } from '../events/edges.ts';
 import { makeRoomForPin } from '../memory/pins.ts';
 import type { Settings } from '../settings.ts';
-import { describeFictionTime } from '../turn/narrator-prompt.ts';
 import { inCharacterText } from '../turn/parse.ts';
 import type { Segment } from '../events/turns.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf, type Cast } from './cast.ts';
-import { addFictionMinutes } from './fiction-time.ts';
+import { addFictionMinutes, describeFictionTime } from '../fiction-time.ts';
 import { nextScene } from './next-scene.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;

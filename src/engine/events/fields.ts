@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FICTION_TIME_PATTERN } from '../fiction-time.ts';
 
 /** Shared payload pieces, so every kind validates ids, texts and times the same way. */
 
@@ -16,6 +17,6 @@ export const longText = z.string().max(20_000);
 /** In-fiction time: an ISO 8601 date-time (an offset or Z is optional; fiction has no time zone). */
 export const fictionTime = z
   .string()
-  .regex(/^\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/, 'must be an ISO date-time');
+  .regex(FICTION_TIME_PATTERN, 'must be an ISO date-time');
 
 export const significance = z.number().int().min(0).max(3);

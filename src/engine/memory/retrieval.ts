@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { fictionMinutesBetween } from '../analysis/fiction-time.ts';
+import { fictionMinutesBetween } from '../fiction-time.ts';
 import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
 
 export interface MemorySearch {

@@ -8,18 +8,11 @@ import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
+import { describeFictionTime } from '../fiction-time.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
 const HISTORY_LIMIT = 300;
-
-export function describeFictionTime(iso: string): string {
-  const match = /^(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
-  if (!match) return iso;
-  const [, y, mo, d, h, mi] = match;
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-  return `${Number(d)} ${months[Number(mo) - 1] ?? mo} ${y}, ${h}:${mi}`;
-}
 
 /**
  * Everything the narrator is told for the reply started at `replySeq`, as tiered parts: the story

@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Index, Show } from 'solid-js';
 import { createStillHere } from '../still-here.ts';
-import { botFields } from '../../engine/events/authoring.ts';
+import { botFields } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 

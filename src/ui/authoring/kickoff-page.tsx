@@ -1,6 +1,6 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Show } from 'solid-js';
-import { kickoffSchema, type Kickoff } from '../../engine/kickoff.ts';
+import { kickoffSchema, type Kickoff } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { createStillHere } from '../still-here.ts';

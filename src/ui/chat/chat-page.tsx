@@ -1,9 +1,6 @@
 import { useParams } from '@solidjs/router';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
-import type { TranscriptTurn } from '../../engine/queries/transcript.ts';
-import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
-import { closingMarker } from '../../engine/turn/parse.ts';
-import { streamTopic, type StreamMessage } from '../../engine/leader/narrator.ts';
+import { closingMarker, describeFictionTime, streamTopic, type StreamMessage, type TranscriptTurn } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';

@@ -1,4 +1,4 @@
-import type { TranscriptTurn } from '../../engine/queries/transcript.ts';
+import type { TranscriptTurn } from '../../engine/for-ui.ts';
 
 /** What to tell the user about a reply that did not finish, and what the button does. */
 export function replyProblem(turn: TranscriptTurn): { message: string; action: 'Regenerate' | 'Retry' } | null {

@@ -1,6 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
-import type { Drawer, Memory } from '../../engine/queries/drawer.ts';
-import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
+import { describeFictionTime, type Drawer, type Memory } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';

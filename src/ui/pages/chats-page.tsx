@@ -1,6 +1,6 @@
 import { A, Navigate } from '@solidjs/router';
 import { createResource, For, Match, Show, Switch } from 'solid-js';
-import { describeFictionTime } from '../../engine/turn/narrator-prompt.ts';
+import { describeFictionTime } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 

@@ -1,0 +1,15 @@
+/**
+ * What the UI takes from the engine, in one place: the call table and the client's type, the
+ * schemas its forms check before sending, the formatters and the read models' types. The UI
+ * imports engine code from here and nowhere deeper, so the engine can move its files freely.
+ */
+export { API, readsOf, type QueryName } from './api.ts';
+export type { EngineClient } from './leader/handlers.ts';
+export { streamTopic, type StreamMessage } from './leader/narrator.ts';
+export { botFields } from './events/authoring.ts';
+export { kickoffSchema, type Kickoff } from './kickoff.ts';
+export { describeFictionTime } from './fiction-time.ts';
+export { closingMarker } from './turn/parse.ts';
+export type { Drawer, Memory } from './queries/drawer.ts';
+export type { TranscriptTurn } from './queries/transcript.ts';
+export type { Settings } from './settings.ts';

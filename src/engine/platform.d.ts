@@ -1,0 +1,36 @@
+/**
+ * The only platform globals the engine may use: each exists, with these shapes, in browsers, in
+ * workers and in Node 20. `src/engine/tsconfig.json` compiles the engine against these and the
+ * plain ECMAScript library, with no DOM, WebWorker or Node types, so anything else is an error.
+ * (The project's main tsconfig, which has the DOM, leaves this file out.)
+ */
+
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+  throwIfAborted(): void;
+}
+declare var AbortSignal: {
+  prototype: AbortSignal;
+  timeout(milliseconds: number): AbortSignal;
+  any(signals: AbortSignal[]): AbortSignal;
+};
+
+interface AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+declare var AbortController: { prototype: AbortController; new (): AbortController };
+
+declare function queueMicrotask(callback: () => void): void;
+
+declare var crypto: { readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };
+
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+
+/** Only passed through to the openai SDK (tests hand the relay client a fetch of their own). */
+declare function fetch(input: string | URL, init?: unknown): Promise<unknown>;
