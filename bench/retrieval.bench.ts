@@ -85,7 +85,7 @@ async function plantStory(engine: Engine, turns: number) {
     for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
     if (!witnessed) engine.append([status(host, 'present'), status(guest, 'away')]);
   }
-  return { chat, host, guest, facts, now: engine.drawer(chat)!.fictionTime };
+  return { chat, host, guest, facts, now: engine.chatState(chat)!.fictionTime };
 }
 
 async function quality(turns: number) {

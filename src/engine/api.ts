@@ -37,7 +37,7 @@ export const API = {
     args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
     reads: ['transcript', 'bots', 'you'],
   },
-  drawer: {
+  chatState: {
     kind: 'query',
     args: z.tuple([id]),
     reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you'],

@@ -15,7 +15,7 @@ import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
-import { drawerState } from './queries/drawer.ts';
+import { chatState } from './queries/chat-state.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
@@ -23,7 +23,7 @@ import { startChat } from './kickoff.ts';
 import { narratorPrompt } from './turn/narrator-prompt.ts';
 import type { TokenCounter } from './turn/tokens.ts';
 import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
-import { drawerCommands } from './drawer-commands.ts';
+import { storyCommands } from './story-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
@@ -50,7 +50,7 @@ export function createEngine(deps: EngineDeps) {
     newId: ctx.newId,
     turns: turnCommands(ctx),
     authoring: authoringCommands(ctx),
-    drawerCommands: drawerCommands(ctx),
+    storyCommands: storyCommands(ctx),
 
     /**
      * The background work after replies (analysis, scene summaries): what is pending, and running
@@ -196,7 +196,7 @@ export function createEngine(deps: EngineDeps) {
     listChats: () => listChats(db),
     transcript: (chatId: string, options?: { beforeSeq?: number | null; limit?: number }) =>
       chatTranscript(db, chatId, options),
-    drawer: (chatId: string) => drawerState(db, chatId),
+    chatState: (chatId: string) => chatState(db, chatId),
   };
   return engine;
 }

@@ -10,6 +10,6 @@ export { botFields } from './events/authoring.ts';
 export { kickoffSchema, type Kickoff } from './kickoff.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
-export type { Drawer, Memory } from './queries/drawer.ts';
+export type { ChatState, Memory } from './queries/chat-state.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { Settings } from './settings.ts';

@@ -23,7 +23,7 @@ interface DrawerView {
   memories: { summary: string; source: string; pinned: boolean }[];
   pinned: { count: number; cap: number };
 }
-const drawer = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.drawer(id), chatId) as Promise<DrawerView>;
+const drawer = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id), chatId) as Promise<DrawerView>;
 const pending = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.analysisStatus(id), chatId) as Promise<{ pending: number }>;
 const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 

@@ -55,7 +55,7 @@ async function analyzeAll(llm: LlmClient) {
   }
 }
 
-const edge = (source: string, target: string) => engine.drawer(chat)!.edges.find((e) => e.source === source && e.target === target);
+const edge = (source: string, target: string) => engine.chatState(chat)!.edges.find((e) => e.source === source && e.target === target);
 const kindsCausedBy = (seq: number) =>
   db.all<{ kind: string }>('SELECT kind FROM events WHERE cause_seq = ? ORDER BY seq', [seq]).map((r) => r.kind);
 
@@ -74,7 +74,7 @@ describe('the analysis after a reply', () => {
 
     expect(edge(bot, 'you')).toMatchObject({ affinity: 60, trust: 57 });
     expect(edge('you', bot)).toMatchObject({ affinity: 47, trust: 40 });
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.fictionTime).toBe('1890-05-01T20:15:00');
     const memory = drawer.memories.find((m) => m.summary.includes('I found the map'))!;
     expect(memory).toMatchObject({ ownerId: bot, significance: 2, witness: { you: true, host: true, guest: false }, fictionTime: '1890-05-01T20:15:00', pinned: false });
@@ -101,7 +101,7 @@ describe('the analysis after a reply', () => {
     const long = `Mira tells the whole tale of the lighthouse. ${'The keeper climbed the stairs again. '.repeat(150)}`;
     exchange('"Tell me about the lighthouse."', long);
     await analyzeAll(scriptedLlm(analysis()).client);
-    const memory = engine.drawer(chat)!.memories.find((m) => m.summary.includes('whole tale'))!;
+    const memory = engine.chatState(chat)!.memories.find((m) => m.summary.includes('whole tale'))!;
     expect(memory.summary.length).toBeLessThan(long.length);
     const next = engine.turns.beginTurn(chat, '"And the lighthouse keeper?"');
     const prompt = engine.narratorPrompt(chat, next.startedSeq, count).messages;
@@ -122,16 +122,16 @@ describe('the analysis after a reply', () => {
   it('auto-pins pivotal memories up to 8, evicting the oldest automatic pin and never a user pin', async () => {
     exchange('"Hello."', 'Mira waves.');
     await analyzeAll(scriptedLlm(analysis({ significance: 1 })).client);
-    const ordinary = engine.drawer(chat)!.memories[0]!;
-    engine.drawerCommands.pinMemory(chat, ordinary.id, true);
+    const ordinary = engine.chatState(chat)!.memories[0]!;
+    engine.storyCommands.pinMemory(chat, ordinary.id, true);
 
     const pivotal: string[] = [];
     for (let i = 1; i <= 9; i++) {
       exchange(`"Secret number ${i}."`, `Mira keeps secret ${i}.`);
       await analyzeAll(scriptedLlm(analysis({ significance: 3 })).client);
-      pivotal.push(engine.drawer(chat)!.memories.find((m) => m.summary.includes(`secret ${i}.`))!.id);
+      pivotal.push(engine.chatState(chat)!.memories.find((m) => m.summary.includes(`secret ${i}.`))!.id);
     }
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.pinned).toEqual({ count: 8, cap: 8 });
     const pinnedIds = drawer.memories.filter((m) => m.pinned).map((m) => m.id);
     expect(pinnedIds).toContain(ordinary.id);
@@ -141,24 +141,24 @@ describe('the analysis after a reply', () => {
     expect(pinnedIds).toEqual(expect.arrayContaining(pivotal.slice(2)));
 
     // Once every pin is the user's, nothing is evicted: a new pivotal memory stays unpinned...
-    for (const id of pivotal.slice(2)) engine.drawerCommands.pinMemory(chat, id, true);
+    for (const id of pivotal.slice(2)) engine.storyCommands.pinMemory(chat, id, true);
     exchange('"One more."', 'Mira sighs.');
     await analyzeAll(scriptedLlm(analysis({ significance: 3 })).client);
-    const last = engine.drawer(chat)!.memories.find((m) => m.summary.includes('Mira sighs.'))!;
+    const last = engine.chatState(chat)!.memories.find((m) => m.summary.includes('Mira sighs.'))!;
     expect(last).toMatchObject({ significance: 3, pinned: false });
     // ...and a ninth pin by hand is refused with the reason.
-    expect(() => engine.drawerCommands.pinMemory(chat, last.id, true)).toThrow('All 8 pins are yours already');
-    expect(engine.drawer(chat)!.pinned.count).toBe(8);
+    expect(() => engine.storyCommands.pinMemory(chat, last.id, true)).toThrow('All 8 pins are yours already');
+    expect(engine.chatState(chat)!.pinned.count).toBe(8);
   });
 
   it('closes the scene on a hard signal and opens the next in the new place', async () => {
-    const firstScene = engine.drawer(chat)!.scene!.id;
+    const firstScene = engine.chatState(chat)!.scene!.id;
     exchange('"Let us go ashore."', 'They row to the harbour and climb the steps.');
     await analyzeAll(
       scriptedLlm(analysis({ minutesPassed: 40, sceneEnd: 'place_changed', newPlace: 'The harbour steps' }), JSON.stringify({ summary: 'We went ashore.', views: {} }))
         .client,
     );
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.scene!.id).not.toBe(firstScene);
     expect(drawer.place!.name).toBe('The harbour steps');
     expect(drawer.activities.every((a) => a.containerId === drawer.place!.id)).toBe(true);
@@ -176,7 +176,7 @@ describe('the analysis after a reply', () => {
     expect(failures.length).toBe(1 + engine.settings().classifierFallbacks.length);
     expect(failures.at(-1)).toMatchObject({ chat_id: chat, raw: 'still not json', attempts: 2 });
     expect(db.get<{ p: string }>("SELECT payload AS p FROM events WHERE kind = 'turn_analyzed' AND cause_seq = ?", [reply])!.p).toContain('"ok":false');
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.fictionTime).toBe('1890-05-01T20:02:00');
     expect(drawer.memories.some((m) => m.summary.includes('Anyone there?'))).toBe(true);
     expect(edge(bot, 'you')).toMatchObject({ affinity: 50, trust: 50 });
@@ -195,7 +195,7 @@ describe('the analysis after a reply', () => {
     const llm = scriptedLlm(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: -10 } } }));
     await analyzeAll(llm.client);
     expect(llm.calls[0]!.messages[0]!.content).toContain('Not present: Mira');
-    expect(engine.drawer(chat)!.memories.filter((m) => m.summary.includes('sea chest'))).toEqual([]);
+    expect(engine.chatState(chat)!.memories.filter((m) => m.summary.includes('sea chest'))).toEqual([]);
     // No pair involving the sleeper either: she cannot resent what she did not see.
     expect(edge(bot, 'you')).toMatchObject({ affinity: 50 });
   });
@@ -216,8 +216,8 @@ describe('the analysis after a reply', () => {
     expect(edge(bot, 'you')!.trust).toBe(59);
     engine.turns.regenerate(chat);
     expect(edge(bot, 'you')!.trust).toBe(50);
-    expect(engine.drawer(chat)!.fictionTime).toBe('1890-05-01T20:00:00');
-    expect(engine.drawer(chat)!.memories.some((m) => m.summary.includes('hidden cove'))).toBe(false);
+    expect(engine.chatState(chat)!.fictionTime).toBe('1890-05-01T20:00:00');
+    expect(engine.chatState(chat)!.memories.some((m) => m.summary.includes('hidden cove'))).toBe(false);
 
     // A reply regenerated while its analysis is still running: the late answer writes nothing.
     const turn = engine.turns.streamingTurn(chat)!;
@@ -266,7 +266,7 @@ describe('the analysis queue', () => {
     await oldLeader.idle();
 
     expect(db.get<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind = 'turn_analyzed' AND cause_seq = ?", [reply])!.n).toBe(1);
-    expect(engine.drawer(chat)!.memories.filter((m) => m.summary.includes('locket'))).toHaveLength(1);
+    expect(engine.chatState(chat)!.memories.filter((m) => m.summary.includes('locket'))).toHaveLength(1);
     expect(edge(bot, 'you')!.affinity).toBe(54);
     expect(commits).toEqual(['new', 'old']);
   });

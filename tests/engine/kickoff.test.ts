@@ -19,7 +19,7 @@ describe('kickoff', () => {
     const kickoff = { ...defaultKickoff(engine.getBot(bot)!, new Date(2026, 4, 1, 20)), edge: { summary: 'Old friends.', facts: ['Ada is a cartographer'] } };
     const before = engine.headSeq();
     const chatId = engine.startChat(bot, kickoff);
-    const drawer = engine.drawer(chatId)!;
+    const drawer = engine.chatState(chatId)!;
     expect(drawer).toMatchObject({ title: 'A story with Mira', fictionTime: '2026-05-01T20:00:00', place: { name: 'A quiet room', properties: { moving: false, public: false, audibleRange: 'room' } } });
     expect(drawer.activities.map((a) => a.entity)).toEqual(['you', bot]);
     expect(drawer.scene?.participants).toEqual(['you', bot]);

@@ -29,7 +29,7 @@ function playTurn(text: string, reply: string, affinity: number) {
 }
 
 const texts = () => engine.transcript(chat).turns.map((t) => t.text);
-const affinity = () => engine.drawer(chat)!.edges[0]?.affinity;
+const affinity = () => engine.chatState(chat)!.edges[0]?.affinity;
 
 describe('regenerate (supersede)', () => {
   it('replaces the reply and undoes everything its analysis did, keeping the old one in the log', () => {
@@ -42,8 +42,8 @@ describe('regenerate (supersede)', () => {
     expect(marked).toHaveLength(4); // started, finished, edge delta, memory
     expect(texts()).toEqual(['hello', 'first reply', 'lovely night', '']);
     expect(affinity()).toBe(60);
-    expect(engine.drawer(chat)!.edges[0]?.knowledge).toEqual(['heard: hello']);
-    expect(engine.drawer(chat)!.memories.map((m) => m.summary)).toEqual(['Ada said hello']);
+    expect(engine.chatState(chat)!.edges[0]?.knowledge).toEqual(['heard: hello']);
+    expect(engine.chatState(chat)!.memories.map((m) => m.summary)).toEqual(['Ada said hello']);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE superseded_by = ?', [retry!.seq])!.n).toBe(4);
   });
 });
@@ -53,16 +53,16 @@ describe('rewind and undo', () => {
     playTurn('hello', 'first reply', 10);
     const second = playTurn('lovely night', 'second reply', 5);
     const userSeq = second.seq - 1;
-    const full = { texts: texts(), drawer: engine.drawer(chat) };
+    const full = { texts: texts(), drawer: engine.chatState(chat) };
 
     engine.rewind(chat, userSeq);
     expect(texts()).toEqual(['hello', 'first reply']);
     expect(affinity()).toBe(60);
-    expect(engine.drawer(chat)!.memories).toHaveLength(1);
+    expect(engine.chatState(chat)!.memories).toHaveLength(1);
 
     engine.undoRewind(chat);
     expect(texts()).toEqual(full.texts);
-    expect(engine.drawer(chat)).toEqual(full.drawer);
+    expect(engine.chatState(chat)).toEqual(full.drawer);
   });
 
   it('only undoes the latest rewind still in force, and says so when there is none', () => {

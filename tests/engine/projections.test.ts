@@ -60,15 +60,15 @@ describe('chats, clock, places, scenes, activity', () => {
     expect(engine.listChats()).toMatchObject([
       { id: chat, title: 'Storm crossing', botId: bot, botName: 'Mira', fictionTime: '1890-05-01T20:00:00', lastReply: null },
     ]);
-    expect(engine.drawer(chat)).toMatchObject({ weather: 'storm', narrativeAnchor: 'Reach the harbour.', scene: null });
+    expect(engine.chatState(chat)).toMatchObject({ weather: 'storm', narrativeAnchor: 'Reach the harbour.', scene: null });
   });
 
   it('clock_advanced moves only this chat\'s clock', () => {
     const other = engine.newId();
     engine.append([draft.chat(other, bot)]);
     engine.append([{ kind: 'clock_advanced', chatId: chat, payload: { minutes: 90, fictionTime: '1890-05-01T21:30:00' } }]);
-    expect(engine.drawer(chat)?.fictionTime).toBe('1890-05-01T21:30:00');
-    expect(engine.drawer(other)?.fictionTime).toBe('1890-05-01T20:00:00');
+    expect(engine.chatState(chat)?.fictionTime).toBe('1890-05-01T21:30:00');
+    expect(engine.chatState(other)?.fictionTime).toBe('1890-05-01T20:00:00');
   });
 
   it('container_created, activity_change and scenes show in the drawer', () => {
@@ -94,7 +94,7 @@ describe('chats, clock, places, scenes, activity', () => {
       },
       { kind: 'scene_opened', chatId: chat, payload: { sceneId: scene, containerId: cabin, participants: ['you', bot], fictionTime: '1890-05-01T20:00:00' } },
     ]);
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.place).toEqual({ id: cabin, name: 'Cabin', type: 'room', properties: { public: false, audibleRange: 'room' }, parentId: ship });
     expect(drawer.scene).toEqual({ id: scene, participants: ['you', bot], openedFictionTime: '1890-05-01T20:00:00' });
     expect(drawer.activities).toEqual([
@@ -113,7 +113,7 @@ describe('chats, clock, places, scenes, activity', () => {
     engine.append([
       { kind: 'scene_closed', chatId: chat, payload: { sceneId: scene, significance: 2, reason: 'parting', fictionTime: '1890-05-01T22:00:00' } },
     ]);
-    expect(engine.drawer(chat)?.scene).toBeNull();
+    expect(engine.chatState(chat)?.scene).toBeNull();
     expect(db.get('SELECT significance, close_reason, closed_fiction_time FROM scenes')).toEqual({
       significance: 2,
       close_reason: 'parting',
@@ -123,7 +123,7 @@ describe('chats, clock, places, scenes, activity', () => {
 });
 
 describe('edges', () => {
-  const edge = () => engine.drawer(chat)!.edges.find((e) => e.source === bot && e.target === 'you');
+  const edge = () => engine.chatState(chat)!.edges.find((e) => e.source === bot && e.target === 'you');
 
   it('start at 50, move by deltas and clamp to 0..100, directed per pair', () => {
     engine.append([draft.edge(chat, bot, 'you', { affinityDelta: 10, trustDelta: -5 })]);
@@ -132,7 +132,7 @@ describe('edges', () => {
     expect(edge()).toMatchObject({ affinity: 100, trust: 0 });
     engine.append([draft.edge(chat, bot, 'you', { affinityDelta: -15 })]);
     expect(edge()).toMatchObject({ affinity: 85, trust: 0 });
-    expect(engine.drawer(chat)!.edges.find((e) => e.source === 'you')).toBeUndefined();
+    expect(engine.chatState(chat)!.edges.find((e) => e.source === 'you')).toBeUndefined();
   });
 
   it('append knowledge facts without duplicates (case, spacing, final stop ignored)', () => {
@@ -159,7 +159,7 @@ describe('memories', () => {
   it('memory_written stores the witness flags and feeds the full-text index', () => {
     const m = engine.newId();
     engine.append([draft.memory(chat, m, bot, { witness: { you: true, host: false, guest: true }, significance: 2 })]);
-    expect(engine.drawer(chat)!.memories).toMatchObject([
+    expect(engine.chatState(chat)!.memories).toMatchObject([
       { id: m, witness: { you: true, host: false, guest: true }, significance: 2, pinned: false },
     ]);
     expect(fts('boots')).toEqual([m]); // porter stemming: "boot" matches "boots"
@@ -173,12 +173,12 @@ describe('memories', () => {
       { kind: 'memory_pin_changed', chatId: chat, payload: { memoryId: m, pinned: true, auto: true } },
       { kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: m, summary: 'Ada swore an oath at the mast.' } },
     ]);
-    expect(engine.drawer(chat)!.memories[0]).toMatchObject({ significance: 3, pinned: true, autoPinned: true, summary: 'Ada swore an oath at the mast.' });
-    expect(engine.drawer(chat)!.pinned).toEqual({ count: 1, cap: 8 });
+    expect(engine.chatState(chat)!.memories[0]).toMatchObject({ significance: 3, pinned: true, autoPinned: true, summary: 'Ada swore an oath at the mast.' });
+    expect(engine.chatState(chat)!.pinned).toEqual({ count: 1, cap: 8 });
     expect(fts('map')).toEqual([]);
     expect(fts('oath')).toEqual([m]);
     engine.append([{ kind: 'memory_pin_changed', chatId: chat, payload: { memoryId: m, pinned: false, auto: false } }]);
-    expect(engine.drawer(chat)!.pinned.count).toBe(0);
+    expect(engine.chatState(chat)!.pinned.count).toBe(0);
   });
 });
 
@@ -244,7 +244,7 @@ describe('manual edits', () => {
     ]);
     expect(engine.getBot(bot)?.traits).toEqual(['wry']);
     expect(engine.getYou()?.pronouns).toBe('they/them');
-    const drawer = engine.drawer(chat)!;
+    const drawer = engine.chatState(chat)!;
     expect(drawer.weather).toBe('fog');
     expect(drawer.edges[0]).toMatchObject({ trust: 90, affinity: 50 });
     expect(drawer.memories[0]?.summary).toBe('Ada kept the map.');

@@ -43,8 +43,8 @@ describe('closing a scene', () => {
     const promise = remember('Ada promises to repay the forty crowns by midsummer.', { significance: 2 });
     const pinned = remember('Mira notices the scar on Ada\'s hand.', { significance: 1, pinned: true });
 
-    engine.drawerCommands.closeScene(chat);
-    const next = engine.drawer(chat)!.scene!;
+    engine.storyCommands.closeScene(chat);
+    const next = engine.chatState(chat)!.scene!;
     expect(next.id).not.toBe(scene);
     expect(next.participants).toEqual(['you', bot]);
     const [job] = engine.analysis.pending(chat);
@@ -63,7 +63,7 @@ describe('closing a scene', () => {
     expect(after.map((m) => m.id)).toEqual([first, promise, pinned]);
     expect(after[0]).toMatchObject({ summary: 'An evening of small talk with Ada, who finally promised to repay her debt.', witness_you: 1 });
     expect(after[1]!.summary).toContain('forty crowns');
-    expect(engine.drawer(chat)!.edges.find((e) => e.source === bot)!.summary).toBe('Still unreliable, but trying to make amends.');
+    expect(engine.chatState(chat)!.edges.find((e) => e.source === bot)!.summary).toBe('Still unreliable, but trying to make amends.');
     // The absorbed text is gone from the index too: a search finds the summary, not the fragment.
     expect(engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: 'fish prices', k: 4, now: '1890-05-01T21:00:00' })).toEqual([]);
     expect(engine.analysis.pending(chat)).toEqual([]);
@@ -84,7 +84,7 @@ describe('closing a scene', () => {
   it('keeps the turn memories when the summary fails, and logs why', async () => {
     remember('Ada asks about the weather.');
     remember('Ada talks about fish prices.');
-    engine.drawerCommands.closeScene(chat);
+    engine.storyCommands.closeScene(chat);
     const [job] = engine.analysis.pending(chat);
     const fallbacks = engine.settings().classifierFallbacks.map(() => '{"summary": ""}');
     expect(await engine.analysis.run(scriptedLlm('nope', 'nope again', ...fallbacks).client, job!, count)).toBe(true);
@@ -95,11 +95,11 @@ describe('closing a scene', () => {
   });
 
   it('refuses to close a scene when none is open, and moves the clock only forward', () => {
-    engine.drawerCommands.closeScene(chat);
-    engine.append([{ kind: 'scene_closed', chatId: chat, payload: { sceneId: engine.drawer(chat)!.scene!.id, significance: 0, reason: 'manual', fictionTime: '1890-05-01T20:00:00' } }]);
-    expect(() => engine.drawerCommands.closeScene(chat)).toThrow('There is no open scene to close.');
-    expect(engine.drawerCommands.advanceClock(chat, 90)).toBe('1890-05-01T21:30:00');
-    expect(() => engine.drawerCommands.advanceClock(chat, -5)).toThrow('whole number of minutes');
-    expect(engine.drawer(chat)!.fictionTime).toBe('1890-05-01T21:30:00');
+    engine.storyCommands.closeScene(chat);
+    engine.append([{ kind: 'scene_closed', chatId: chat, payload: { sceneId: engine.chatState(chat)!.scene!.id, significance: 0, reason: 'manual', fictionTime: '1890-05-01T20:00:00' } }]);
+    expect(() => engine.storyCommands.closeScene(chat)).toThrow('There is no open scene to close.');
+    expect(engine.storyCommands.advanceClock(chat, 90)).toBe('1890-05-01T21:30:00');
+    expect(() => engine.storyCommands.advanceClock(chat, -5)).toThrow('whole number of minutes');
+    expect(engine.chatState(chat)!.fictionTime).toBe('1890-05-01T21:30:00');
   });
 });

@@ -30,7 +30,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     listChats: () => engine.listChats(),
     transcript: (chatId: string, options?: { beforeSeq?: number | null | undefined; limit?: number | undefined }) =>
       engine.transcript(chatId, options && { ...(options.beforeSeq !== undefined ? { beforeSeq: options.beforeSeq } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) }),
-    drawer: (chatId: string) => engine.drawer(chatId),
+    chatState: (chatId: string) => engine.chatState(chatId),
     settings: () => engine.settings(),
     classifierFailures: () => engine.classifierFailures(),
     exportLog: () => engine.exportLog(),
@@ -53,9 +53,9 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     regenerate: (commandId: string, chatId: string) => narrator.regenerate(commandId, chatId),
     /** Stop from any tab: the reply keeps what it has, marked truncated. */
     stopTurn: (_commandId: string, chatId: string) => narrator.stop(chatId),
-    pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.drawerCommands.pinMemory(chatId, memoryId, pinned, commandId),
-    closeScene: (commandId: string, chatId: string) => engine.drawerCommands.closeScene(chatId, commandId),
-    advanceClock: (commandId: string, chatId: string, minutes: number) => engine.drawerCommands.advanceClock(chatId, minutes, commandId),
+    pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.storyCommands.pinMemory(chatId, memoryId, pinned, commandId),
+    closeScene: (commandId: string, chatId: string) => engine.storyCommands.closeScene(chatId, commandId),
+    advanceClock: (commandId: string, chatId: string, minutes: number) => engine.storyCommands.advanceClock(chatId, minutes, commandId),
   } satisfies Handlers;
 }
 

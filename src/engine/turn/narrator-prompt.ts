@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.ts';
 import { getBot, getYou } from '../queries/authored.ts';
-import { drawerState } from '../queries/drawer.ts';
+import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript } from '../queries/transcript.ts';
@@ -20,7 +20,7 @@ const HISTORY_LIMIT = 300;
  * reach it only as in-character text: OOC asides are stripped from every turn.
  */
 export function narratorPrompt(db: Db, chatId: string, replySeq: number, settings: Settings, count: TokenCounter): AssembledPrompt {
-  const drawer = drawerState(db, chatId);
+  const drawer = chatState(db, chatId);
   if (!drawer) throw new Error(`No chat ${chatId}`);
   const bot = getBot(db, drawer.botId);
   const you = getYou(db);

@@ -15,7 +15,7 @@ export function ChatPage() {
   const client = useClient();
   const params = useParams<{ id: string }>();
   const chatId = () => params.id;
-  const header = createLiveQuery(client, { query: 'drawer', chatId }, () => client.engine.drawer(chatId()));
+  const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
   const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));

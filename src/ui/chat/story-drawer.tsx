@@ -1,5 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
-import { describeFictionTime, type Drawer, type Memory } from '../../engine/for-ui.ts';
+import { describeFictionTime, type ChatState, type Memory } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
@@ -18,7 +18,7 @@ const OOC: [string, string] = ['\u0000', '\u0000'];
  * The chat's living state, as the engine holds it: clock, scene and place, who is doing what, how
  * each feels about the other and what they know, and the host's memories with their pins.
  */
-export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: Drawer }) {
+export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: ChatState }) {
   const { run: act, busy, error } = createAction();
   const [confirmEnd, setConfirmEnd] = createSignal(false);
   const name = (ref: string) => props.drawer.names[ref] ?? 'Someone';

@@ -35,7 +35,7 @@ export interface Edge {
   lastInteraction: string | null;
 }
 
-export interface Drawer {
+export interface ChatState {
   chatId: string;
   title: string;
   botId: string;
@@ -69,7 +69,7 @@ interface StateRow {
 const MEMORY_LIMIT = 50;
 
 /** Everything the chat's side drawer shows: clock, scene, place, who does what, feelings, memories. */
-export function drawerState(db: Db, chatId: string): Drawer | undefined {
+export function chatState(db: Db, chatId: string): ChatState | undefined {
   const state = db.get<StateRow>(
     `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor,
        sc.id AS scene_id, sc.participants, sc.opened_fiction_time, sc.container_id AS scene_container

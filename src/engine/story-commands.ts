@@ -9,7 +9,7 @@ import { CommandRejectedError } from './log/errors.ts';
 import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
 
 /** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
-export function drawerCommands(ctx: LogContext) {
+export function storyCommands(ctx: LogContext) {
   const { db } = ctx;
   const nothing = () => undefined;
 
