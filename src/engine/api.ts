@@ -73,9 +73,6 @@ export type CallName = keyof typeof API;
 type KindOf<K extends string> = { [N in CallName]: (typeof API)[N]['kind'] extends K ? N : never }[CallName];
 export type QueryName = KindOf<'query'>;
 export type CommandName = KindOf<'command'>;
-export type AdminName = KindOf<'admin'>;
-/** A call's arguments as the UI passes them (a command's id is added by the tab's worker). */
-export type CallArgs<N extends CallName> = z.input<(typeof API)[N]['args']>;
 
 /** The tables a query reads (none for a call that is not a query). */
 export const readsOf = (query: QueryName): readonly string[] => (API[query] as CallDeclaration).reads ?? [];
@@ -92,8 +89,6 @@ export class BadCallError extends Error {
   }
 }
 
-const commandId = id;
-
 /** Checks a request against the table: the method exists, and its arguments fit the schema. */
 export function checkCall(method: string, args: unknown): { declaration: CallDeclaration; args: unknown[] } {
   const declaration = declarationOf(method);
@@ -101,7 +96,7 @@ export function checkCall(method: string, args: unknown): { declaration: CallDec
   if (!Array.isArray(args)) throw new BadCallError(`The arguments of "${method}" must be a list.`);
   const [first, ...rest] = args as unknown[];
   const command = declaration.kind === 'command';
-  if (command && !commandId.safeParse(first).success) throw new BadCallError(`"${method}" needs a command id first.`);
+  if (command && !id.safeParse(first).success) throw new BadCallError(`"${method}" needs a command id first.`);
   const parsed = declaration.args.safeParse(command ? rest : args);
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.length ? `argument ${i.path.join('.')}` : 'arguments'}: ${i.message}`).join('; ');

@@ -54,17 +54,22 @@ export function storyCommands(ctx: LogContext) {
 
     /** Moves the chat's clock forward by hand ("later that evening"). */
     advanceClock(chatId: string, minutes: number, commandId?: string): string {
-      const now = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time ?? '';
-      return command(ctx, commandId, (stampFirst) => {
-        if (!Number.isInteger(minutes) || minutes <= 0 || minutes > 60 * 24 * 365) {
-          throw new CommandRejectedError('Move the clock forward by a whole number of minutes, up to a year.');
-        }
-        const state = db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId]);
-        if (!state) throw new CommandRejectedError('That chat does not exist.');
-        const fictionTime = addFictionMinutes(state.fiction_time, minutes);
-        appendEvents(ctx, stampFirst([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }]));
-        return fictionTime;
-      }, now);
+      const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
+      return command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          if (!Number.isInteger(minutes) || minutes <= 0 || minutes > 60 * 24 * 365) {
+            throw new CommandRejectedError('Move the clock forward by a whole number of minutes, up to a year.');
+          }
+          const current = clock();
+          if (current === undefined) throw new CommandRejectedError('That chat does not exist.');
+          const fictionTime = addFictionMinutes(current, minutes);
+          appendEvents(ctx, stampFirst([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }]));
+          return fictionTime;
+        },
+        () => clock() ?? '',
+      );
     },
   };
 }

@@ -199,10 +199,11 @@ export class TabCoordinator {
   private async run(method: string, args: unknown[]): Promise<unknown> {
     const hooks = this.hooks;
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
-    if (declarationOf(method)?.kind === 'admin') return this.runAdmin(method, args);
+    const kind = declarationOf(method)?.kind;
+    if (kind === 'admin') return this.runAdmin(method, args);
     const leader = this.leader;
     if (!leader) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
-    const command = declarationOf(method)?.kind === 'command';
+    const command = kind === 'command';
     if (command && hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
     const result = await leader.call(method, args);
     if (command && hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();

@@ -28,8 +28,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     getBot: (id: string) => engine.getBot(id),
     getYou: () => engine.getYou(),
     listChats: () => engine.listChats(),
-    transcript: (chatId: string, options?: { beforeSeq?: number | null | undefined; limit?: number | undefined }) =>
-      engine.transcript(chatId, options && { ...(options.beforeSeq !== undefined ? { beforeSeq: options.beforeSeq } : {}), ...(options.limit !== undefined ? { limit: options.limit } : {}) }),
+    transcript: (chatId: string, options?: { beforeSeq?: number | null; limit?: number }) => engine.transcript(chatId, options),
     chatState: (chatId: string) => engine.chatState(chatId),
     settings: () => engine.settings(),
     classifierFailures: () => engine.classifierFailures(),

@@ -111,7 +111,7 @@ export function createLeader(deps: LeaderDeps) {
     return answer;
   }
 
-  /** The typed calls, for code that runs beside the leader (tests, benchmarks): command ids made here. */
+  /** The typed calls, for code that runs beside the leader (the engine tests): command ids made here. */
   const client = Object.fromEntries(
     (Object.keys(handlers) as (keyof typeof handlers)[]).map((name) => [
       name,
