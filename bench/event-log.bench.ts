@@ -2,7 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { Engine } from '../src/engine/engine.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import { draft } from '../tests/support/fixtures.ts';
-import { openTestEngine } from '../tests/support/sqlite.ts';
+import type { Db } from '../src/engine/db/port.ts';
+import { migrate } from '../src/engine/db/migrate.ts';
+import { openMemoryDb, openTestEngine, readMigrations } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
 
 const TARGET_EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -79,14 +81,15 @@ export async function benchEventLog(): Promise<void> {
   // Regenerate the newest reply of the longest chat: supersede its chain, rebuild that chat alone.
   const regenerateTimes: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const last = db.get<{ seq: number }>(
-      "SELECT max(seq) AS seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND superseded_by IS NULL",
+    const last = db.get<{ id: string }>(
+      `SELECT e.id FROM events e JOIN transcript t ON t.seq = e.seq
+       WHERE t.chat_id = ? AND t.role = 'assistant' ORDER BY t.seq DESC LIMIT 1`,
       [longest.chat_id],
     )!;
     const bot = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [longest.chat_id])!.bot_id;
+    const retry = draft.assistantStarted(longest.chat_id, engine.newId(), bot);
     const t = performance.now();
-    const [retry] = engine.append([draft.assistantStarted(longest.chat_id, engine.newId(), bot)]);
-    engine.supersede(last.seq, retry!.seq);
+    engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: last.id } } as typeof retry]);
     regenerateTimes.push(performance.now() - t);
   }
   const pageTimes: number[] = [];
@@ -102,6 +105,7 @@ export async function benchEventLog(): Promise<void> {
     listTimes.push(performance.now() - t);
   }
   const count = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+  const migrateMs = await timeMigrationFromV1(db);
 
   printTable(`Event log (Node ${process.version}, sqlite-wasm in memory; OPFS numbers come from the browser bench)`, [
     ['events appended', fmt(events)],
@@ -116,5 +120,31 @@ export async function benchEventLog(): Promise<void> {
     ['projected: edges', fmt(count('edges'))],
     [`transcript page of 50 (chat of ${fmt(longest.n)} turns), median`, `${fmt(median(pageTimes), 2)} ms`],
     [`list ${CHATS} chats with snippets, median`, `${fmt(median(listTimes), 2)} ms`],
+    [`migrate this log from the v1 shape (0006), once`, `${fmt(migrateMs)} ms`],
   ]);
+}
+
+/**
+ * The same log in the first shape (seq references, marker columns, a regenerate every 50 replies),
+ * in a database at schema version 5; returns how long migration 0006 takes on it.
+ */
+async function timeMigrationFromV1(source: Db): Promise<number> {
+  const db = await openMemoryDb();
+  const all = readMigrations();
+  await migrate(db, all.slice(0, 5), Date.now);
+  const rows = source.all<{ seq: number; id: string; ts: number; kind: string; chat_id: string | null; payload: string; cause: number | null }>(
+    'SELECT e.seq, e.id, e.ts, e.kind, e.chat_id, e.payload, c.seq AS cause FROM events e LEFT JOIN events c ON c.id = e.cause_id ORDER BY e.seq',
+  );
+  db.transaction(() => {
+    let replies = 0;
+    for (const r of rows) {
+      db.run('INSERT INTO events (seq, id, ts, kind, chat_id, payload, cause_seq) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.seq, r.id, r.ts, r.kind, r.chat_id, r.payload, r.cause]);
+      if (r.kind === 'assistant_turn_started' && ++replies % 50 === 0) {
+        db.run('UPDATE events SET superseded_by = ? WHERE seq = ?', [r.seq, r.seq - 7 > 0 ? r.seq - 7 : r.seq]);
+      }
+    }
+  });
+  const t = performance.now();
+  await migrate(db, all, Date.now);
+  return performance.now() - t;
 }

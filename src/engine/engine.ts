@@ -4,13 +4,13 @@ import { classify, type ClassifyOptions, type ClassifyResult } from './llm/class
 import type { LlmClient } from './llm/port.ts';
 import { migrate, type Migration } from './db/migrate.ts';
 import type { LoggedEvent } from './events/define.ts';
-import { createIdGenerator } from './ids.ts';
+import { createIdClock } from './ids.ts';
 import { appendEvents, type LogContext } from './log/append.ts';
 import type { EventDraft } from './log/draft.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
-import { clearHidden, markHidden, markSuperseded } from './log/markers.ts';
-import { rebuild, rebuildAfterMarking, rebuildChat } from './log/rebuild.ts';
+import { rebuild, rebuildChat } from './log/rebuild.ts';
+import { VISIBLE } from './log/visibility.ts';
 import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
@@ -44,7 +44,19 @@ export async function openEngine(deps: EngineDeps, migrations: readonly Migratio
 
 export function createEngine(deps: EngineDeps) {
   const { db } = deps;
-  const ctx: LogContext = { db, now: deps.now, newId: createIdGenerator(deps.now, deps.randomBytes) };
+  const clock = createIdClock(deps.now, deps.randomBytes);
+  const observeLog = () => {
+    const newest = db.get<{ id: string | null }>('SELECT max(id) AS id FROM events')?.id;
+    if (newest) clock.observe(newest);
+  };
+  observeLog();
+  let deviceId: string | undefined;
+  const ctx: LogContext = {
+    db,
+    now: deps.now,
+    newId: () => clock.next(),
+    deviceId: () => (deviceId ??= identify(db, ctx.newId, deps.now).dbId),
+  };
 
   const engine = {
     newId: ctx.newId,
@@ -85,15 +97,19 @@ export function createEngine(deps: EngineDeps) {
       return appendEvents(ctx, drafts);
     },
 
-    /** Hides the chat's story from `fromSeq` on; the hidden events stay in the log for undo. */
+    /**
+     * Hides the chat's story from the event at `fromSeq` (a transcript row's seq, this tab's handle
+     * for it) on; the rewind names that event by id. The hidden events stay in the log for undo.
+     */
     rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
       return command(ctx, commandId, (stampFirst) => {
         const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
         if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
         if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
-        const [event] = appendEvents(ctx, stampFirst([{ kind: 'chat_rewound', chatId, payload: { fromSeq } }]));
+        const from = db.get<{ id: string }>('SELECT id FROM events WHERE seq = ? AND chat_id = ?', [fromSeq, chatId]);
+        if (!from) throw new CommandRejectedError('That point is not part of this chat.');
+        const [event] = appendEvents(ctx, stampFirst([{ kind: 'chat_rewound', chatId, payload: { from: from.id } }]));
         if (!event) throw new Error('chat_rewound was not appended');
-        rebuildAfterMarking(db, [...markHidden(db, chatId, fromSeq, event.seq), event.seq]);
         return event;
       }, (first) => first);
     },
@@ -101,37 +117,28 @@ export function createEngine(deps: EngineDeps) {
     /** Reverses the chat's latest rewind that is still in force. */
     undoRewind(chatId: string, commandId?: string): LoggedEvent {
       return command(ctx, commandId, (stampFirst) => {
-        const latest = db.get<{ seq: number }>(
-          `SELECT r.seq FROM events r
-           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND r.hidden_by IS NULL AND r.superseded_by IS NULL
+        const latest = db.get<{ id: string }>(
+          `SELECT r.id FROM events r
+           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND ${VISIBLE('r')}
              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id
-                             AND json_extract(u.payload, '$.rewindSeq') = r.seq)
-           ORDER BY r.seq DESC LIMIT 1`,
+                             AND json_extract(u.payload, '$.rewind') = r.id)
+           ORDER BY r.id DESC LIMIT 1`,
           [chatId],
         );
         if (!latest) throw new CommandRejectedError('There is no rewind to undo in this chat.');
-        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewindSeq: latest.seq } }]));
+        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewind: latest.id } }]));
         if (!event) throw new Error('rewind_undone was not appended');
-        rebuildAfterMarking(db, [...clearHidden(db, latest.seq), event.seq]);
         return event;
       }, (first) => first);
     },
 
-    /**
-     * Regenerate: the event at `seq` (an assistant_turn_started) and everything it caused give way
-     * to the event at `bySeq`. They stay in the log as an earlier swipe.
-     */
-    supersede(seq: number, bySeq: number): number[] {
-      return db.transaction(() => {
-        const marked = markSuperseded(db, seq, bySeq);
-        rebuildAfterMarking(db, marked);
-        return marked;
-      });
-    },
-
     identify: () => identify(db, ctx.newId, deps.now),
     exportLog: () => exportLog(db, deps.now),
-    importLog: (backup: unknown) => importLog(db, backup),
+    importLog(backup: unknown) {
+      const imported = importLog({ db, deviceId: ctx.deviceId, randomBytes: deps.randomBytes }, backup);
+      observeLog();
+      return imported;
+    },
 
     settings: () => readSettings(db),
 

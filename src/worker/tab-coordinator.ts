@@ -1,5 +1,5 @@
 import { declarationOf } from '../engine/api.ts';
-import { createIdGenerator } from '../engine/ids.ts';
+import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
@@ -57,7 +57,8 @@ const RESEND_UNACKED_MS = 1_000;
  * The UI never knows which tab leads.
  */
 export class TabCoordinator {
-  private readonly newId = createIdGenerator(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
+  private readonly ids = createIdClock(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
+  private readonly newId = () => this.ids.next();
   private channel: BroadcastChannel | undefined;
   private database: OpenDatabase | undefined;
   private status: TabStatus = { role: 'starting', storage: null, database: null, epoch: null };

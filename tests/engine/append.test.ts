@@ -75,8 +75,8 @@ describe('appending events', () => {
     expect(again).toBe(first);
     expect(count('events')).toBe(1);
     expect(engine.listBots().map((b) => b.id)).toEqual([first]);
-    // An id the log already holds is refused outright, and nothing is written.
-    expect(() => engine.append([draft.you(), { ...draft.chat(engine.newId(), first), id: 'command-1' }])).toThrow(/UNIQUE/);
+    // A command id the log already holds is refused outright, and nothing is written.
+    expect(() => engine.append([draft.you(), { ...draft.chat(engine.newId(), first), commandId: 'command-1' }])).toThrow(/UNIQUE/);
     expect(count('events')).toBe(1);
   });
 
@@ -98,11 +98,9 @@ describe('appending events', () => {
       draft.assistantTurn(chat, turn, bot, 'The deck heaves.'),
       { ...draft.edge(chat, bot, 'you', { affinityDelta: 3 }), causeDraft: 1 },
     ]);
-    expect(edge!.causeSeq).toBe(finished!.seq);
-    const [later] = engine.append([{ ...draft.edge(chat, bot, 'you'), causeSeq: finished!.seq }]);
-    expect(db.get<{ cause_seq: number }>('SELECT cause_seq FROM events WHERE seq = ?', [later!.seq])!.cause_seq).toBe(
-      finished!.seq,
-    );
+    expect(edge!.causeId).toBe(finished!.id);
+    const [later] = engine.append([{ ...draft.edge(chat, bot, 'you'), causeId: finished!.id }]);
+    expect(db.get<{ cause_id: string }>('SELECT cause_id FROM events WHERE seq = ?', [later!.seq])!.cause_id).toBe(finished!.id);
   });
 
   it('makes ids that sort in creation order', () => {

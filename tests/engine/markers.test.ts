@@ -20,10 +20,10 @@ beforeEach(async () => {
 function playTurn(text: string, reply: string, affinity: number) {
   const started = engine.append([draft.userTurn(chat, engine.newId(), text), draft.assistantStarted(chat, engine.newId(), bot)])[1]!;
   const turnId = (started.payload as { turnId: string }).turnId;
-  const [finished] = engine.append([{ ...draft.assistantTurn(chat, turnId, bot, reply), causeSeq: started.seq }]);
+  const [finished] = engine.append([{ ...draft.assistantTurn(chat, turnId, bot, reply), causeId: started.id }]);
   engine.append([
-    { ...draft.edge(chat, bot, 'you', { affinityDelta: affinity, facts: [`heard: ${text}`] }), causeSeq: finished!.seq },
-    { ...draft.memory(chat, engine.newId(), bot, { summary: `Ada said ${text}` }), causeSeq: finished!.seq },
+    { ...draft.edge(chat, bot, 'you', { affinityDelta: affinity, facts: [`heard: ${text}`] }), causeId: finished!.id },
+    { ...draft.memory(chat, engine.newId(), bot, { summary: `Ada said ${text}` }), causeId: finished!.id },
   ]);
   return started;
 }
@@ -37,14 +37,16 @@ describe('regenerate (supersede)', () => {
     const second = playTurn('lovely night', 'a rude reply', -30);
     expect(affinity()).toBe(30);
 
-    const [retry] = engine.append([draft.assistantStarted(chat, engine.newId(), bot)]);
-    const marked = engine.supersede(second.seq, retry!.seq);
-    expect(marked).toHaveLength(4); // started, finished, edge delta, memory
+    const events = db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
+    const retry = draft.assistantStarted(chat, engine.newId(), bot);
+    const [started] = engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: second.id } } as typeof retry]);
     expect(texts()).toEqual(['hello', 'first reply', 'lovely night', '']);
     expect(affinity()).toBe(60);
     expect(engine.chatState(chat)!.edges[0]?.knowledge).toEqual(['heard: hello']);
     expect(engine.chatState(chat)!.memories.map((m) => m.summary)).toEqual(['Ada said hello']);
-    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE superseded_by = ?', [retry!.seq])!.n).toBe(4);
+    // started, finished, edge delta, memory: superseded, and still in the log.
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM visibility WHERE superseded_by = ?', [started!.seq])!.n).toBe(4);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(events + 1);
   });
 });
 

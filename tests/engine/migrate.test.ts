@@ -48,14 +48,14 @@ describe('migrations', () => {
     const db = await openMemoryDb();
     const files = readMigrations();
     await migrate(db, files, now);
-    db.run("INSERT INTO events (id, ts, kind, payload) VALUES ('x', 1, 'k', '{}')");
+    db.run("INSERT INTO events (id, device_id, ts, kind, payload) VALUES ('x', 'd', 1, 'k', '{}')");
     const before = schemaOf(db);
     const metaBefore = db.all('SELECT * FROM meta');
     const n = files.length;
     const good = { name: `${String(n + 1).padStart(4, '0')}_good.sql`, sql: 'CREATE TABLE good (x); INSERT INTO good VALUES (1);' };
     const bad = {
       name: `${String(n + 2).padStart(4, '0')}_bad.sql`,
-      sql: "DELETE FROM events; CREATE TABLE half (x); SELECT * FROM no_such_table;",
+      sql: "INSERT INTO events (id, device_id, ts, kind, payload) VALUES ('y', 'd', 2, 'k', '{}'); CREATE TABLE half (x); SELECT * FROM no_such_table;",
     };
     const error = await migrate(db, [...files, good, bad], now).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);

@@ -189,15 +189,15 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         const [finished] = engine.append([
           {
             ...draft.assistantTurn(chatId, turnId, c.bot, `reply ${started!.seq}`, o.stop ? { truncated: true, reason: 'stopped', usage: null } : {}),
-            causeSeq: started!.seq,
+            causeId: started!.id,
           },
         ]);
         if (o.analyse) {
           engine.append([
-            { ...draft.edge(chatId, c.bot, 'you', { affinityDelta: 5, facts: ['was answered'] }), causeSeq: finished!.seq },
-            { ...draft.memory(chatId, newId(), c.bot, { summary: `analysis of ${started!.seq}` }), causeSeq: finished!.seq },
-            { kind: 'clock_advanced', chatId, payload: { minutes: 5, fictionTime: TIMES[2]! }, causeSeq: finished!.seq },
-            { kind: 'turn_analyzed', chatId, payload: { turnId, ok: true, model: 'm', significance: 1 }, causeSeq: finished!.seq },
+            { ...draft.edge(chatId, c.bot, 'you', { affinityDelta: 5, facts: ['was answered'] }), causeId: finished!.id },
+            { ...draft.memory(chatId, newId(), c.bot, { summary: `analysis of ${started!.seq}` }), causeId: finished!.id },
+            { kind: 'clock_advanced', chatId, payload: { minutes: 5, fictionTime: TIMES[2]! }, causeId: finished!.id },
+            { kind: 'turn_analyzed', chatId, payload: { turnId, ok: true, model: 'm', significance: 1 }, causeId: finished!.id },
           ]);
         }
         break;
@@ -217,20 +217,21 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         drafts.push({ kind: 'classifier_failed', chatId: o.global ? null : chatId, payload: { task: 'analysis', model: 'm', raw: '{', error: 'bad JSON', attempts: 2 } });
         break;
       case 'regenerate': {
-        const turns = db.all<{ seq: number }>(
-          "SELECT seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND superseded_by IS NULL AND hidden_by IS NULL ORDER BY seq",
+        const turns = db.all<{ id: string }>(
+          `SELECT id FROM events e WHERE chat_id = ? AND kind = 'assistant_turn_started'
+             AND NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = e.seq) ORDER BY id`,
           [chatId],
         );
         const old = pick(turns, o.k);
         if (!old) break;
-        const [retry] = engine.append([draft.assistantStarted(chatId, newId(), c.bot)]);
-        engine.supersede(old.seq, retry!.seq);
+        const retry = draft.assistantStarted(chatId, newId(), c.bot);
+        engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id } } as typeof retry]);
         break;
       }
       case 'rewind': {
         const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId])!.created_seq;
         const later = db.all<{ seq: number }>(
-          'SELECT seq FROM events WHERE chat_id = ? AND seq > ? AND hidden_by IS NULL ORDER BY seq',
+          'SELECT seq FROM events e WHERE chat_id = ? AND seq > ? AND NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = e.seq AND v.hidden_by IS NOT NULL) ORDER BY seq',
           [chatId, created],
         );
         const from = pick(later, o.k);
@@ -252,11 +253,11 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
 async function copyLogInto(source: Db): Promise<{ engine: Engine; db: Db }> {
   const fresh = await openTestEngine();
   watchWrites(fresh.db);
-  const rows = source.all('SELECT seq, id, ts, kind, chat_id, payload, cause_seq, superseded_by, hidden_by FROM events ORDER BY seq');
+  const rows = source.all('SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY seq');
   fresh.db.transaction(() => {
     for (const r of rows) {
       fresh.db.run(
-        'INSERT INTO events (seq, id, ts, kind, chat_id, payload, cause_seq, superseded_by, hidden_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO events (seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         Object.values(r) as never,
       );
     }
@@ -285,11 +286,11 @@ function watchWrites(db: Db): () => { kind: string; table: string }[] {
   return () => db.all<{ kind: string; table: string }>('SELECT DISTINCT kind, tbl AS "table" FROM temp.written ORDER BY kind, tbl');
 }
 
-const unwatched = new Map<EventDefinition, Pick<EventDefinition, 'apply' | 'applyToChat'>>();
+const unwatched = new Map<EventDefinition, Pick<EventDefinition, 'apply' | 'applyToChat' | 'marks'>>();
 beforeAll(() => {
   for (const def of EVENT_DEFINITIONS as readonly EventDefinition[]) {
-    const { apply, applyToChat } = def;
-    unwatched.set(def, { apply, applyToChat });
+    const { apply, applyToChat, marks } = def;
+    unwatched.set(def, { apply, applyToChat, marks });
     const during = (db: Db, run: () => void) => {
       db.run('UPDATE temp.projecting SET kind = ?', [def.kind]);
       try {
@@ -300,6 +301,13 @@ beforeAll(() => {
     };
     def.apply = (db, event) => during(db, () => apply(db, event));
     if (applyToChat) def.applyToChat = (db, event, chatId) => during(db, () => applyToChat(db, event, chatId));
+    if (marks) {
+      def.marks = (db, event) => {
+        let marked: number[] = [];
+        during(db, () => (marked = marks(db, event)));
+        return marked;
+      };
+    }
   }
 });
 afterAll(() => {
@@ -315,6 +323,7 @@ describe('rebuild() equals incremental projection', () => {
         const written = watchWrites(db);
         interpret(engine, db, ops);
         const incremental = dumpProjections(db);
+        const log = db.all('SELECT * FROM events ORDER BY seq');
         checkMemoryIndex(db);
 
         // Each chat rebuilt alone (what regenerate and rewind do) leaves every table as it was.
@@ -327,6 +336,13 @@ describe('rebuild() equals incremental projection', () => {
         engine.rebuild();
         expect(dumpProjections(db)).toEqual(incremental);
         checkMemoryIndex(db);
+
+        // Every derived table emptied by hand, visibility included: the event rows alone rebuild it all.
+        for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
+        engine.rebuild();
+        expect(dumpProjections(db)).toEqual(incremental);
+        // ...and not one event row changed on the way, whatever regenerates and rewinds did.
+        expect(db.all('SELECT * FROM events ORDER BY seq')).toEqual(log);
 
         // Every table a projection wrote is one its kind declares: change notices are built from
         // the declarations, so an undeclared write would leave some screen stale.

@@ -68,12 +68,12 @@ describe('closing a scene', () => {
     expect(engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: 'fish prices', k: 4, now: '1890-05-01T21:00:00' })).toEqual([]);
     expect(engine.analysis.pending(chat)).toEqual([]);
 
-    const causes = db.all<{ kind: string; cause_seq: number }>("SELECT kind, cause_seq FROM events WHERE kind IN ('memory_summary_rewritten', 'edge_summary_rewritten', 'scene_summarized') AND cause_seq IS NOT NULL ORDER BY seq");
-    const closed = db.get<{ seq: number }>("SELECT seq FROM events WHERE kind = 'scene_closed'")!.seq;
+    const causes = db.all<{ kind: string; cause_id: string }>("SELECT kind, cause_id FROM events WHERE kind IN ('memory_summary_rewritten', 'edge_summary_rewritten', 'scene_summarized') AND cause_id IS NOT NULL ORDER BY seq");
+    const closed = db.get<{ id: string }>("SELECT id FROM events WHERE kind = 'scene_closed'")!.id;
     expect(causes).toEqual([
-      { kind: 'memory_summary_rewritten', cause_seq: closed },
-      { kind: 'edge_summary_rewritten', cause_seq: closed },
-      { kind: 'scene_summarized', cause_seq: closed },
+      { kind: 'memory_summary_rewritten', cause_id: closed },
+      { kind: 'edge_summary_rewritten', cause_id: closed },
+      { kind: 'scene_summarized', cause_id: closed },
     ]);
     // Replaying the log lands on the same memories.
     const before = memories();

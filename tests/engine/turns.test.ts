@@ -158,7 +158,9 @@ describe('a turn', () => {
     ]);
     engine.turns.finishTurn(again, { text: 'A better reply.', usage: null, truncated: false, reason: null, error: null });
     expect(texts().at(-1)).toEqual(['assistant', 'done', 'A better reply.']);
-    const replies = db.all<{ superseded_by: number | null }>("SELECT superseded_by FROM events WHERE kind = 'assistant_turn' ORDER BY seq");
+    const replies = db.all<{ superseded_by: number | null }>(
+      "SELECT v.superseded_by FROM events e LEFT JOIN visibility v ON v.seq = e.seq WHERE e.kind = 'assistant_turn' ORDER BY e.seq",
+    );
     expect(replies.map((r) => r.superseded_by === null)).toEqual([false, true]);
   });
 

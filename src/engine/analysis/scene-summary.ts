@@ -6,6 +6,7 @@ import type { EventDraft } from '../log/draft.ts';
 import type { Settings } from '../settings.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf } from './cast.ts';
+import { idOfSeq } from '../log/visibility.ts';
 
 /** Memories this significant stay whole beside the scene's summary instead of being folded into it. */
 export const KEEP_WHOLE_SIGNIFICANCE = 2;
@@ -136,7 +137,7 @@ export function recordSceneSummary(
       }
     }
     drafts.push({ kind: 'scene_summarized', chatId, payload: { sceneId, ownerId, ok: Boolean(value && summary) } });
-    appendEvents(ctx, drafts.map((d) => ({ ...d, causeSeq: scene.closedSeq })));
+    appendEvents(ctx, drafts.map((d) => ({ ...d, causeId: idOfSeq(ctx.db, scene.closedSeq) ?? null })));
     return true;
   });
 }

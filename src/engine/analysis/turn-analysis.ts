@@ -12,6 +12,7 @@ import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf, type Cast } from './cast.ts';
 import { addFictionMinutes, describeFictionTime } from '../fiction-time.ts';
 import { nextScene } from './next-scene.ts';
+import { idOfSeq } from '../log/visibility.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -255,7 +256,7 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
       drafts.push(...nextScene(ctx, turn.cast, { reason: analysis.sceneEnd, significance: analysis.significance, fictionTime: time, newPlace: analysis.newPlace }));
     }
     drafts.push({ kind: 'turn_analyzed', chatId, payload: { turnId: turn.turnId, ok: meta.ok, model: meta.model, significance: analysis.significance } });
-    appendEvents(ctx, drafts.map((d) => ({ ...d, causeSeq: seq })));
+    appendEvents(ctx, drafts.map((d) => ({ ...d, causeId: idOfSeq(ctx.db, seq) ?? null })));
     return true;
   });
 }

@@ -4,15 +4,18 @@ import type { ProjectedTable } from './tables.ts';
 
 /** An event as stored in the log, with its payload parsed. */
 export interface LoggedEvent<P = unknown> {
+  /** Local arrival order in this database; nothing stored refers to it across devices. */
   seq: number;
+  /** UUIDv7: unique everywhere, and id order is event order. */
   id: string;
+  /** The database that wrote the event. */
+  deviceId: string;
   ts: number;
   kind: string;
   chatId: string | null;
   payload: P;
-  causeSeq: number | null;
-  supersededBy: number | null;
-  hiddenBy: number | null;
+  causeId: string | null;
+  commandId: string | null;
 }
 
 /**
@@ -32,6 +35,15 @@ export interface EventDefinition<K extends string = string, S extends z.ZodType 
   /** For 'any' events: whether this payload is about one chat and so needs its id. */
   needsChat?(payload: z.infer<S>): boolean;
   apply(db: Db, event: LoggedEvent<z.infer<S>>): void;
+  /**
+   * For marker events (regenerate, rewind, undo): changes which events are visible, in the
+   * `visibility` table, and returns the seqs whose visibility it changed. Run for every marker
+   * event in id order before the visible events are replayed, hidden markers included, so later
+   * markers see exactly the state the earlier ones left.
+   */
+  marks?(db: Db, event: LoggedEvent<z.infer<S>>): number[];
+  /** The event ids this payload names; a backup or a merged log must hold every one of them. */
+  refersTo?(payload: z.infer<S>): string[];
   /**
    * For global events whose effects reach into chat rows (a bot reset wipes its memories in every
    * chat): the same effect limited to one chat, so that chat can be rebuilt on its own.

@@ -5,6 +5,8 @@ import { FICTION_TIME_PATTERN } from '../fiction-time.ts';
 
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const entityId = z.string().regex(ID_PATTERN, 'must be a UUID');
+/** Another event of the log, by its id (never by local seq, which differs between devices). */
+export const eventId = z.string().regex(ID_PATTERN, 'must be an event id');
 
 /** Who an edge, activity or memory is about: the user ('you') or a bot id. */
 export const entityRef = z.union([z.literal('you'), entityId]);

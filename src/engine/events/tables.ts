@@ -1,5 +1,6 @@
 /**
- * The tables that are a pure function of the visible events; `rebuild()` clears and refills them.
+ * The tables that are a pure function of the log; `rebuild()` clears and refills them: first
+ * `visibility` from the marker events, then the rest from the visible events.
  * Each event kind declares which of them its projection writes, each query which it reads: that
  * is how a change notice reaches exactly the screens it affects.
  */
@@ -18,6 +19,7 @@ export const PROJECTED_TABLES = [
   'classifier_failures',
   'settings',
   'scene_summaries',
+  'visibility',
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

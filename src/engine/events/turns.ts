@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
-import { entityId, shortText } from './fields.ts';
+import { entityId, eventId, shortText } from './fields.ts';
+import { supersede } from '../log/visibility.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -27,12 +28,18 @@ export const userTurn = defineEvent({
   },
 });
 
-/** The narrator began a reply. The row shows as streaming until `assistant_turn` finishes it. */
+/**
+ * The narrator began a reply. The row shows as streaming until `assistant_turn` finishes it. A
+ * regenerate names the reply it replaces (`regenerateOf`, that reply's assistant_turn_started):
+ * that reply and all it caused are superseded, and stay in the log as an earlier version.
+ */
 export const assistantTurnStarted = defineEvent({
   kind: 'assistant_turn_started',
-  writes: ['transcript'],
+  writes: ['transcript', 'visibility'],
   scope: 'chat',
-  schema: z.object({ turnId: entityId, speaker: entityId, model: shortText(200) }),
+  schema: z.object({ turnId: entityId, speaker: entityId, model: shortText(200), regenerateOf: eventId.optional() }),
+  marks: (db, event) => (event.payload.regenerateOf ? supersede(db, event.payload.regenerateOf, event.seq) : []),
+  refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, model)

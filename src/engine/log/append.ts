@@ -3,29 +3,40 @@ import type { EventDefinition, LoggedEvent } from '../events/define.ts';
 import { definitionOf } from '../events/registry.ts';
 import type { EventDraft } from './draft.ts';
 import { EventValidationError, UnknownEventKindError } from './errors.ts';
-import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
+import { project } from './project.ts';
+import { rebuildAfterMarking } from './rebuild.ts';
 
 export interface LogContext {
   db: Db;
   now: () => number;
+  /** The next id from this database's hybrid logical clock. */
   newId: () => string;
+  /** This database's id, recorded on every event it writes. */
+  deviceId: () => string;
 }
 
 /**
  * Appends a command's events and applies their projections in one transaction: either every event
- * is logged and projected, or nothing is. An id already in the log is refused (ids are unique);
- * re-sent commands are recognised before this, by `command()`.
+ * is logged and projected, or nothing is. Every id comes from the clock, so each new event sorts
+ * after every event already here. A marker event (regenerate, rewind, undo) changes what is
+ * visible; the chats it touched are then re-projected before the transaction ends.
  */
 export function appendEvents(ctx: LogContext, drafts: readonly EventDraft[]): LoggedEvent[] {
   return ctx.db.transaction(() => {
     const appended: LoggedEvent[] = [];
+    const remarked: number[] = [];
     for (const draft of drafts) {
-      const causeSeq = draft.causeDraft !== undefined ? appended[draft.causeDraft]?.seq : draft.causeSeq;
-      if (draft.causeDraft !== undefined && causeSeq === undefined) {
+      const causeId = draft.causeDraft !== undefined ? appended[draft.causeDraft]?.id : draft.causeId;
+      if (draft.causeDraft !== undefined && causeId === undefined) {
         throw new Error(`causeDraft ${draft.causeDraft} of a ${draft.kind} draft names no earlier draft`);
       }
-      appended.push(appendOne(ctx, draft, causeSeq ?? null));
+      const { event, def } = insertOne(ctx, draft, causeId ?? null);
+      const marked = def.marks?.(ctx.db, event) ?? [];
+      project(ctx.db, def, event);
+      if (marked.length > 0) remarked.push(...marked, event.seq);
+      appended.push(event);
     }
+    if (remarked.length > 0) rebuildAfterMarking(ctx.db, remarked);
     return appended;
   });
 }
@@ -51,33 +62,18 @@ export function validateDraft(kind: string, chatId: string | null, payload: unkn
   return { def, payload: parsed.data };
 }
 
-function appendOne(ctx: LogContext, draft: EventDraft, causeSeq: number | null): LoggedEvent {
+function insertOne(ctx: LogContext, draft: EventDraft, causeId: string | null): { event: LoggedEvent; def: EventDefinition } {
   const chatId = draft.chatId ?? null;
   const { def, payload } = validateDraft(draft.kind, chatId, draft.payload);
-  const id = draft.id ?? ctx.newId();
+  const id = ctx.newId();
+  const deviceId = ctx.deviceId();
   const ts = ctx.now();
+  const commandId = draft.commandId ?? null;
   const inserted = ctx.db.get<{ seq: number }>(
-    'INSERT INTO events (id, ts, kind, chat_id, payload, cause_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq',
-    [id, ts, draft.kind, chatId, JSON.stringify(payload), causeSeq],
+    `INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    [id, deviceId, ts, draft.kind, chatId, JSON.stringify(payload), causeId, commandId],
   );
   if (!inserted) throw new Error('INSERT INTO events returned no seq');
-  const event: LoggedEvent = {
-    seq: inserted.seq,
-    id,
-    ts,
-    kind: draft.kind,
-    chatId,
-    payload,
-    causeSeq,
-    supersededBy: null,
-    hiddenBy: null,
-  };
-  project(ctx.db, def, event);
-  return event;
-}
-
-/** Runs one event's projection, plus the bookkeeping every chat event shares. */
-export function project(db: Db, def: EventDefinition, event: LoggedEvent): void {
-  def.apply(db, event);
-  if (event.chatId) db.run('UPDATE chats SET last_seq = ? WHERE id = ?', [event.seq, event.chatId]);
+  return { def, event: { seq: inserted.seq, id, deviceId, ts, kind: draft.kind, chatId, payload, causeId, commandId } };
 }

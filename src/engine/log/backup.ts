@@ -1,52 +1,61 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
+import { definitionOf } from '../events/registry.ts';
+import { isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
 import { rebuild } from './rebuild.ts';
-import { EVENT_COLUMNS, type EventRow } from './row.ts';
+import { upgradeV1Events, v1EventRow } from './backup-v1.ts';
 
 export const BACKUP_FORMAT = 'roleplay-engine/event-log';
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
 
+/** One event as a backup (and, one day, another device) carries it: no local seq, references by id. */
 const eventRow = z.object({
-  seq: z.number().int().min(1),
   id: z.string().min(1).max(100),
+  device_id: z.string().min(1).max(100),
   ts: z.number().int().min(0),
   kind: z.string().min(1).max(60),
   chat_id: z.string().max(100).nullable(),
   payload: z.string(),
-  cause_seq: z.number().int().nullable(),
-  superseded_by: z.number().int().nullable(),
-  hidden_by: z.number().int().nullable(),
+  cause_id: z.string().max(100).nullable(),
+  command_id: z.string().max(200).nullable(),
 });
+export type BackupEvent = z.infer<typeof eventRow>;
 
-const backupSchema = z.object({
-  format: z.literal(BACKUP_FORMAT),
-  version: z.literal(BACKUP_VERSION),
-  exportedAt: z.number(),
-  events: z.array(eventRow),
-});
-export type Backup = z.infer<typeof backupSchema>;
+const backupSchema = z.discriminatedUnion('version', [
+  z.object({ format: z.literal(BACKUP_FORMAT), version: z.literal(2), exportedAt: z.number(), events: z.array(eventRow) }),
+  z.object({ format: z.literal(BACKUP_FORMAT), version: z.literal(1), exportedAt: z.number(), events: z.array(v1EventRow) }),
+]);
+export type Backup = { format: typeof BACKUP_FORMAT; version: typeof BACKUP_VERSION; exportedAt: number; events: BackupEvent[] };
 
 export class BackupError extends Error {
   override name = 'BackupError';
 }
 
-/** The whole log, markers included: everything needed to rebuild every table. No settings secrets exist to leak. */
+/** The whole log in id order: everything needed to rebuild every table. No settings secrets exist to leak. */
 export function exportLog(db: Db, now: () => number): Backup {
   return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: now(),
-    events: db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events ORDER BY seq`),
+    events: db.all<BackupEvent>('SELECT id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY id'),
   };
 }
 
+export interface ImportContext {
+  db: Db;
+  /** This database's id: what a v1 backup's events, which predate device ids, are recorded as. */
+  deviceId: () => string;
+  randomBytes: (length: number) => Uint8Array;
+}
+
 /**
- * Restores a backup into a database whose log is empty. Every event is checked against its kind's
- * schema and every reference against the log before anything is written; a bad backup changes
- * nothing and says which event is wrong.
+ * Restores a backup into a database whose log is empty. A v1 backup is first brought to the
+ * current shape (ids re-minted in log order, references turned from seqs into ids, markers into
+ * marker payloads). Every event is checked against its kind's schema and every reference against
+ * the backup before anything is written; a bad backup changes nothing and says which event is wrong.
  */
-export function importLog(db: Db, input: unknown): { events: number } {
+export function importLog(ctx: ImportContext, input: unknown): { events: number } {
   const parsed = backupSchema.safeParse(input);
   if (!parsed.success) {
     const isOurs = typeof input === 'object' && input !== null && (input as { format?: unknown }).format === BACKUP_FORMAT;
@@ -56,17 +65,40 @@ export function importLog(db: Db, input: unknown): { events: number } {
         : 'This file is not a Roleplay Engine backup (expected an event log exported from the app).',
     );
   }
-  const { events } = parsed.data;
-  const seqs = new Set<number>();
+  const backup = parsed.data;
+  const events = backup.version === 1 ? upgradeV1Events(backup.events, ctx.deviceId(), ctx.randomBytes, (m) => new BackupError(m)) : backup.events;
+  const checked = checkEvents(events);
+  const { db } = ctx;
+  db.transaction(() => {
+    if (db.get('SELECT 1 AS x FROM events LIMIT 1')) {
+      throw new BackupError('This database already has stories in it. Restore into a fresh database.');
+    }
+    for (const r of checked) {
+      db.run(
+        'INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [r.id, r.device_id, r.ts, r.kind, r.chat_id, r.payload, r.cause_id, r.command_id],
+      );
+    }
+    rebuild(db);
+  });
+  return { events: checked.length };
+}
+
+/** Order, uniqueness, payloads and references, all before a row is written. */
+function checkEvents(events: readonly BackupEvent[]): BackupEvent[] {
   const ids = new Set<string>();
-  let last = 0;
-  const checked = events.map((row) => {
-    const where = `Event ${row.seq} (${row.kind})`;
-    if (row.seq <= last) throw new BackupError(`${where} is out of order in the backup.`);
-    last = row.seq;
-    if (ids.has(row.id)) throw new BackupError(`${where} repeats the id ${row.id}.`);
+  const commands = new Set<string>();
+  let last = '';
+  const checked = events.map((row, index) => {
+    const where = `Event ${index + 1} (${row.kind})`;
+    if (!isUuid(row.id)) throw new BackupError(`${where} has an id that is not a UUID: ${row.id.slice(0, 40)}`);
+    if (row.id <= last) throw new BackupError(row.id === last || ids.has(row.id) ? `${where} repeats the id ${row.id}.` : `${where} is out of order in the backup.`);
+    last = row.id;
     ids.add(row.id);
-    seqs.add(row.seq);
+    if (row.command_id !== null) {
+      if (commands.has(row.command_id)) throw new BackupError(`${where} repeats the command id ${row.command_id}.`);
+      commands.add(row.command_id);
+    }
     let payload: unknown;
     try {
       payload = JSON.parse(row.payload);
@@ -79,22 +111,13 @@ export function importLog(db: Db, input: unknown): { events: number } {
       throw new BackupError(`${where} is invalid: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
-  for (const row of checked) {
-    for (const [name, ref] of [['cause_seq', row.cause_seq], ['superseded_by', row.superseded_by], ['hidden_by', row.hidden_by]] as const) {
-      if (ref !== null && !seqs.has(ref)) throw new BackupError(`Event ${row.seq} (${row.kind}) points its ${name} at event ${ref}, which is not in the backup.`);
+  checked.forEach((row, index) => {
+    const where = `Event ${index + 1} (${row.kind})`;
+    if (row.cause_id !== null && !ids.has(row.cause_id)) throw new BackupError(`${where} points its cause at ${row.cause_id}, which is not in the backup.`);
+    const refs = definitionOf(row.kind)?.refersTo?.(JSON.parse(row.payload) as never) ?? [];
+    for (const ref of refs) {
+      if (!ids.has(ref)) throw new BackupError(`${where} refers to event ${ref}, which is not in the backup.`);
     }
-  }
-  db.transaction(() => {
-    if (db.get('SELECT 1 AS x FROM events LIMIT 1')) {
-      throw new BackupError('This database already has stories in it. Restore into a fresh database.');
-    }
-    for (const r of checked) {
-      db.run(
-        `INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [r.seq, r.id, r.ts, r.kind, r.chat_id, r.payload, r.cause_seq, r.superseded_by, r.hidden_by],
-      );
-    }
-    rebuild(db);
   });
-  return { events: checked.length };
+  return checked;
 }

@@ -8,13 +8,14 @@ type DraftOf<D> =
         kind: K;
         payload: z.input<S>;
         chatId?: string | null;
-        /** Client-made id: a re-sent command with the same first id is applied once. */
-        id?: string;
-        causeSeq?: number | null;
+        /** The tab's id for the user action; set on a command's first event by `command()`. */
+        commandId?: string;
+        /** The event that caused this one, by id. */
+        causeId?: string | null;
         /** The cause is an earlier draft of the same command, by index. */
         causeDraft?: number;
       }
     : never;
 
-/** An event a command wants to append, before it has a seq. */
+/** An event a command wants to append, before it has an id or a seq. */
 export type EventDraft = DraftOf<(typeof EVENT_DEFINITIONS)[number]>;

@@ -5,8 +5,7 @@ import { command } from '../log/command.ts';
 import type { LoggedEvent } from '../events/define.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
-import { markSuperseded } from '../log/markers.ts';
-import { rebuildAfterMarking } from '../log/rebuild.ts';
+import { idOfSeq } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
 import type { NarrationResult } from './narrate.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
@@ -96,7 +95,7 @@ export function turnCommands(ctx: LogContext) {
           {
             kind: 'assistant_turn',
             chatId: turn.chatId,
-            causeSeq: turn.startedSeq,
+            causeId: idOfSeq(db, turn.startedSeq) ?? null,
             payload: {
               turnId: turn.turnId,
               speaker: turn.speaker,
@@ -124,7 +123,7 @@ export function turnCommands(ctx: LogContext) {
             {
               kind: 'assistant_turn',
               chatId: row.chat_id,
-              causeSeq: row.seq,
+              causeId: idOfSeq(db, row.seq) ?? null,
               payload: { turnId: row.turn_id, speaker: row.speaker, model: row.model ?? '', text, truncated: true, reason: 'interrupted', usage: null, error: null },
             },
           ]);
@@ -149,8 +148,11 @@ export function turnCommands(ctx: LogContext) {
         const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         const settings = readSettings(db);
-        const [started] = appendEvents(ctx, stampFirst([{ kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel } }]));
-        if (last.role === 'assistant') rebuildAfterMarking(db, markSuperseded(db, last.seq, started!.seq));
+        // The transcript row of a reply carries its assistant_turn_started's seq.
+        const regenerateOf = last.role === 'assistant' ? idOfSeq(db, last.seq) : undefined;
+        const [started] = appendEvents(ctx, stampFirst([
+          { kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel, ...(regenerateOf ? { regenerateOf } : {}) } },
+        ]));
         return startedFrom(chatId, started!.seq, null);
       }, startedBy);
     },

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.ts';
+import { createIdClock } from '../../src/engine/ids.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const bytes = (n: number) => new Uint8Array(randomBytes(n));
+
+describe('ids from the hybrid logical clock', () => {
+  it('are UUIDv7 carrying the wall clock, strictly increasing within one millisecond', () => {
+    const t = Date.UTC(2026, 10, 23, 12);
+    const clock = createIdClock(() => t, bytes);
+    const ids = Array.from({ length: 5000 }, () => clock.next());
+    for (const id of ids.slice(0, 10)) expect(id).toMatch(UUID_V7);
+    expect(parseInt(ids[0]!.replaceAll('-', '').slice(0, 12), 16)).toBe(t);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('never go behind an id already made, when the wall clock jumps back', () => {
+    let t = Date.UTC(2026, 10, 23, 12);
+    const clock = createIdClock(() => t, bytes);
+    const before = clock.next();
+    t -= 3_600_000; // the user's clock was corrected by an hour
+    const after = [clock.next(), clock.next()];
+    expect(before < after[0]! && after[0]! < after[1]!).toBe(true);
+  });
+
+  it('never go behind an id seen from elsewhere, and v4 ids (older builds) move nothing', () => {
+    const clock = createIdClock(() => Date.UTC(2026, 0, 1), bytes);
+    const fromTheFuture = createIdClock(() => Date.UTC(2027, 0, 1), bytes).next();
+    clock.observe('f47ac10b-58cc-4372-a567-0e02b2c3d479');
+    clock.observe('not an id');
+    expect(clock.next() < fromTheFuture).toBe(true);
+    clock.observe(fromTheFuture);
+    expect(clock.next() > fromTheFuture).toBe(true);
+  });
+
+  it('of a reopened database continue after its newest event, even with the wall clock behind it', async () => {
+    let t = Date.UTC(2026, 10, 23, 12);
+    const { engine, db } = await openTestEngine({ now: () => t });
+    engine.append([draft.you()]);
+    const newest = db.get<{ id: string }>('SELECT max(id) AS id FROM events')!.id;
+    t -= 86_400_000;
+    const reopened = createEngine({ db, now: () => t, randomBytes: bytes });
+    const [event] = reopened.append([draft.you({ name: 'Bea' })]);
+    expect(event!.id > newest).toBe(true);
+    expect(event!.deviceId).toBe(reopened.identify().dbId);
+  });
+});
