@@ -13,6 +13,7 @@ import { castOf, type Cast } from './cast.ts';
 import { addFictionMinutes, describeFictionTime } from '../fiction-time.ts';
 import { nextScene } from './next-scene.ts';
 import { idOfSeq } from '../log/visibility.ts';
+import type { EntityRef } from '../events/fields.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -59,7 +60,7 @@ export interface TurnAnalysis {
   significance: number;
   sceneEnd: SceneEnd;
   newPlace: string;
-  edges: { source: string; target: string; affinityDelta: number; trustDelta: number; facts: string[] }[];
+  edges: { source: EntityRef; target: EntityRef; affinityDelta: number; trustDelta: number; facts: string[] }[];
 }
 
 export interface TurnToAnalyze {

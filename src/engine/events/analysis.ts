@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
-import { entityId, entityRef, significance } from './fields.ts';
+import { uuid, entityRef, significance } from './fields.ts';
 
 /**
  * The background analysis of a reply is done (its edge, clock, memory and scene events sit beside
@@ -12,7 +12,7 @@ export const turnAnalyzed = defineEvent({
   writes: ['transcript'],
   scope: 'chat',
   schema: z.object({
-    turnId: entityId,
+    turnId: uuid,
     /** False when every classifier model failed and the defaults were used. */
     ok: z.boolean(),
     model: z.string().max(200).nullable(),
@@ -28,7 +28,7 @@ export const sceneSummarized = defineEvent({
   kind: 'scene_summarized',
   writes: ['scene_summaries'],
   scope: 'chat',
-  schema: z.object({ sceneId: entityId, ownerId: entityRef, ok: z.boolean() }),
+  schema: z.object({ sceneId: uuid, ownerId: entityRef, ok: z.boolean() }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO scene_summaries (scene_id, owner_id, chat_id, seq, ok) VALUES (?, ?, ?, ?, ?)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
-import { entityId, longText, requiredText, shortText } from './fields.ts';
+import { uuid, longText, requiredText, shortText } from './fields.ts';
 
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({
@@ -37,7 +37,7 @@ export const botAuthored = defineEvent({
   kind: 'bot_authored',
   writes: ['bots'],
   scope: 'global',
-  schema: botFields.extend({ botId: entityId }),
+  schema: botFields.extend({ botId: uuid }),
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
@@ -68,7 +68,7 @@ export const botReset = defineEvent({
   kind: 'bot_reset',
   writes: ['bots', 'memories', 'edges', 'edge_facts'],
   scope: 'global',
-  schema: z.object({ botId: entityId }),
+  schema: z.object({ botId: uuid }),
   apply(db, { seq, payload: p }) {
     db.run('DELETE FROM memories WHERE owner_id = ?', [p.botId]);
     db.run('DELETE FROM edges WHERE source = ?', [p.botId]);

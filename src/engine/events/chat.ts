@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
-import { entityId, fictionTime, requiredText, shortText } from './fields.ts';
+import { uuid, fictionTime, requiredText, shortText } from './fields.ts';
 
 /** A new story with one bot as its host. The chat id is the event's chat id. */
 export const chatCreated = defineEvent({
@@ -8,7 +8,7 @@ export const chatCreated = defineEvent({
   writes: ['chats', 'chat_state'],
   scope: 'chat',
   schema: z.object({
-    botId: entityId,
+    botId: uuid,
     title: requiredText(120),
     fictionTime,
     weather: shortText(200),

@@ -4,12 +4,16 @@ import { FICTION_TIME_PATTERN } from '../fiction-time.ts';
 /** Shared payload pieces, so every kind validates ids, texts and times the same way. */
 
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const entityId = z.string().regex(ID_PATTERN, 'must be a UUID');
+/** Any id the app makes (a bot, a chat, a turn, a memory, a scene): a UUID. */
+export const uuid = z.string().regex(ID_PATTERN, 'must be a UUID');
 /** Another event of the log, by its id (never by local seq, which differs between devices). */
 export const eventId = z.string().regex(ID_PATTERN, 'must be an event id');
 
-/** Who an edge, activity or memory is about: the user ('you') or a bot id. */
-export const entityRef = z.union([z.literal('you'), entityId]);
+/**
+ * An entity: you or a bot, as 'you' or the bot's id. The one name for it everywhere; a field is
+ * named for the part the entity plays (speaker, owner, source, target, participant).
+ */
+export const entityRef = z.union([z.literal('you'), uuid]);
 export type EntityRef = z.infer<typeof entityRef>;
 
 export const shortText = (max: number) => z.string().trim().max(max);

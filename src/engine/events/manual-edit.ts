@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db, SqlParam } from '../db/port.ts';
 import { defineEvent, json } from './define.ts';
 import { addFacts } from './edges.ts';
-import { entityId, entityRef, longText, requiredText, shortText } from './fields.ts';
+import { uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -42,14 +42,14 @@ type TargetType = keyof typeof targets;
 
 const target = z.discriminatedUnion('type', [
   z.object({ type: z.literal('you') }),
-  z.object({ type: z.literal('bot'), id: entityId }),
+  z.object({ type: z.literal('bot'), id: uuid }),
   z.object({ type: z.literal('chat') }),
   z.object({ type: z.literal('chat_state') }),
   z.object({ type: z.literal('edge'), source: entityRef, target: entityRef }),
-  z.object({ type: z.literal('memory'), id: entityId }),
-  z.object({ type: z.literal('turn'), id: entityId }),
+  z.object({ type: z.literal('memory'), id: uuid }),
+  z.object({ type: z.literal('turn'), id: uuid }),
   z.object({ type: z.literal('activity'), entity: entityRef }),
-  z.object({ type: z.literal('container'), id: entityId }),
+  z.object({ type: z.literal('container'), id: uuid }),
 ]);
 type Target = z.infer<typeof target>;
 

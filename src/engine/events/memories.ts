@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
-import { entityId, fictionTime, requiredText, significance } from './fields.ts';
+import { uuid, fictionTime, requiredText, significance } from './fields.ts';
 
 /**
  * Which roles of a chat saw what a memory records. A bot only ever retrieves memories whose flag
@@ -13,9 +13,9 @@ export const memoryWritten = defineEvent({
   writes: ['memories'],
   scope: 'chat',
   schema: z.object({
-    memoryId: entityId,
-    ownerId: entityId,
-    sceneId: entityId.nullable(),
+    memoryId: uuid,
+    ownerId: uuid,
+    sceneId: uuid.nullable(),
     summary: requiredText(4_000),
     witness,
     fictionTime,
@@ -55,7 +55,7 @@ export const memorySignificanceSet = defineEvent({
   kind: 'memory_significance_set',
   writes: ['memories'],
   scope: 'chat',
-  schema: z.object({ memoryId: entityId, significance }),
+  schema: z.object({ memoryId: uuid, significance }),
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
   },
@@ -66,7 +66,7 @@ export const memoryPinChanged = defineEvent({
   kind: 'memory_pin_changed',
   writes: ['memories'],
   scope: 'chat',
-  schema: z.object({ memoryId: entityId, pinned: z.boolean(), auto: z.boolean() }),
+  schema: z.object({ memoryId: uuid, pinned: z.boolean(), auto: z.boolean() }),
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE memories SET pinned = ?, auto_pinned = ? WHERE id = ? AND chat_id = ?', [
       p.pinned,
@@ -87,7 +87,7 @@ export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
   writes: ['memories'],
   scope: 'chat',
-  schema: z.object({ memoryId: entityId, summary: requiredText(4_000), absorbs: z.array(entityId).max(1_000).optional() }),
+  schema: z.object({ memoryId: uuid, summary: requiredText(4_000), absorbs: z.array(uuid).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
     if (!p.absorbs?.length) return;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
-import { entityId, eventId, shortText } from './fields.ts';
+import { uuid, eventId, shortText } from './fields.ts';
 import { supersede } from '../log/visibility.ts';
 
 export const segment = z.object({
@@ -15,7 +15,7 @@ export const userTurn = defineEvent({
   writes: ['transcript'],
   scope: 'chat',
   schema: z.object({
-    turnId: entityId,
+    turnId: uuid,
     text: z.string().trim().min(1, 'must not be empty').max(20_000),
     segments: z.array(segment).max(500),
   }),
@@ -37,7 +37,7 @@ export const assistantTurnStarted = defineEvent({
   kind: 'assistant_turn_started',
   writes: ['transcript', 'visibility'],
   scope: 'chat',
-  schema: z.object({ turnId: entityId, speaker: entityId, model: shortText(200), regenerateOf: eventId.optional() }),
+  schema: z.object({ turnId: uuid, speaker: uuid, model: shortText(200), regenerateOf: eventId.optional() }),
   marks: (db, event) => (event.payload.regenerateOf ? supersede(db, event.payload.regenerateOf, event.seq) : []),
   refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
@@ -62,8 +62,8 @@ export const assistantTurn = defineEvent({
   scope: 'chat',
   schema: z
     .object({
-      turnId: entityId,
-      speaker: entityId,
+      turnId: uuid,
+      speaker: uuid,
       model: shortText(200),
       text: z.string().max(100_000),
       truncated: z.boolean(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
-import { entityId, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
+import { uuid, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
 
 /** A place: a room, a vehicle, a street. Containers nest (a booth inside a tavern). */
 export const containerCreated = defineEvent({
@@ -8,11 +8,11 @@ export const containerCreated = defineEvent({
   writes: ['containers'],
   scope: 'chat',
   schema: z.object({
-    containerId: entityId,
+    containerId: uuid,
     name: requiredText(120),
     type: requiredText(60),
     properties: z.record(z.string().max(60), z.union([z.string().max(500), z.number(), z.boolean()])),
-    parentId: entityId.nullable(),
+    parentId: uuid.nullable(),
   }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
@@ -38,7 +38,7 @@ export const activityChange = defineEvent({
   scope: 'chat',
   schema: z.object({
     entity: entityRef,
-    containerId: entityId.nullable(),
+    containerId: uuid.nullable(),
     slot: shortText(80),
     posture: shortText(80),
     action,
@@ -63,8 +63,8 @@ export const sceneOpened = defineEvent({
   writes: ['scenes', 'chat_state'],
   scope: 'chat',
   schema: z.object({
-    sceneId: entityId,
-    containerId: entityId.nullable(),
+    sceneId: uuid,
+    containerId: uuid.nullable(),
     participants: z.array(entityRef).min(1).max(20),
     fictionTime,
   }),
@@ -83,7 +83,7 @@ export const sceneClosed = defineEvent({
   writes: ['scenes', 'chat_state'],
   scope: 'chat',
   schema: z.object({
-    sceneId: entityId,
+    sceneId: uuid,
     significance,
     reason: z.enum(['place_changed', 'parting', 'time_skip', 'manual']),
     fictionTime,

@@ -2,6 +2,7 @@ import type { Db } from '../db/port.ts';
 import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory/memory-row.ts';
 import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
 import { castOf } from '../analysis/cast.ts';
+import type { EntityRef } from '../events/fields.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -15,7 +16,7 @@ export interface Place {
 }
 
 export interface Activity {
-  entity: string;
+  entity: EntityRef;
   containerId: string | null;
   slot: string;
   posture: string;
@@ -26,8 +27,8 @@ export interface Activity {
 }
 
 export interface Edge {
-  source: string;
-  target: string;
+  source: EntityRef;
+  target: EntityRef;
   affinity: number;
   trust: number;
   knowledge: string[];
@@ -42,7 +43,7 @@ export interface ChatState {
   fictionTime: string;
   weather: string;
   narrativeAnchor: string;
-  scene: { id: string; participants: string[]; openedFictionTime: string } | null;
+  scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
   place: Place | null;
   activities: Activity[];
   edges: Edge[];

@@ -1,11 +1,12 @@
 import type { Db } from '../db/port.ts';
 import type { Segment } from '../events/turns.ts';
+import type { EntityRef } from '../events/fields.ts';
 
 export interface TranscriptTurn {
   turnId: string;
   seq: number;
   role: 'user' | 'assistant';
-  speaker: string;
+  speaker: EntityRef;
   speakerName: string;
   text: string;
   segments: Segment[] | null;

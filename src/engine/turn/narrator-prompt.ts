@@ -9,6 +9,7 @@ import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
 import { describeFictionTime } from '../fiction-time.ts';
+import type { EntityRef } from '../events/fields.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
@@ -26,7 +27,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   const you = getYou(db);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
-  const nameOf = (entity: string) => (entity === 'you' ? youName : (drawer.names[entity] ?? 'someone'));
+  const nameOf = (entity: EntityRef) => (entity === 'you' ? youName : (drawer.names[entity] ?? 'someone'));
   const parts: PromptPart[] = [];
   const system = (tier: PromptPart['tier'], label: string, text: string, keep = 0) =>
     text.trim() && parts.push({ tier, label, slot: 'system', text: text.trim(), keep });

@@ -9,12 +9,13 @@ import { idOfSeq } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
 import type { NarrationResult } from './narrate.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
+import type { EntityRef } from '../events/fields.ts';
 
 export interface StartedTurn {
   chatId: string;
   turnId: string;
   startedSeq: number;
-  speaker: string;
+  speaker: EntityRef;
   model: string;
   /** What the narrator may see of the user's new turn; null for "continue" and regenerate. */
   inCharacter: string | null;
