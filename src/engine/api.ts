@@ -35,7 +35,7 @@ export const API = {
   transcript: {
     kind: 'query',
     args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
-    reads: ['transcript', 'bots', 'you'],
+    reads: ['transcript', 'bots', 'you', 'visibility'],
   },
   chatState: {
     kind: 'query',
@@ -59,6 +59,7 @@ export const API = {
   startChat: { kind: 'command', args: z.tuple([id, z.unknown()]) },
   sendTurn: { kind: 'command', args: z.tuple([id, z.string()]) },
   regenerate: { kind: 'command', args: z.tuple([id]), rebuilds: true },
+  chooseVersion: { kind: 'command', args: z.tuple([id, z.number().int().min(1)]), rebuilds: true },
   stopTurn: { kind: 'command', args: z.tuple([id]) },
   pinMemory: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   closeScene: { kind: 'command', args: z.tuple([id]) },

@@ -47,6 +47,7 @@ const op = fc.oneof(
   fc.record({ t: fc.constant('edit' as const), c: small, which: fc.nat(3) }),
   fc.record({ t: fc.constant('failure' as const), c: small, global: fc.boolean() }),
   weighted(3, fc.record({ t: fc.constant('regenerate' as const), c: small, k: small })),
+  weighted(2, fc.record({ t: fc.constant('swipe' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
 );
@@ -226,6 +227,13 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         if (!old) break;
         const retry = draft.assistantStarted(chatId, newId(), c.bot);
         engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id } } as typeof retry]);
+        break;
+      }
+      case 'swipe': {
+        // Any version of any reply, shown or not, hidden or not: the marker must hold up everywhere.
+        const versions = db.all<{ id: string }>("SELECT id FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' ORDER BY id", [chatId]);
+        const version = pick(versions, o.k);
+        if (version) drafts.push({ kind: 'reply_version_chosen', chatId, payload: { version: version.id } });
         break;
       }
       case 'rewind': {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, eventId, shortText } from './fields.ts';
-import { supersede } from '../log/visibility.ts';
+import { chooseVersion, supersede } from '../log/visibility.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -38,7 +38,7 @@ export const assistantTurnStarted = defineEvent({
   writes: ['transcript', 'visibility'],
   scope: 'chat',
   schema: z.object({ turnId: uuid, speaker: uuid, model: shortText(200), regenerateOf: eventId.optional() }),
-  marks: (db, event) => (event.payload.regenerateOf ? supersede(db, event.payload.regenerateOf, event.seq) : []),
+  marks: (db, event) => (event.payload.regenerateOf ? supersede(db, event.payload.regenerateOf, event) : []),
   refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
@@ -100,4 +100,19 @@ export const assistantTurn = defineEvent({
       ],
     );
   },
+});
+
+/**
+ * The player flipped to another version of the latest reply (‹ 2/3 ›). That version and what it
+ * caused (its analysis: feelings, memories, clock) are in force again; every other version is
+ * superseded. A version never analysed gets its analysis once it is shown.
+ */
+export const replyVersionChosen = defineEvent({
+  kind: 'reply_version_chosen',
+  writes: ['visibility'],
+  scope: 'chat',
+  schema: z.object({ version: eventId }),
+  apply() {},
+  marks: (db, event) => chooseVersion(db, event.payload.version, event),
+  refersTo: (payload) => [payload.version],
 });

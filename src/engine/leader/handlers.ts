@@ -19,7 +19,7 @@ type Handlers = { [N in QueryName | CommandName]: (...args: HandlerArgs<N>) => u
 
 /**
  * What each query and command of `API` does, run by the leader. Queries only read; commands take
- * the command id their tab made, which becomes their first event's id.
+ * the command id their tab made, which marks their first event (`command_id`).
  */
 export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
   return {
@@ -50,6 +50,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     startChat: (commandId: string, botId: string, kickoff: unknown) => engine.startChat(botId, kickoff, commandId),
     sendTurn: (commandId: string, chatId: string, text: string) => narrator.send(commandId, chatId, text),
     regenerate: (commandId: string, chatId: string) => narrator.regenerate(commandId, chatId),
+    /** ‹ 2/3 ›: shows another version of the latest reply; the story state follows it. */
+    chooseVersion: (commandId: string, chatId: string, number: number) => engine.turns.chooseVersion(chatId, number, commandId),
     /** Stop from any tab: the reply keeps what it has, marked truncated. */
     stopTurn: (_commandId: string, chatId: string) => narrator.stop(chatId),
     pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.storyCommands.pinMemory(chatId, memoryId, pinned, commandId),

@@ -12,28 +12,73 @@ export const idOfSeq = (db: Db, seq: number): string | undefined => db.get<{ id:
 /** Whether an event is shown: neither superseded by a regenerate nor hidden by a rewind. */
 export const VISIBLE = (alias: string): string => `NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = ${alias}.seq)`;
 
-/** The event and everything it caused, transitively (a reply and its analysis results). */
-export function causedClosure(db: Db, id: string): number[] {
+/**
+ * The event and everything it caused, transitively (a reply and its analysis results), among the
+ * events before `marker`: a marker sees the log as it was when it was written, so replaying it
+ * later gives the same answer.
+ */
+export function causedClosure(db: Db, id: string, marker: { id: string }): number[] {
   return db
     .all<{ seq: number }>(
       `WITH RECURSIVE caused(id, seq) AS (
          SELECT id, seq FROM events WHERE id = ?1
-         UNION SELECT e.id, e.seq FROM events e JOIN caused c ON e.cause_id = c.id
+         UNION SELECT e.id, e.seq FROM events e JOIN caused c ON e.cause_id = c.id WHERE e.id < ?2
        ) SELECT seq FROM caused ORDER BY seq`,
-      [id],
+      [id, marker.id],
     )
     .map((r) => r.seq);
 }
 
-/** A regenerate: the reply `id` and all it caused give way to the event at `bySeq`, and stay in the log as an earlier version. */
-export function supersede(db: Db, id: string, bySeq: number): number[] {
-  const closure = causedClosure(db, id);
+/** The reply `id` and all it caused give way to `marker` (a regenerate, another version chosen); they stay in the log. */
+export function supersede(db: Db, id: string, marker: { id: string; seq: number }): number[] {
+  const closure = causedClosure(db, id, marker);
   db.run(
     `INSERT INTO visibility (seq, superseded_by) SELECT value, ?1 FROM json_each(?2) WHERE true
      ON CONFLICT (seq) DO UPDATE SET superseded_by = coalesce(superseded_by, excluded.superseded_by)`,
-    [bySeq, JSON.stringify(closure)],
+    [marker.seq, JSON.stringify(closure)],
   );
   return closure;
+}
+
+/** The reply `id` and all it caused are in force again (its version was chosen). */
+export function unsupersede(db: Db, id: string, marker: { id: string }): number[] {
+  const closure = JSON.stringify(causedClosure(db, id, marker));
+  db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?)) AND hidden_by IS NULL', [closure]);
+  db.run('UPDATE visibility SET superseded_by = NULL WHERE seq IN (SELECT value FROM json_each(?))', [closure]);
+  return JSON.parse(closure) as number[];
+}
+
+/**
+ * Every version of the reply that `startedId` is a version of (its assistant_turn_started events,
+ * linked by `regenerateOf`), oldest first, as the log stood before `marker`.
+ */
+export function replyVersions(db: Db, startedId: string, marker?: { id: string }): { id: string; seq: number; shown: boolean }[] {
+  return db
+    .all<{ id: string; seq: number; shown: number }>(
+      `WITH RECURSIVE up(id, parent) AS (
+         SELECT id, json_extract(payload, '$.regenerateOf') FROM events WHERE id = ?1
+         UNION ALL
+         SELECT e.id, json_extract(e.payload, '$.regenerateOf') FROM events e JOIN up ON e.id = up.parent
+       ),
+       tree(id, seq) AS (
+         SELECT id, seq FROM events WHERE id = (SELECT id FROM up WHERE parent IS NULL)
+         UNION ALL
+         SELECT e.id, e.seq FROM events e JOIN tree t ON json_extract(e.payload, '$.regenerateOf') = t.id
+         WHERE e.kind = 'assistant_turn_started' AND e.id < ?2
+       )
+       SELECT t.id, t.seq, NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = t.seq) AS shown FROM tree t ORDER BY t.id`,
+      [startedId, marker?.id ?? '~'],
+    )
+    .map((r) => ({ id: r.id, seq: r.seq, shown: r.shown === 1 }));
+}
+
+/** Another version of a reply chosen: it is in force, every other version is superseded. */
+export function chooseVersion(db: Db, versionId: string, marker: { id: string; seq: number }): number[] {
+  const changed: number[] = [];
+  for (const version of replyVersions(db, versionId, marker)) {
+    changed.push(...(version.id === versionId ? unsupersede(db, version.id, marker) : supersede(db, version.id, marker)));
+  }
+  return changed;
 }
 
 /** A rewind: hides the chat's events from `fromId` up to the rewind, and whatever they caused. */

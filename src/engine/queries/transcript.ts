@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { idOfSeq, replyVersions } from '../log/visibility.ts';
 import type { Segment } from '../events/turns.ts';
 import type { EntityRef } from '../events/fields.ts';
 
@@ -16,6 +17,8 @@ export interface TranscriptTurn {
   promptTokens: number | null;
   completionTokens: number | null;
   error: { code: string; message: string } | null;
+  /** On the chat's latest reply when it has more than one version: which is shown, of how many. */
+  versions: { number: number; of: number } | null;
 }
 
 export interface TranscriptPage {
@@ -65,7 +68,7 @@ export function chatTranscript(
   );
   const hasOlder = rows.length > limit;
   const page = rows.slice(0, limit).reverse();
-  return {
+  const result = {
     turns: page.map((r) => ({
       turnId: r.turn_id,
       seq: r.seq,
@@ -80,7 +83,18 @@ export function chatTranscript(
       promptTokens: r.prompt_tokens,
       completionTokens: r.completion_tokens,
       error: r.error === null ? null : (JSON.parse(r.error) as { code: string; message: string }),
+      versions: null as TranscriptTurn['versions'],
     })),
     olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,
   };
+  const newest = result.turns.at(-1);
+  if (newest?.role === 'assistant' && options.beforeSeq == null) newest.versions = versionsOf(db, newest.seq);
+  return result;
+}
+
+function versionsOf(db: Db, startedSeq: number): TranscriptTurn['versions'] {
+  const started = idOfSeq(db, startedSeq);
+  if (!started) return null;
+  const versions = replyVersions(db, started);
+  return versions.length > 1 ? { number: versions.findIndex((v) => v.seq === startedSeq) + 1, of: versions.length } : null;
 }

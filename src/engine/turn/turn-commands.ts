@@ -5,7 +5,7 @@ import { command } from '../log/command.ts';
 import type { LoggedEvent } from '../events/define.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
-import { idOfSeq } from '../log/visibility.ts';
+import { idOfSeq, replyVersions } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
 import type { NarrationResult } from './narrate.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
@@ -46,6 +46,14 @@ export function turnCommands(ctx: LogContext) {
     const row = db.get<{ payload: string }>('SELECT payload FROM events WHERE seq = ?', [startedSeq])!;
     const p = JSON.parse(row.payload) as { turnId: string; speaker: string; model: string };
     return { chatId, turnId: p.turnId, startedSeq, speaker: p.speaker, model: p.model, inCharacter };
+  }
+
+  /** Which version of the chat's latest reply is shown, of how many. */
+  function latestReplyVersion(chatId: string): { number: number; of: number } | undefined {
+    const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+    if (last?.role !== 'assistant') return undefined;
+    const versions = replyVersions(db, idOfSeq(db, last.seq)!);
+    return { number: versions.findIndex((v) => v.seq === last.seq) + 1, of: versions.length };
   }
 
   /** What a re-sent begin or regenerate answers: the turn its first event started. */
@@ -141,7 +149,26 @@ export function turnCommands(ctx: LogContext) {
       return row && { chatId, turnId: row.turn_id, startedSeq: row.seq, speaker: row.speaker, model: row.model ?? '', inCharacter: null };
     },
 
-    /** A new reply in place of the last one, which stays in the log as an earlier swipe. */
+    /**
+     * Shows version `number` (from 1, oldest first) of the chat's latest reply: the story state
+     * follows it. Choosing the version already shown writes nothing.
+     */
+    chooseVersion(chatId: string, number: number, commandId?: string): { number: number; of: number } {
+      const shown = () => latestReplyVersion(chatId) ?? { number, of: 0 };
+      return command(ctx, commandId, (stampFirst) => {
+        hostOf(chatId);
+        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+        if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
+        const versions = replyVersions(db, idOfSeq(db, last.seq)!);
+        const target = versions[number - 1];
+        if (!target) throw new CommandRejectedError(`This reply has ${versions.length} version${versions.length === 1 ? '' : 's'}; there is no version ${number}.`);
+        if (!target.shown) appendEvents(ctx, stampFirst([{ kind: 'reply_version_chosen', chatId, payload: { version: target.id } }]));
+        return shown();
+      }, shown);
+    },
+
+    /** A new reply in place of the last one, which stays in the log as an earlier version. */
     regenerate(chatId: string, commandId?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);

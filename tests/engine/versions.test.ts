@@ -1,0 +1,119 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { LlmClient } from '../../src/engine/llm/port.ts';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { dumpProjections } from '../support/dump.ts';
+import { draft, kickoffInput } from '../support/fixtures.ts';
+import { scriptedLlm } from '../support/scripted-llm.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
+
+let engine: Engine;
+let db: Db;
+let chat: string;
+let bot: string;
+const count = await loadTokenCounter();
+
+beforeEach(async () => {
+  ({ engine, db } = await openTestEngine({ now: testClock().now }));
+  bot = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  chat = engine.startChat(bot, kickoffInput());
+});
+
+/** An analysis answer moving Mira's affinity toward Ada and teaching her one fact. */
+const analysis = (affinityDelta: number, fact: string) =>
+  JSON.stringify({ minutesPassed: 10, significance: 1, sceneEnd: 'none', newPlace: '', feelings: { 'Mira -> Ada': { affinityDelta, trustDelta: 0, newFacts: [fact] } } });
+
+async function analyzeAll(llm: LlmClient) {
+  for (let job = engine.analysis.pending(chat)[0]; job; job = engine.analysis.pending(chat)[0]) {
+    expect(await engine.analysis.run(llm, job, count)).toBe(true);
+  }
+}
+
+const finish = (turn: ReturnType<Engine['turns']['beginTurn']>, text: string) =>
+  engine.turns.finishTurn(turn, { text, usage: null, truncated: false, reason: null, error: null });
+const latest = () => engine.transcript(chat).turns.at(-1)!;
+const mira = () => engine.chatState(chat)!.edges.find((e) => e.source === bot && e.target === 'you')!;
+
+describe('versions of the latest reply (swipes)', () => {
+  it('each version brings its own analysis: feelings, facts, memories and clock follow the one shown', async () => {
+    finish(engine.turns.beginTurn(chat, '"Ugly sails."'), 'Mira scowls.');
+    await analyzeAll(scriptedLlm(analysis(-10, 'Ada insulted the sails.')).client);
+    const first = { edge: mira(), state: engine.chatState(chat) };
+    expect(first.edge).toMatchObject({ affinity: 40, knowledge: ['Ada insulted the sails.'] });
+
+    finish(engine.turns.regenerate(chat), 'Mira laughs.');
+    await analyzeAll(scriptedLlm(analysis(8, 'Ada jokes about the sails.')).client);
+    expect(latest()).toMatchObject({ text: 'Mira laughs.', versions: { number: 2, of: 2 } });
+    expect(mira()).toMatchObject({ affinity: 58, knowledge: ['Ada jokes about the sails.'] });
+    const second = engine.chatState(chat);
+
+    expect(engine.turns.chooseVersion(chat, 1)).toEqual({ number: 1, of: 2 });
+    expect(latest()).toMatchObject({ text: 'Mira scowls.', versions: { number: 1, of: 2 } });
+    expect(engine.chatState(chat)).toEqual(first.state);
+    expect(engine.analysis.pending(chat)).toEqual([]); // analysed once already: no new call
+
+    engine.turns.chooseVersion(chat, 2);
+    expect(engine.chatState(chat)).toEqual(second);
+    expect(engine.transcript(chat).turns.map((t) => t.text)).toEqual([expect.any(String), '"Ugly sails."', 'Mira laughs.']);
+  });
+
+  it('a version never analysed is analysed when it is chosen, with one classifier call, never before', async () => {
+    finish(engine.turns.beginTurn(chat, 'Hello'), 'Version one.');
+    finish(engine.turns.regenerate(chat), 'Version two.'); // before version one was analysed
+    const llm = scriptedLlm(analysis(5, 'Ada said hello.'), analysis(-5, 'Ada was curt.'));
+    await analyzeAll(llm.client);
+    expect(llm.calls).toHaveLength(1);
+    expect(mira()).toMatchObject({ affinity: 55 });
+
+    engine.turns.chooseVersion(chat, 1);
+    expect(engine.analysis.pending(chat)).toHaveLength(1);
+    await analyzeAll(llm.client);
+    expect(llm.calls).toHaveLength(2);
+    expect(mira()).toMatchObject({ affinity: 45, knowledge: ['Ada was curt.'] });
+    // Back to two: its own analysis, and nothing left to do.
+    engine.turns.chooseVersion(chat, 2);
+    expect(mira()).toMatchObject({ affinity: 55, knowledge: ['Ada said hello.'] });
+    expect(engine.analysis.pending(chat)).toEqual([]);
+  });
+
+  it('regenerating from an earlier version adds a version, and a rebuild from the log alone agrees', async () => {
+    finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
+    finish(engine.turns.regenerate(chat), 'Two.');
+    engine.turns.chooseVersion(chat, 1);
+    finish(engine.turns.regenerate(chat), 'Three.');
+    expect(latest()).toMatchObject({ text: 'Three.', versions: { number: 3, of: 3 } });
+    engine.turns.chooseVersion(chat, 2);
+    expect(latest()).toMatchObject({ text: 'Two.', versions: { number: 2, of: 3 } });
+    const incremental = dumpProjections(db);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(incremental);
+  });
+
+  it('a re-sent choice applies once; choices that make no sense are refused and write nothing', async () => {
+    expect(() => engine.turns.chooseVersion(chat, 2)).toThrow(/has 1 version; there is no version 2/);
+    finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
+    finish(engine.turns.regenerate(chat), 'Two.');
+    const head = engine.headSeq();
+    engine.turns.chooseVersion(chat, 1, 'choose-1');
+    engine.turns.chooseVersion(chat, 1, 'choose-1');
+    engine.turns.chooseVersion(chat, 1); // already shown: nothing to write
+    expect(engine.headSeq()).toBe(head + 1);
+    expect(() => engine.turns.chooseVersion(chat, 3)).toThrow(/has 2 versions; there is no version 3/);
+    engine.turns.beginTurn(chat, 'And then?');
+    expect(() => engine.turns.chooseVersion(chat, 2)).toThrow(/still being written/);
+    expect(engine.headSeq()).toBe(head + 3);
+  });
+
+  it('versions survive a rewind and its undo', async () => {
+    finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
+    finish(engine.turns.regenerate(chat), 'Two.');
+    engine.turns.chooseVersion(chat, 1);
+    const userSeq = engine.transcript(chat).turns.at(-2)!.seq;
+    engine.rewind(chat, userSeq);
+    expect(engine.transcript(chat).turns.map((t) => t.text)).not.toContain('One.');
+    engine.undoRewind(chat);
+    expect(latest()).toMatchObject({ text: 'One.', versions: { number: 1, of: 2 } });
+  });
+});
