@@ -117,6 +117,25 @@ export function ChatPage() {
     });
   };
   const regenerate = () => void run(() => client.engine.regenerate(chatId()));
+  const versions = createMemo(() => (streaming() ? null : (last()?.versions ?? null)));
+  const chooseVersion = (number: number) => {
+    const shown = versions();
+    if (!shown || number < 1 || number > shown.of || number === shown.number || sending()) return;
+    void run(() => client.engine.chooseVersion(chatId(), number));
+  };
+  // ← / → flip the latest reply's versions while nothing is being typed.
+  const onArrow = (event: KeyboardEvent) => {
+    if ((event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target as HTMLElement | null;
+    const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || Boolean(target?.isContentEditable) ||
+      (target instanceof HTMLTextAreaElement && (target !== input || draft() !== ''));
+    const shown = versions();
+    if (typing || !shown) return;
+    event.preventDefault();
+    chooseVersion(shown.number + (event.key === 'ArrowLeft' ? -1 : 1));
+  };
+  window.addEventListener('keydown', onArrow);
+  onCleanup(() => window.removeEventListener('keydown', onArrow));
   const stop = () => void client.engine.stopTurn(chatId());
 
   const textOf = (turn: TranscriptTurn) => (turn.status === 'streaming' ? (live()?.turnId === turn.turnId ? live()!.text : '') : turn.text);
@@ -167,11 +186,28 @@ export function ChatPage() {
                   <div class="story-text">
                     <StoryText text={textOf(turn)} ooc={ooc()} />
                   </div>
-                  <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
-                    <p class="usage" title="Tokens: prompt → reply">
-                      {turn.promptTokens} → {turn.completionTokens} tokens
-                    </p>
-                  </Show>
+                  <div class="turn-footer">
+                    <Show when={turn === last() ? versions() : null}>
+                      {(shown) => (
+                        <nav class="versions" aria-label="Versions of this reply">
+                          <button type="button" class="small quiet" aria-label="Previous version" title="Previous version (←)" disabled={shown().number <= 1 || sending()} onClick={() => chooseVersion(shown().number - 1)}>
+                            ‹
+                          </button>
+                          <span data-testid="version" aria-label={`Version ${shown().number} of ${shown().of}`}>
+                            {shown().number}/{shown().of}
+                          </span>
+                          <button type="button" class="small quiet" aria-label="Next version" title="Next version (→)" disabled={shown().number >= shown().of || sending()} onClick={() => chooseVersion(shown().number + 1)}>
+                            ›
+                          </button>
+                        </nav>
+                      )}
+                    </Show>
+                    <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
+                      <p class="usage" title="Tokens: prompt → reply">
+                        {turn.promptTokens} → {turn.completionTokens} tokens
+                      </p>
+                    </Show>
+                  </div>
                 </article>
               )}
             </For>

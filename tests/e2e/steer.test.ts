@@ -1,0 +1,103 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { CompletionRequest } from '../../relay/request-body.ts';
+import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
+import { TEST_KEY } from '../support/relay-harness.ts';
+import { launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
+
+let context: BrowserContext | undefined;
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const lastReply = (page: Page) => page.locator('.turn.assistant').last();
+const pending = (page: Page, chatId: string) =>
+  page.evaluate((id) => (globalThis as any).roleplayEngine.engine.analysisStatus(id), chatId) as Promise<{ pending: number }>;
+
+/**
+ * An upstream whose replies are numbered ("Answer 1.", "Answer 2.", ...) and whose analysis of a
+ * reply moves Mira's feeling toward Ada by +10 for answer 2, -10 for any other: so which version is
+ * in force shows in the drawer.
+ */
+async function numberedUpstream() {
+  let replies = 0;
+  const analysed: string[] = [];
+  const upstream: FakeUpstream = await startFakeUpstream();
+  upstream.setFallback((req, res) => {
+    if (req.path === '/v1/models') return json(res, 200, { data: [{ id: 'dphn/Dolphin-Mistral-24B-Venice-Edition' }, { id: 'NousResearch/Hermes-3-Llama-3.1-8B' }] });
+    const body = req.body as CompletionRequest | undefined;
+    if (!body) return json(res, 400, { error: 'no body' });
+    if (!body.stream) {
+      const prompt = body.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+      const answer = /Answer (\d+)\./.exec(prompt.slice(prompt.lastIndexOf('Answer ')))?.[0] ?? '?';
+      analysed.push(answer);
+      const delta = answer === 'Answer 2.' ? 10 : -10;
+      const content = JSON.stringify({ minutesPassed: 5, significance: 1, sceneEnd: 'none', newPlace: '', feelings: { 'Mira -> Ada': { affinityDelta: delta, trustDelta: 0, newFacts: [`heard ${answer}`] } } });
+      return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+    }
+    startSse(res);
+    res.write(sseChunk(`Answer ${++replies}.`));
+    res.end('data: [DONE]\n\n');
+  });
+  const app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+  cleanups.push(() => app.relay.close(), () => upstream.close());
+  return { app, analysed };
+}
+
+describe('versions of a reply (swipes)', () => {
+  it('regenerate adds a version; ‹ › and the arrow keys flip them, the drawer follows, every tab sees it, a reload keeps it', async () => {
+    const { app, analysed } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const leader = await openTab(context, `${app.url}/`);
+    await expect.poll(() => role(leader)).toBe('leader');
+    const chatId = await storyReady(leader);
+    await leader.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await leader.goto(`${app.url}/chats/${chatId}`);
+    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    const botId = await leader.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
+    const affinity = (page: Page) => page.locator(`[data-testid="edge"][data-source="${botId}"] [data-testid="affinity"]`).textContent();
+
+    await message(leader).fill('"Look at the sails."');
+    await message(leader).press('Enter');
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await expect.poll(() => pending(leader, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => affinity(leader)).toBe('40');
+    expect(await leader.getByRole('button', { name: 'Previous version' }).count()).toBe(0); // one version: no controls
+
+    await leader.getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
+    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
+    await expect.poll(() => affinity(leader), { timeout: 20_000 }).toBe('60');
+    await expect.poll(() => follower.getByTestId('version').textContent()).toBe('2/2');
+    expect(await leader.getByRole('button', { name: 'Next version' }).isDisabled()).toBe(true);
+
+    await leader.getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => lastReply(leader).textContent()).toContain('Answer 1.');
+    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('1/2');
+    await expect.poll(() => affinity(leader)).toBe('40');
+    await expect.poll(() => lastReply(follower).textContent()).toContain('Answer 1.');
+    await expect.poll(() => follower.getByTestId('version').textContent()).toBe('1/2');
+
+    // → with an empty composer flips forward; typed text keeps the arrows for the text.
+    await message(leader).fill('half a thought');
+    await message(leader).press('ArrowLeft');
+    expect(await leader.getByTestId('version').textContent()).toBe('1/2');
+    await message(leader).fill('');
+    await message(leader).press('ArrowRight');
+    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
+    await expect.poll(() => affinity(leader)).toBe('60');
+
+    await leader.reload();
+    await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 20_000 }).toBe('2/2');
+    await expect.poll(() => lastReply(leader).textContent()).toContain('Answer 2.');
+    await expect.poll(() => affinity(leader)).toBe('60');
+    // Each version was analysed once, when it was written; flipping asked the model nothing.
+    expect(analysed).toEqual(['Answer 1.', 'Answer 2.']);
+  });
+});
