@@ -10,7 +10,6 @@ import type { EventDraft } from './log/draft.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { rebuild, rebuildChat } from './log/rebuild.ts';
-import { VISIBLE } from './log/visibility.ts';
 import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
@@ -24,6 +23,7 @@ import { narratorPrompt } from './turn/narrator-prompt.ts';
 import type { TokenCounter } from './turn/tokens.ts';
 import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
 import { storyCommands } from './story-commands.ts';
+import { rewindCommands } from './rewind-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
@@ -97,40 +97,8 @@ export function createEngine(deps: EngineDeps) {
       return appendEvents(ctx, drafts);
     },
 
-    /**
-     * Hides the chat's story from the event at `fromSeq` (a transcript row's seq, this tab's handle
-     * for it) on; the rewind names that event by id. The hidden events stay in the log for undo.
-     */
-    rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
-      return command(ctx, commandId, (stampFirst) => {
-        const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
-        if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
-        if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
-        const from = db.get<{ id: string }>('SELECT id FROM events WHERE seq = ? AND chat_id = ?', [fromSeq, chatId]);
-        if (!from) throw new CommandRejectedError('That point is not part of this chat.');
-        const [event] = appendEvents(ctx, stampFirst([{ kind: 'chat_rewound', chatId, payload: { from: from.id } }]));
-        if (!event) throw new Error('chat_rewound was not appended');
-        return event;
-      }, (first) => first);
-    },
-
-    /** Reverses the chat's latest rewind that is still in force. */
-    undoRewind(chatId: string, commandId?: string): LoggedEvent {
-      return command(ctx, commandId, (stampFirst) => {
-        const latest = db.get<{ id: string }>(
-          `SELECT r.id FROM events r
-           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND ${VISIBLE('r')}
-             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id
-                             AND json_extract(u.payload, '$.rewind') = r.id)
-           ORDER BY r.id DESC LIMIT 1`,
-          [chatId],
-        );
-        if (!latest) throw new CommandRejectedError('There is no rewind to undo in this chat.');
-        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewind: latest.id } }]));
-        if (!event) throw new Error('rewind_undone was not appended');
-        return event;
-      }, (first) => first);
-    },
+    /** Rewind, its preview, and restoring what a rewind hid (`rewind-commands.ts`). */
+    ...rewindCommands(ctx),
 
     identify: () => identify(db, ctx.newId, deps.now),
     exportLog: () => exportLog(db, deps.now),

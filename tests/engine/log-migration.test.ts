@@ -21,8 +21,14 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
   chatState: unknown;
   chats: unknown;
 };
-/** What the screens showed then, plus the fields added since (none of the fixture's replies has a second version shown last). */
-const expected = { ...frozen, transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, versions: null })) } };
+/**
+ * What the screens showed then, plus what the transcript has said since: no reply with a second
+ * version is shown last, and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ */
+const expected = {
+  ...frozen,
+  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, versions: null })), rewinds: [{ seq: 54, turns: 2 }] },
+};
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The v1 database file, as an in-memory database (schema version 5, nothing migrated yet). */

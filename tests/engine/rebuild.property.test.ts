@@ -239,7 +239,7 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
       case 'rewind': {
         const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId])!.created_seq;
         const later = db.all<{ seq: number }>(
-          'SELECT seq FROM events e WHERE chat_id = ? AND seq > ? AND NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = e.seq AND v.hidden_by IS NOT NULL) ORDER BY seq',
+          'SELECT seq FROM events e WHERE chat_id = ? AND seq > ? AND NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = e.seq) ORDER BY seq',
           [chatId, created],
         );
         const from = pick(later, o.k);

@@ -30,6 +30,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     listChats: () => engine.listChats(),
     transcript: (chatId: string, options?: { beforeSeq?: number | null; limit?: number }) => engine.transcript(chatId, options),
     chatState: (chatId: string) => engine.chatState(chatId),
+    /** What a rewind from `fromSeq` would undo, measured by doing it and rolling back. */
+    previewRewind: (chatId: string, fromSeq: number) => engine.previewRewind(chatId, fromSeq),
     settings: () => engine.settings(),
     classifierFailures: () => engine.classifierFailures(),
     exportLog: () => engine.exportLog(),
@@ -44,7 +46,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     /** Creates a bot (`botId` null) or saves a new version of it; answers the bot's id. */
     saveBot: (commandId: string, fields: unknown, botId: string | null) => engine.authoring.saveBot(fields, botId, commandId),
     rewind: (commandId: string, chatId: string, fromSeq: number) => engine.rewind(chatId, fromSeq, commandId).seq,
-    undoRewind: (commandId: string, chatId: string) => engine.undoRewind(chatId, commandId).seq,
+    /** Restores the rewind at `rewindSeq` (a transcript stub), or the latest one in force (the toast's Undo). */
+    undoRewind: (commandId: string, chatId: string, rewindSeq?: number | null) => engine.undoRewind(chatId, commandId, rewindSeq).seq,
     changeSettings: (commandId: string, patch: Record<string, unknown>) => engine.changeSettings(patch as Partial<Settings>, commandId),
     importLog: (_commandId: string, backup: unknown) => engine.importLog(backup),
     startChat: (commandId: string, botId: string, kickoff: unknown) => engine.startChat(botId, kickoff, commandId),

@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
 import { idOfSeq, replyVersions } from '../log/visibility.ts';
+import { rewoundStretches, type RewoundStretch } from '../rewind-commands.ts';
 import type { Segment } from '../events/turns.ts';
 import type { EntityRef } from '../events/fields.ts';
 
@@ -23,6 +24,8 @@ export interface TranscriptTurn {
 
 export interface TranscriptPage {
   turns: TranscriptTurn[];
+  /** Rewinds in force between this page's turns: the "N turns rewound — Restore" stubs, by seq. */
+  rewinds: RewoundStretch[];
   /** Pass as `beforeSeq` to load the page before this one; null when this page reaches the start. */
   olderCursor: number | null;
 }
@@ -86,7 +89,9 @@ export function chatTranscript(
       versions: null as TranscriptTurn['versions'],
     })),
     olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,
+    rewinds: [] as RewoundStretch[],
   };
+  result.rewinds = rewoundStretches(db, chatId, hasOlder ? (page[0]?.seq ?? 0) : 0, options.beforeSeq ?? Number.MAX_SAFE_INTEGER);
   const newest = result.turns.at(-1);
   if (newest?.role === 'assistant' && options.beforeSeq == null) newest.versions = versionsOf(db, newest.seq);
   return result;
