@@ -12,4 +12,5 @@ export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
+export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
 export type { Settings } from './settings.ts';

@@ -101,3 +101,62 @@ describe('versions of a reply (swipes)', () => {
     expect(analysed).toEqual(['Answer 1.', 'Answer 2.']);
   });
 });
+
+describe('rewind to here', () => {
+  it('previews the impact, rewinds, offers Undo, leaves a stub that restores later, in every tab', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const leader = await openTab(context, `${app.url}/`);
+    await expect.poll(() => role(leader)).toBe('leader');
+    const chatId = await storyReady(leader);
+    await leader.goto(`${app.url}/chats/${chatId}`);
+    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    const texts = (page: Page) => page.locator('.turn .story-text').allTextContents();
+    for (const [i, line] of ['"One."', '"Two."', '"Three."'].entries()) {
+      await message(leader).fill(line);
+      await message(leader).press('Enter');
+      await expect.poll(() => leader.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
+      await expect.poll(() => pending(leader, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
+    }
+    const all = await texts(leader);
+    expect(all).toHaveLength(7);
+
+    // Rewind to the first reply: the preview says what goes, Esc changes nothing.
+    const firstReply = leader.locator('.turn.assistant').nth(1);
+    await firstReply.hover();
+    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    const dialog = leader.getByRole('dialog', { name: 'Rewind to here?' });
+    await expect.poll(() => dialog.getByTestId('rewind-impact').textContent()).toContain('4 turns will be hidden.');
+    const impact = await dialog.getByTestId('rewind-impact').innerText();
+    expect(impact).toMatch(/Clock: 1 January 2026, 20:15 → 1 January 2026, 20:05/);
+    // Answers 2 (+10) and 3 (−10) cancel out: only what changes is listed.
+    expect(impact).toMatch(/Mira → Ada: forgets 2 facts/);
+    expect(impact).not.toMatch(/affinity/);
+    expect(impact).toMatch(/Mira forgets 2 memories/);
+    await leader.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await texts(leader)).toEqual(all);
+
+    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    await dialog.getByRole('button', { name: 'Rewind' }).click();
+    await expect.poll(() => texts(leader)).toEqual(all.slice(0, 3));
+    await expect.poll(() => leader.getByTestId('rewind-toast').textContent()).toContain('Rewound 4 turns.');
+    await expect.poll(() => leader.getByTestId('rewound-stub').textContent()).toContain('4 turns rewound');
+    await expect.poll(() => texts(follower)).toEqual(all.slice(0, 3));
+
+    // Undo from the toast brings back everything.
+    await leader.getByTestId('rewind-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => texts(leader)).toEqual(all);
+    await expect.poll(() => leader.getByTestId('rewound-stub').count()).toBe(0);
+
+    // Rewound again, then restored after a reload, from the follower: the stub is for good.
+    await firstReply.hover();
+    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    await dialog.getByRole('button', { name: 'Rewind' }).click();
+    await expect.poll(() => texts(follower)).toEqual(all.slice(0, 3));
+    await follower.reload();
+    await follower.getByTestId('rewound-stub').getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => texts(follower)).toEqual(all);
+    await expect.poll(() => texts(leader)).toEqual(all);
+  });
+});

@@ -1,12 +1,13 @@
 import { useParams } from '@solidjs/router';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
-import { closingMarker, describeFictionTime, streamTopic, type StreamMessage, type TranscriptTurn } from '../../engine/for-ui.ts';
+import { closingMarker, describeFictionTime, streamTopic, type RewoundStretch, type StreamMessage, type TranscriptTurn } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { StoryDrawer } from './story-drawer.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
+import { RewindDialog } from './rewind-dialog.tsx';
 
 const PAGE = 50;
 const DRAWER_KEY = 'roleplay-engine/drawer';
@@ -26,6 +27,9 @@ export function ChatPage() {
     localStorage.setItem(DRAWER_KEY, drawerOpen() ? 'open' : 'closed');
   };
   const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
+  const [olderRewinds, setOlderRewinds] = createSignal<RewoundStretch[]>([]);
+  const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
+  const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
   const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
   const [draft, setDraft] = createSignal('');
@@ -38,13 +42,27 @@ export function ChatPage() {
     client.onChange((notice) => {
       if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) {
         setOlder([]);
+        setOlderRewinds([]);
         setOlderCursor(undefined);
       }
     }),
   );
-  createEffect(on(chatId, () => (setOlder([]), setOlderCursor(undefined), setLive(null), clearError())));
+  createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), setLive(null), setRewindFrom(null), setRewound(null), clearError())));
 
   const turns = createMemo(() => [...older(), ...(latest()?.turns ?? [])]);
+  /** The transcript as shown: turns, and a stub where a rewind in force hid some. */
+  const items = createMemo(() => {
+    const stubs = [...olderRewinds(), ...(latest()?.rewinds ?? [])];
+    const list: ({ kind: 'turn'; turn: TranscriptTurn; next: TranscriptTurn | undefined } | { kind: 'rewound'; stretch: RewoundStretch })[] = [];
+    const all = turns();
+    let s = 0;
+    all.forEach((turn, i) => {
+      while (s < stubs.length && stubs[s]!.seq < turn.seq) list.push({ kind: 'rewound', stretch: stubs[s++]! });
+      list.push({ kind: 'turn', turn, next: all[i + 1] });
+    });
+    while (s < stubs.length) list.push({ kind: 'rewound', stretch: stubs[s++]! });
+    return list;
+  });
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
   const streaming = createMemo(() => turns().find((t) => t.status === 'streaming'));
   const last = createMemo(() => turns().at(-1));
@@ -59,6 +77,7 @@ export function ChatPage() {
     const height = scroller?.scrollHeight ?? 0;
     const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
     setOlder((current) => [...page.turns, ...current]);
+    setOlderRewinds((current) => [...page.rewinds, ...current]);
     setOlderCursor(page.olderCursor);
     // Keep the reader's place: what they were looking at stays where it was.
     queueMicrotask(() => scroller && (scroller.scrollTop += scroller.scrollHeight - height));
@@ -137,8 +156,68 @@ export function ChatPage() {
   window.addEventListener('keydown', onArrow);
   onCleanup(() => window.removeEventListener('keydown', onArrow));
   const stop = () => void client.engine.stopTurn(chatId());
+  const restore = (rewindSeq: number) =>
+    void run(async () => {
+      await client.engine.undoRewind(chatId(), rewindSeq);
+      if (rewound()?.seq === rewindSeq) setRewound(null);
+    });
+  // The toast after a rewind offers Undo for a while; the stub in the story offers Restore for good.
+  let toastTimer: ReturnType<typeof setTimeout> | undefined;
+  const showRewound = (rewind: { seq: number; turns: number }) => {
+    setRewindFrom(null);
+    setRewound(rewind);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => setRewound(null), 12_000);
+  };
+  onCleanup(() => clearTimeout(toastTimer));
 
   const textOf = (turn: TranscriptTurn) => (turn.status === 'streaming' ? (live()?.turnId === turn.turnId ? live()!.text : '') : turn.text);
+
+  /** One turn of the story, with its controls: versions on the latest reply, Rewind to here on all but the last. */
+  const TurnView = (props: { turn: TranscriptTurn; next: TranscriptTurn | undefined }) => (
+    <article class={`turn ${props.turn.role}`} data-status={props.turn.status} data-turn-id={props.turn.turnId}>
+      <div class="speaker">
+        <strong>{props.turn.speakerName}</strong>
+        <Show when={props.turn.status === 'streaming'}>
+          <span class="typing" aria-label="writing">
+            <i />
+            <i />
+            <i />
+          </span>
+        </Show>
+      </div>
+      <div class="story-text">
+        <StoryText text={textOf(props.turn)} ooc={ooc()} />
+      </div>
+      <div class="turn-footer">
+        <Show when={props.turn === last() ? versions() : null}>
+          {(shown) => (
+            <nav class="versions" aria-label="Versions of this reply">
+              <button type="button" class="small quiet" aria-label="Previous version" title="Previous version (←)" disabled={shown().number <= 1 || sending()} onClick={() => chooseVersion(shown().number - 1)}>
+                ‹
+              </button>
+              <span data-testid="version" aria-label={`Version ${shown().number} of ${shown().of}`}>
+                {shown().number}/{shown().of}
+              </span>
+              <button type="button" class="small quiet" aria-label="Next version" title="Next version (→)" disabled={shown().number >= shown().of || sending()} onClick={() => chooseVersion(shown().number + 1)}>
+                ›
+              </button>
+            </nav>
+          )}
+        </Show>
+        <Show when={props.turn.role === 'assistant' && props.turn.completionTokens !== null}>
+          <p class="usage" title="Tokens: prompt → reply">
+            {props.turn.promptTokens} → {props.turn.completionTokens} tokens
+          </p>
+        </Show>
+        <Show when={props.next && !streaming()}>
+          <button type="button" class="small quiet turn-action" onClick={() => setRewindFrom(props.next!.seq)}>
+            Rewind to here
+          </button>
+        </Show>
+      </div>
+    </article>
+  );
 
   return (
     <section class="chat" aria-labelledby="chat-title">
@@ -170,46 +249,20 @@ export function ChatPage() {
                 Load earlier turns
               </button>
             </Show>
-            <For each={turns()}>
-              {(turn) => (
-                <article class={`turn ${turn.role}`} data-status={turn.status} data-turn-id={turn.turnId}>
-                  <div class="speaker">
-                    <strong>{turn.speakerName}</strong>
-                    <Show when={turn.status === 'streaming'}>
-                      <span class="typing" aria-label="writing">
-                        <i />
-                        <i />
-                        <i />
-                      </span>
-                    </Show>
+            <For each={items()}>
+              {(item) =>
+                item.kind === 'rewound' ? (
+                  <div class="rewound-stub" role="note" data-testid="rewound-stub">
+                    <span>{item.stretch.turns === 1 ? '1 turn' : `${item.stretch.turns} turns`} rewound</span>
+                    <span aria-hidden="true"> — </span>
+                    <button type="button" class="small quiet" onClick={() => restore(item.stretch.seq)} disabled={sending() || Boolean(streaming())}>
+                      Restore
+                    </button>
                   </div>
-                  <div class="story-text">
-                    <StoryText text={textOf(turn)} ooc={ooc()} />
-                  </div>
-                  <div class="turn-footer">
-                    <Show when={turn === last() ? versions() : null}>
-                      {(shown) => (
-                        <nav class="versions" aria-label="Versions of this reply">
-                          <button type="button" class="small quiet" aria-label="Previous version" title="Previous version (←)" disabled={shown().number <= 1 || sending()} onClick={() => chooseVersion(shown().number - 1)}>
-                            ‹
-                          </button>
-                          <span data-testid="version" aria-label={`Version ${shown().number} of ${shown().of}`}>
-                            {shown().number}/{shown().of}
-                          </span>
-                          <button type="button" class="small quiet" aria-label="Next version" title="Next version (→)" disabled={shown().number >= shown().of || sending()} onClick={() => chooseVersion(shown().number + 1)}>
-                            ›
-                          </button>
-                        </nav>
-                      )}
-                    </Show>
-                    <Show when={turn.role === 'assistant' && turn.completionTokens !== null}>
-                      <p class="usage" title="Tokens: prompt → reply">
-                        {turn.promptTokens} → {turn.completionTokens} tokens
-                      </p>
-                    </Show>
-                  </div>
-                </article>
-              )}
+                ) : (
+                  <TurnView turn={item.turn} next={item.next} />
+                )
+              }
             </For>
             <Show when={turns().length === 0 && latest()}>
               <p class="muted">The story has not begun. Write the first line below.</p>
@@ -232,6 +285,20 @@ export function ChatPage() {
                 {errorMessage(undefined, message())}
               </p>
             )}
+          </Show>
+
+          <Show when={rewound()}>
+            {(done) => (
+              <div class="toast" role="status" data-testid="rewind-toast">
+                <span>Rewound {done().turns === 1 ? '1 turn' : `${done().turns} turns`}.</span>
+                <button type="button" class="small" onClick={() => restore(done().seq)} disabled={sending()}>
+                  Undo
+                </button>
+              </div>
+            )}
+          </Show>
+          <Show when={rewindFrom()}>
+            {(fromSeq) => <RewindDialog client={client} chatId={chatId()} fromSeq={fromSeq()} onClose={() => setRewindFrom(null)} onRewound={showRewound} />}
           </Show>
 
           <form
