@@ -64,6 +64,8 @@ export const API = {
   startChat: { kind: 'command', args: z.tuple([id, z.unknown()]) },
   sendTurn: { kind: 'command', args: z.tuple([id, z.string()]) },
   regenerate: { kind: 'command', args: z.tuple([id]), rebuilds: true },
+  editTurn: { kind: 'command', args: z.tuple([id, id, z.string().max(100_000)]), rebuilds: true },
+  setTurnHidden: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   chooseVersion: { kind: 'command', args: z.tuple([id, z.number().int().min(1)]), rebuilds: true },
   stopTurn: { kind: 'command', args: z.tuple([id]) },
   pinMemory: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },

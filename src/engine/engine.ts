@@ -18,6 +18,7 @@ import { chatState } from './queries/chat-state.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
+import { turnEdits } from './turn/turn-edits.ts';
 import { startChat } from './kickoff.ts';
 import { narratorPrompt } from './turn/narrator-prompt.ts';
 import type { TokenCounter } from './turn/tokens.ts';
@@ -61,6 +62,7 @@ export function createEngine(deps: EngineDeps) {
   const engine = {
     newId: ctx.newId,
     turns: turnCommands(ctx),
+    edits: turnEdits(ctx),
     authoring: authoringCommands(ctx),
     storyCommands: storyCommands(ctx),
 

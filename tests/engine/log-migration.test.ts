@@ -22,12 +22,12 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
   chats: unknown;
 };
 /**
- * What the screens showed then, plus what the transcript has said since: no reply with a second
+ * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
  * version is shown last, and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
-  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, versions: null })), rewinds: [{ seq: 54, turns: 2 }] },
+  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }] },
 };
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

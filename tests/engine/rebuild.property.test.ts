@@ -48,6 +48,8 @@ const op = fc.oneof(
   fc.record({ t: fc.constant('failure' as const), c: small, global: fc.boolean() }),
   weighted(3, fc.record({ t: fc.constant('regenerate' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('swipe' as const), c: small, k: small })),
+  weighted(2, fc.record({ t: fc.constant('turnEdit' as const), c: small, k: small, reanalyse: fc.boolean() })),
+  fc.record({ t: fc.constant('turnHide' as const), c: small, k: small, hidden: fc.boolean() }),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
 );
@@ -234,6 +236,24 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         const versions = db.all<{ id: string }>("SELECT id FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' ORDER BY id", [chatId]);
         const version = pick(versions, o.k);
         if (version) drafts.push({ kind: 'reply_version_chosen', chatId, payload: { version: version.id } });
+        break;
+      }
+      case 'turnEdit': {
+        // Any turn, shown or not; a reply's edit may also supersede what its finished event caused.
+        const turns = db.all<{ id: string; payload: string; kind: string }>(
+          "SELECT id, payload, kind FROM events WHERE chat_id = ? AND kind IN ('user_turn', 'assistant_turn') ORDER BY id",
+          [chatId],
+        );
+        const turn = pick(turns, o.k);
+        if (!turn) break;
+        const turnId = (JSON.parse(turn.payload) as { turnId: string }).turnId;
+        const analysisOf = turn.kind === 'assistant_turn' && o.reanalyse ? { analysisOf: turn.id } : {};
+        drafts.push({ kind: 'turn_edited', chatId, payload: { turnId, text: `edited ${o.k}`, segments: null, ...analysisOf } });
+        break;
+      }
+      case 'turnHide': {
+        const turnId = pick(alive('transcript', 'turn_id', chatId), o.k);
+        if (turnId) drafts.push({ kind: 'turn_hidden', chatId, payload: { turnId, hidden: o.hidden } });
         break;
       }
       case 'rewind': {

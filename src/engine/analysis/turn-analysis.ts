@@ -108,7 +108,7 @@ export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyz
   const reply = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND finished_seq = ? AND role = 'assistant'`, [chatId, seq]);
   const cast = castOf(db, chatId);
   if (!reply || reply.analyzed_seq !== null || !cast) return undefined;
-  const before = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1`, [chatId, reply.seq]);
+  const before = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1`, [chatId, reply.seq]);
   const said = before?.role === 'user' ? spoken(before) : '';
   const youSaid = said ? `${cast.nameOf('you')}: ${said.slice(0, 1_200)}\n\n` : '';
   return {
@@ -145,7 +145,7 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
   const latest = fitToTokens(`Latest turn:\n${turn.memoryText}`, Math.max(200, Math.floor(room * 0.75)), count);
   room -= count(latest);
-  const earlier = db.all<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, [
+  const earlier = db.all<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT ?`, [
     turn.chatId,
     turn.replySeq,
     CONTEXT_TURNS + 1,

@@ -8,7 +8,7 @@ import { manualEdit } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
 import { chatRewound, rewindUndone } from './rewind.ts';
 import { settingsChanged } from '../settings.ts';
-import { assistantTurn, assistantTurnStarted, replyVersionChosen, userTurn } from './turns.ts';
+import { assistantTurn, assistantTurnStarted, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
 import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
 
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
@@ -39,6 +39,8 @@ export const EVENT_DEFINITIONS = [
   turnAnalyzed,
   sceneSummarized,
   replyVersionChosen,
+  turnEdited,
+  turnHidden,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, eventId, shortText } from './fields.ts';
-import { chooseVersion, supersede } from '../log/visibility.ts';
+import { chooseVersion, supersede, supersedeCaused } from '../log/visibility.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -115,4 +115,43 @@ export const replyVersionChosen = defineEvent({
   apply() {},
   marks: (db, event) => chooseVersion(db, event.payload.version, event),
   refersTo: (payload) => [payload.version],
+});
+
+/**
+ * The player rewrote a turn. A user turn carries its segments parsed again, so the narrator sees the
+ * new words. Editing the latest reply names that reply's assistant_turn (`analysisOf`): what its
+ * analysis wrote is superseded, and the analysis runs again on the new text. An older turn's edit
+ * changes only its text: the story state it caused stays (that is what Rewind is for).
+ */
+export const turnEdited = defineEvent({
+  kind: 'turn_edited',
+  writes: ['transcript', 'visibility'],
+  scope: 'chat',
+  schema: z.object({
+    turnId: uuid,
+    text: z.string().max(100_000),
+    segments: z.array(segment).max(500).nullable(),
+    analysisOf: eventId.optional(),
+  }),
+  marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
+  refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE transcript SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat_id = ?', [
+      p.text,
+      p.segments ? json(p.segments) : null,
+      p.turnId,
+      chatId,
+    ]);
+  },
+});
+
+/** "Delete" on a turn: it leaves the transcript and the prompt, and a stub offers it back. What it caused stays. */
+export const turnHidden = defineEvent({
+  kind: 'turn_hidden',
+  writes: ['transcript'],
+  scope: 'chat',
+  schema: z.object({ turnId: uuid, hidden: z.boolean() }),
+  apply(db, { chatId, payload: p }) {
+    db.run('UPDATE transcript SET hidden = ? WHERE turn_id = ? AND chat_id = ?', [p.hidden ? 1 : 0, p.turnId, chatId]);
+  },
 });

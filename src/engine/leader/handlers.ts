@@ -53,6 +53,10 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     startChat: (commandId: string, botId: string, kickoff: unknown) => engine.startChat(botId, kickoff, commandId),
     sendTurn: (commandId: string, chatId: string, text: string) => narrator.send(commandId, chatId, text),
     regenerate: (commandId: string, chatId: string) => narrator.regenerate(commandId, chatId),
+    /** "Edit" on a turn: the latest reply's analysis is redone; an older turn changes only its text. */
+    editTurn: (commandId: string, chatId: string, turnId: string, text: string) => engine.edits.editTurn(chatId, turnId, text, commandId),
+    /** "Delete" on a turn (hidden: true) and its undo. */
+    setTurnHidden: (commandId: string, chatId: string, turnId: string, hidden: boolean) => engine.edits.setTurnHidden(chatId, turnId, hidden, commandId),
     /** ‹ 2/3 ›: shows another version of the latest reply; the story state follows it. */
     chooseVersion: (commandId: string, chatId: string, number: number) => engine.turns.chooseVersion(chatId, number, commandId),
     /** Stop from any tab: the reply keeps what it has, marked truncated. */

@@ -40,6 +40,12 @@ export function supersede(db: Db, id: string, marker: { id: string; seq: number 
   return closure;
 }
 
+/** Everything the event `id` caused (not the event itself) gives way to `marker`: an edited reply's old analysis. */
+export function supersedeCaused(db: Db, id: string, marker: { id: string; seq: number }): number[] {
+  const children = db.all<{ id: string }>('SELECT id FROM events WHERE cause_id = ? AND id < ?', [id, marker.id]);
+  return children.flatMap((child) => supersede(db, child.id, marker));
+}
+
 /** The reply `id` and all it caused are in force again (its version was chosen). */
 export function unsupersede(db: Db, id: string, marker: { id: string }): number[] {
   const closure = JSON.stringify(causedClosure(db, id, marker));

@@ -34,7 +34,7 @@ export function listChats(db: Db): ChatListItem[] {
     .all<ChatRow>(
       `SELECT c.id, c.title, c.bot_id, b.name AS bot_name, s.fiction_time, c.last_seq,
          (SELECT t.text FROM transcript t
-           WHERE t.chat_id = c.id AND t.role = 'assistant' AND t.status != 'streaming' AND t.text != ''
+           WHERE t.chat_id = c.id AND t.role = 'assistant' AND t.status != 'streaming' AND t.text != '' AND t.hidden = 0
            ORDER BY t.seq DESC LIMIT 1) AS last_reply
        FROM chats c
        JOIN chat_state s ON s.chat_id = c.id

@@ -18,6 +18,10 @@ export interface TranscriptTurn {
   promptTokens: number | null;
   completionTokens: number | null;
   error: { code: string; message: string } | null;
+  /** Rewritten by the player ("edited" beside the speaker). */
+  edited: boolean;
+  /** Deleted from view by the player: shown as a stub that offers it back, never sent to the narrator. */
+  hidden: boolean;
   /** On the chat's latest reply when it has more than one version: which is shown, of how many. */
   versions: { number: number; of: number } | null;
 }
@@ -44,6 +48,8 @@ interface TurnRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   error: string | null;
+  edited: number;
+  hidden: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -61,7 +67,7 @@ export function chatTranscript(
   const limit = Math.max(1, Math.min(500, options.limit ?? DEFAULT_PAGE_SIZE));
   const rows = db.all<TurnRow>(
     `SELECT t.turn_id, t.seq, t.role, t.speaker, t.text, t.segments, t.status, t.reason, t.model,
-       t.prompt_tokens, t.completion_tokens, t.error,
+       t.prompt_tokens, t.completion_tokens, t.error, t.edited, t.hidden,
        CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you')
             ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name
      FROM transcript t
@@ -86,6 +92,8 @@ export function chatTranscript(
       promptTokens: r.prompt_tokens,
       completionTokens: r.completion_tokens,
       error: r.error === null ? null : (JSON.parse(r.error) as { code: string; message: string }),
+      edited: r.edited === 1,
+      hidden: r.hidden === 1,
       versions: null as TranscriptTurn['versions'],
     })),
     olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,

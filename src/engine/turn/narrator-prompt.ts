@@ -72,7 +72,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     );
   }
   const history = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq })
-    .turns.filter((t) => t.status !== 'streaming')
+    .turns.filter((t) => t.status !== 'streaming' && !t.hidden)
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;

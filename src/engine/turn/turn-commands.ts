@@ -50,7 +50,7 @@ export function turnCommands(ctx: LogContext) {
 
   /** Which version of the chat's latest reply is shown, of how many. */
   function latestReplyVersion(chatId: string): { number: number; of: number } | undefined {
-    const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+    const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
     if (last?.role !== 'assistant') return undefined;
     const versions = replyVersions(db, idOfSeq(db, last.seq)!);
     return { number: versions.findIndex((v) => v.seq === last.seq) + 1, of: versions.length };
@@ -158,7 +158,7 @@ export function turnCommands(ctx: LogContext) {
       return command(ctx, commandId, (stampFirst) => {
         hostOf(chatId);
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
-        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
         const versions = replyVersions(db, idOfSeq(db, last.seq)!);
         const target = versions[number - 1];
@@ -173,7 +173,7 @@ export function turnCommands(ctx: LogContext) {
       return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
-        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 1', [chatId]);
+        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         const settings = readSettings(db);
         // The transcript row of a reply carries its assistant_turn_started's seq.
