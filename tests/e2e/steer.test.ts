@@ -160,3 +160,51 @@ describe('rewind to here', () => {
     await expect.poll(() => texts(leader)).toEqual(all);
   });
 });
+
+describe('edit and delete', () => {
+  it('edits a message in one tab and the other sees it; Save and regenerate answers the new words; Delete leaves an undoable stub', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const leader = await openTab(context, `${app.url}/`);
+    await expect.poll(() => role(leader)).toBe('leader');
+    const chatId = await storyReady(leader);
+    await leader.goto(`${app.url}/chats/${chatId}`);
+    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    const texts = (page: Page) => page.locator('.turn .story-text').allTextContents();
+    await message(leader).fill('"Hello there."');
+    await message(leader).press('Enter');
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+
+    // Esc cancels; Ctrl+Enter saves; the turn says it was edited, in both tabs.
+    const mine = leader.locator('.turn.user').last();
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    const editor = leader.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('"Goodbye."');
+    await editor.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+    expect((await texts(leader)).at(-2)).toBe('"Hello there."');
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await editor.fill('"Hello, captain."');
+    await editor.press('Control+Enter');
+    await expect.poll(() => texts(follower).then((t) => t.at(-2))).toBe('"Hello, captain."');
+    await expect.poll(() => follower.locator('.turn.user').last().locator('.edited-mark').count()).toBe(1);
+    expect((await texts(leader)).at(-1)).toContain('Answer 1.'); // Save keeps the reply
+
+    // Save and regenerate: a new reply to the new words, as a second version.
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await editor.fill('"Hello, Mira."');
+    await leader.getByRole('button', { name: 'Save and regenerate' }).click();
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
+    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
+    expect((await texts(leader)).at(-2)).toBe('"Hello, Mira."');
+
+    // Delete hides the message behind a stub; Undo delete brings it back.
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => follower.getByTestId('deleted-stub').textContent()).toContain("Ada's message deleted");
+    expect(await texts(follower)).not.toContain('"Hello, Mira."');
+    await follower.getByRole('button', { name: 'Undo delete' }).click();
+    await expect.poll(() => texts(leader).then((t) => t.at(-2))).toBe('"Hello, Mira."');
+  });
+});

@@ -29,6 +29,7 @@ export function ChatPage() {
   const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
   const [olderRewinds, setOlderRewinds] = createSignal<RewoundStretch[]>([]);
   const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
+  const [editing, setEditing] = createSignal<{ turnId: string; text: string } | null>(null);
   const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
   const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
@@ -161,6 +162,26 @@ export function ChatPage() {
       await client.engine.undoRewind(chatId(), rewindSeq);
       if (rewound()?.seq === rewindSeq) setRewound(null);
     });
+  /** The newest of your messages still shown: the one "Save and regenerate" applies to. */
+  const latestOfYours = createMemo(() => [...turns()].reverse().find((t) => t.role === 'user' && !t.hidden));
+  const saveEdit = (regenerateAfter: boolean) => {
+    const edit = editing();
+    if (!edit) return;
+    void run(async () => {
+      await client.engine.editTurn(chatId(), edit.turnId, edit.text);
+      setEditing(null);
+      if (regenerateAfter) await client.engine.regenerate(chatId());
+    });
+  };
+  const setHidden = (turnId: string, hidden: boolean) => void run(() => client.engine.setTurnHidden(chatId(), turnId, hidden));
+  /** What saving this edit will do to the story, said in the editor before the player saves. */
+  const editHint = (turn: TranscriptTurn) =>
+    turn.role === 'assistant' && turn === last()
+      ? "Saving re-reads this reply: its effect on feelings, memories and the clock is worked out again."
+      : turn === latestOfYours()
+        ? 'Save keeps the reply as it is; Save and regenerate writes a new reply to your new words.'
+        : 'The narrator sees the new words from now on. What this turn already changed in the story stays; use Rewind to here for that.';
+
   // The toast after a rewind offers Undo for a while; the stub in the story offers Restore for good.
   let toastTimer: ReturnType<typeof setTimeout> | undefined;
   const showRewound = (rewind: { seq: number; turns: number }) => {
@@ -178,6 +199,9 @@ export function ChatPage() {
     <article class={`turn ${props.turn.role}`} data-status={props.turn.status} data-turn-id={props.turn.turnId}>
       <div class="speaker">
         <strong>{props.turn.speakerName}</strong>
+        <Show when={props.turn.edited}>
+          <span class="edited-mark">edited</span>
+        </Show>
         <Show when={props.turn.status === 'streaming'}>
           <span class="typing" aria-label="writing">
             <i />
@@ -186,9 +210,47 @@ export function ChatPage() {
           </span>
         </Show>
       </div>
-      <div class="story-text">
-        <StoryText text={textOf(props.turn)} ooc={ooc()} />
-      </div>
+      <Show
+        when={editing()?.turnId === props.turn.turnId}
+        fallback={
+          <div class="story-text">
+            <StoryText text={textOf(props.turn)} ooc={ooc()} />
+          </div>
+        }
+      >
+        <div class="turn-editor">
+          <textarea
+            aria-label="Edit message"
+            rows={Math.min(12, Math.max(3, Math.ceil((editing()?.text.length ?? 0) / 70)))}
+            value={editing()?.text ?? ''}
+            ref={(el) => queueMicrotask(() => el.focus())}
+            onInput={(event) => setEditing({ turnId: props.turn.turnId, text: event.currentTarget.value })}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                setEditing(null);
+              } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                saveEdit(false);
+              }
+            }}
+          />
+          <p class="muted small-text">{editHint(props.turn)}</p>
+          <div class="editor-actions">
+            <button type="button" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+            <Show when={props.turn === latestOfYours() && last()?.role === 'assistant'}>
+              <button type="button" onClick={() => saveEdit(true)} disabled={sending()}>
+                Save and regenerate
+              </button>
+            </Show>
+            <button type="submit" onClick={() => saveEdit(false)} disabled={sending()}>
+              Save
+            </button>
+          </div>
+        </div>
+      </Show>
       <div class="turn-footer">
         <Show when={props.turn === last() ? versions() : null}>
           {(shown) => (
@@ -209,6 +271,14 @@ export function ChatPage() {
           <p class="usage" title="Tokens: prompt → reply">
             {props.turn.promptTokens} → {props.turn.completionTokens} tokens
           </p>
+        </Show>
+        <Show when={props.turn.status !== 'streaming' && editing()?.turnId !== props.turn.turnId}>
+          <button type="button" class="small quiet turn-action" onClick={() => setEditing({ turnId: props.turn.turnId, text: props.turn.text })}>
+            Edit
+          </button>
+          <button type="button" class="small quiet turn-action" onClick={() => setHidden(props.turn.turnId, true)} disabled={sending()}>
+            Delete
+          </button>
         </Show>
         <Show when={props.next && !streaming()}>
           <button type="button" class="small quiet turn-action" onClick={() => setRewindFrom(props.next!.seq)}>
@@ -260,7 +330,20 @@ export function ChatPage() {
                     </button>
                   </div>
                 ) : (
-                  <TurnView turn={item.turn} next={item.next} />
+                  <Show
+                    when={!item.turn.hidden}
+                    fallback={
+                      <div class="rewound-stub" role="note" data-testid="deleted-stub">
+                        <span>{item.turn.speakerName}'s message deleted</span>
+                        <span aria-hidden="true"> — </span>
+                        <button type="button" class="small quiet" onClick={() => setHidden(item.turn.turnId, false)} disabled={sending()}>
+                          Undo delete
+                        </button>
+                      </div>
+                    }
+                  >
+                    <TurnView turn={item.turn} next={item.next} />
+                  </Show>
                 )
               }
             </For>
