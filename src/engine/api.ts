@@ -67,6 +67,7 @@ export const API = {
   editTurn: { kind: 'command', args: z.tuple([id, id, z.string().max(100_000)]), rebuilds: true },
   setTurnHidden: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   chooseVersion: { kind: 'command', args: z.tuple([id, z.number().int().min(1)]), rebuilds: true },
+  continueReply: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   stopTurn: { kind: 'command', args: z.tuple([id]) },
   pinMemory: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   closeScene: { kind: 'command', args: z.tuple([id]) },

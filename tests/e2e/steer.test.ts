@@ -208,3 +208,22 @@ describe('edit and delete', () => {
     await expect.poll(() => texts(leader).then((t) => t.at(-2))).toBe('"Hello, Mira."');
   });
 });
+
+describe('continue', () => {
+  it('goes on from the last word in the same reply, streamed to every tab', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const leader = await openTab(context, `${app.url}/`);
+    await expect.poll(() => role(leader)).toBe('leader');
+    const chatId = await storyReady(leader);
+    await leader.goto(`${app.url}/chats/${chatId}`);
+    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    await message(leader).fill('"Tell me more."');
+    await message(leader).press('Enter');
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await follower.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => lastReply(leader).locator('.story-text').textContent(), { timeout: 20_000 }).toBe('Answer 1. Answer 2.');
+    await expect.poll(() => lastReply(follower).locator('.story-text').textContent()).toBe('Answer 1. Answer 2.');
+    expect(await leader.locator('.turn.assistant').count()).toBe(2); // the opening and this one reply
+  });
+});

@@ -50,6 +50,7 @@ const op = fc.oneof(
   weighted(2, fc.record({ t: fc.constant('swipe' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('turnEdit' as const), c: small, k: small, reanalyse: fc.boolean() })),
   fc.record({ t: fc.constant('turnHide' as const), c: small, k: small, hidden: fc.boolean() }),
+  fc.record({ t: fc.constant('continue' as const), c: small, k: small }),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
 );
@@ -249,6 +250,12 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         const turnId = (JSON.parse(turn.payload) as { turnId: string }).turnId;
         const analysisOf = turn.kind === 'assistant_turn' && o.reanalyse ? { analysisOf: turn.id } : {};
         drafts.push({ kind: 'turn_edited', chatId, payload: { turnId, text: `edited ${o.k}`, segments: null, ...analysisOf } });
+        break;
+      }
+      case 'continue': {
+        const replies = db.all<{ id: string; payload: string }>("SELECT id, payload FROM events WHERE chat_id = ? AND kind = 'assistant_turn' ORDER BY id", [chatId]);
+        const reply = pick(replies, o.k);
+        if (reply) drafts.push({ kind: 'reply_continued', chatId, payload: { turnId: (JSON.parse(reply.payload) as { turnId: string }).turnId, analysisOf: reply.id } });
         break;
       }
       case 'turnHide': {

@@ -8,7 +8,7 @@ import { manualEdit } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
 import { chatRewound, rewindUndone } from './rewind.ts';
 import { settingsChanged } from '../settings.ts';
-import { assistantTurn, assistantTurnStarted, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
+import { assistantTurn, assistantTurnStarted, replyContinued, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
 import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
 
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
@@ -41,6 +41,7 @@ export const EVENT_DEFINITIONS = [
   replyVersionChosen,
   turnEdited,
   turnHidden,
+  replyContinued,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -155,3 +155,20 @@ export const turnHidden = defineEvent({
     db.run('UPDATE transcript SET hidden = ? WHERE turn_id = ? AND chat_id = ?', [p.hidden ? 1 : 0, p.turnId, chatId]);
   },
 });
+
+/**
+ * "Continue": the narrator goes on from the reply's last word. The row streams again, keeping its
+ * text; the next `assistant_turn` for the same turn holds the whole reply. The reply's analysis
+ * (`analysisOf`, its latest assistant_turn) is superseded, to be redone on the longer text.
+ */
+export const replyContinued = defineEvent({
+  kind: 'reply_continued',
+  writes: ['transcript', 'visibility'],
+  scope: 'chat',
+  schema: z.object({ turnId: uuid, analysisOf: eventId.optional() }),
+  marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
+  refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
+  apply(db, { chatId, payload: p }) {
+    db.run("UPDATE transcript SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat_id = ?", [p.turnId, chatId]);
+  },
+});

@@ -59,6 +59,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     setTurnHidden: (commandId: string, chatId: string, turnId: string, hidden: boolean) => engine.edits.setTurnHidden(chatId, turnId, hidden, commandId),
     /** ‹ 2/3 ›: shows another version of the latest reply; the story state follows it. */
     chooseVersion: (commandId: string, chatId: string, number: number) => engine.turns.chooseVersion(chatId, number, commandId),
+    /** "Continue": the latest reply goes on from its last word, streamed like any reply. */
+    continueReply: (commandId: string, chatId: string) => narrator.continue(commandId, chatId),
     /** Stop from any tab: the reply keeps what it has, marked truncated. */
     stopTurn: (_commandId: string, chatId: string) => narrator.stop(chatId),
     pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.storyCommands.pinMemory(chatId, memoryId, pinned, commandId),

@@ -3,6 +3,7 @@ import type { LlmClient } from '../llm/port.ts';
 import { narrate, type NarrationResult } from '../turn/narrate.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import type { StartedTurn } from '../turn/turn-commands.ts';
+import { joinContinuation, withContinuation } from '../turn/continuation.ts';
 
 /** A streaming reply as every tab sees it: deltas in order, then the end. */
 export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
@@ -60,6 +61,14 @@ export class NarratorService {
     return { turnId: turn.turnId };
   }
 
+  /** "Continue": the latest reply streams on from its last word, as part of the same reply. */
+  continue(commandId: string, chatId: string): { turnId: string } {
+    const turn = this.deps.engine.turns.continueReply(chatId, commandId);
+    this.deps.notify(true);
+    this.stream(turn);
+    return { turnId: turn.turnId };
+  }
+
   /** Stop from any tab: the reply keeps what it has, marked truncated. */
   stop(chatId: string): boolean {
     const entry = this.live.get(chatId);
@@ -87,27 +96,32 @@ export class NarratorService {
     // A re-sent command finds its turn finished (or already streaming here): nothing more to do.
     if (this.live.has(turn.chatId) || engine.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
     const controller = new AbortController();
-    const entry: LiveReply = { turn, controller, text: '' };
+    const prefix = turn.prefix ?? '';
+    const entry: LiveReply = { turn, controller, text: prefix };
     this.live.set(turn.chatId, entry);
     const topic = streamTopic(turn.chatId);
     entry.done = (async () => {
       let result: NarrationResult;
       try {
         const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
-        result = await narrate({
+        const narrated = await narrate({
           llm: this.deps.llm,
-          messages: prompt.messages,
+          messages: prefix ? withContinuation(prompt.messages, prefix) : prompt.messages,
           model: turn.model,
           maxTokens: MAX_REPLY_TOKENS,
           signal: controller.signal,
-          onDelta: (delta, all) => {
-            entry.text = all;
-            this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: delta });
+          onDelta: (_delta, all) => {
+            // Tabs hold the reply so far (a continued reply's earlier text included) and add deltas.
+            const joined = joinContinuation(prefix, all);
+            const delta = joined.slice(entry.text.length);
+            entry.text = joined;
+            if (delta) this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: delta });
           },
-          onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, text),
+          onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
           checkpointMs: CHECKPOINT_MS,
           now: this.deps.now,
         });
+        result = { ...narrated, text: joinContinuation(prefix, narrated.text) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         result = { text: entry.text, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };

@@ -54,7 +54,7 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
     }
   } catch (error) {
     const failure = error instanceof LlmError ? error : new LlmError('unknown', error instanceof Error ? error.message : String(error));
-    if (failure.code !== 'aborted') {
+    if (failure.code !== 'aborted' && !options.signal.aborted) {
       return { text, usage, truncated: true, reason: 'error', error: { code: failure.code, message: failure.message } };
     }
   }

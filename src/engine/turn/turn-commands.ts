@@ -19,6 +19,8 @@ export interface StartedTurn {
   model: string;
   /** What the narrator may see of the user's new turn; null for "continue" and regenerate. */
   inCharacter: string | null;
+  /** For "Continue": the reply so far, which the narrator carries on from. */
+  prefix?: string;
 }
 
 interface StreamingRow {
@@ -27,6 +29,7 @@ interface StreamingRow {
   seq: number;
   speaker: string;
   model: string | null;
+  text: string;
 }
 
 /** Starting, checkpointing and finishing replies; recovering ones a crash interrupted; regenerating. */
@@ -34,7 +37,7 @@ export function turnCommands(ctx: LogContext) {
   const db: Db = ctx.db;
 
   const streamingIn = (chatId: string) =>
-    db.get<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId]);
+    db.get<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model, text FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId]);
 
   function hostOf(chatId: string): string {
     const chat = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
@@ -125,9 +128,10 @@ export function turnCommands(ctx: LogContext) {
     /** Replies left streaming by a leader that died: committed with their checkpointed text, truncated. */
     recoverInterrupted(): string[] {
       return db.transaction(() => {
-        const rows = db.all<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model FROM transcript WHERE status = 'streaming'");
+        const rows = db.all<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model, text FROM transcript WHERE status = 'streaming'");
         for (const row of rows) {
-          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id])?.text ?? '';
+          // A continued reply keeps its earlier text even if no checkpoint was written yet.
+          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id])?.text ?? row.text;
           appendEvents(ctx, [
             {
               kind: 'assistant_turn',
@@ -166,6 +170,33 @@ export function turnCommands(ctx: LogContext) {
         if (!target.shown) appendEvents(ctx, stampFirst([{ kind: 'reply_version_chosen', chatId, payload: { version: target.id } }]));
         return shown();
       }, shown);
+    },
+
+    /**
+     * "Continue": the latest reply streams again from its last word. Its analysis is redone once
+     * the longer reply is written.
+     */
+    continueReply(chatId: string, commandId?: string): StartedTurn {
+      return command(ctx, commandId, (stampFirst) => {
+        hostOf(chatId);
+        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        const last = db.get<{ seq: number; role: string; turn_id: string; text: string; finished_seq: number | null; speaker: string; model: string | null }>(
+          'SELECT seq, role, turn_id, text, finished_seq, speaker, model FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1',
+          [chatId],
+        );
+        if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to continue.');
+        if (!last.text.trim()) throw new CommandRejectedError('This reply is empty: regenerate it instead.');
+        const analysisOf = last.finished_seq !== null ? idOfSeq(db, last.finished_seq) : undefined;
+        appendEvents(ctx, stampFirst([
+          { kind: 'reply_continued', chatId, causeId: idOfSeq(db, last.seq) ?? null, payload: { turnId: last.turn_id, ...(analysisOf ? { analysisOf } : {}) } },
+        ]));
+        return { chatId, turnId: last.turn_id, startedSeq: last.seq, speaker: last.speaker, model: last.model ?? readSettings(db).narrativeModel, inCharacter: null, prefix: last.text };
+      }, (first) => {
+        const row = db.get<{ seq: number; speaker: string; model: string | null; text: string }>('SELECT seq, speaker, model, text FROM transcript WHERE turn_id = ?', [
+          (first.payload as { turnId: string }).turnId,
+        ])!;
+        return { chatId, turnId: (first.payload as { turnId: string }).turnId, startedSeq: row.seq, speaker: row.speaker, model: row.model ?? '', inCharacter: null, prefix: row.text };
+      });
     },
 
     /** A new reply in place of the last one, which stays in the log as an earlier version. */

@@ -137,6 +137,7 @@ export function ChatPage() {
     });
   };
   const regenerate = () => void run(() => client.engine.regenerate(chatId()));
+  const continueReply = () => void run(() => client.engine.continueReply(chatId()));
   const versions = createMemo(() => (streaming() ? null : (last()?.versions ?? null)));
   const chooseVersion = (number: number) => {
     const shown = versions();
@@ -192,7 +193,8 @@ export function ChatPage() {
   };
   onCleanup(() => clearTimeout(toastTimer));
 
-  const textOf = (turn: TranscriptTurn) => (turn.status === 'streaming' ? (live()?.turnId === turn.turnId ? live()!.text : '') : turn.text);
+  // A continued reply streams on from its earlier text, which the row already holds.
+  const textOf = (turn: TranscriptTurn) => (turn.status === 'streaming' && live()?.turnId === turn.turnId ? live()!.text : turn.text);
 
   /** One turn of the story, with its controls: versions on the latest reply, Rewind to here on all but the last. */
   const TurnView = (props: { turn: TranscriptTurn; next: TranscriptTurn | undefined }) => (
@@ -411,6 +413,11 @@ export function ChatPage() {
                 fallback={
                   <>
                     <Show when={last()?.role === 'assistant'}>
+                      <Show when={last()?.text.trim()}>
+                        <button type="button" onClick={continueReply} disabled={sending()} title="The narrator goes on from the last word">
+                          Continue
+                        </button>
+                      </Show>
                       <button type="button" onClick={regenerate} disabled={sending()}>
                         Regenerate
                       </button>
