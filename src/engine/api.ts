@@ -57,6 +57,8 @@ export const API = {
   // The payloads below are checked by the command itself, with messages written for the user.
   saveYou: { kind: 'command', args: z.tuple([z.unknown()]) },
   saveBot: { kind: 'command', args: z.tuple([z.unknown(), id.nullable()]) },
+  resetBot: { kind: 'command', args: z.tuple([id, z.string().max(200)]), rebuilds: true },
+  undoBotReset: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },
   undoRewind: { kind: 'command', args: z.tuple([id, seq.nullable().optional()]), rebuilds: true },
   changeSettings: { kind: 'command', args: z.tuple([z.record(z.string(), z.unknown())]) },

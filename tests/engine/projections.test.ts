@@ -42,14 +42,15 @@ describe('authoring', () => {
     expect(engine.listBots().map((b) => [b.name, b.traits])).toEqual([['Mira Vale', ['stern']]]);
   });
 
-  it('bot_reset makes the bot forget its memories and feelings everywhere, keeping who it is', () => {
+  it('bot_reset makes the bot forget its memories and feelings everywhere, both ways, keeping who it is', () => {
     const other = engine.newId();
     engine.append([draft.chat(other, bot)]);
     engine.append([draft.memory(chat, engine.newId(), bot), draft.edge(chat, bot, 'you', { affinityDelta: 20 })]);
     engine.append([draft.memory(other, engine.newId(), bot), draft.edge(other, 'you', bot, { affinityDelta: 5 })]);
     engine.append([{ kind: 'bot_reset', payload: { botId: bot } }]);
     expect(db.all('SELECT * FROM memories')).toEqual([]);
-    expect(db.all<{ source: string }>('SELECT source FROM edges').map((e) => e.source)).toEqual(['you']);
+    // Every edge involving the bot goes, whichever way it points (issue 11: "edges involving the bot").
+    expect(db.all<{ source: string }>('SELECT source FROM edges')).toEqual([]);
     expect(engine.getBot(bot)?.name).toBe('Mira');
     expect(fts('map')).toEqual([]);
   });

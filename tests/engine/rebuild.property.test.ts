@@ -51,6 +51,7 @@ const op = fc.oneof(
   weighted(2, fc.record({ t: fc.constant('turnEdit' as const), c: small, k: small, reanalyse: fc.boolean() })),
   fc.record({ t: fc.constant('turnHide' as const), c: small, k: small, hidden: fc.boolean() }),
   fc.record({ t: fc.constant('continue' as const), c: small, k: small }),
+  fc.record({ t: fc.constant('resetUndo' as const), i: small }),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
 );
@@ -92,6 +93,12 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
     if (o.t === 'reset') {
       const id = pick(bots, o.i);
       if (id) engine.append([{ kind: 'bot_reset', payload: { botId: id } }]);
+      continue;
+    }
+    if (o.t === 'resetUndo') {
+      const resets = db.all<{ id: string }>("SELECT id FROM events WHERE kind = 'bot_reset' ORDER BY id");
+      const reset = pick(resets, o.i);
+      if (reset) engine.append([{ kind: 'bot_reset_undone', payload: { reset: reset.id } }]);
       continue;
     }
     if (o.t === 'chat') {

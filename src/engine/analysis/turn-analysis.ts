@@ -145,11 +145,13 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
   const latest = fitToTokens(`Latest turn:\n${turn.memoryText}`, Math.max(200, Math.floor(room * 0.75)), count);
   room -= count(latest);
-  const earlier = db.all<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT ?`, [
-    turn.chatId,
-    turn.replySeq,
-    CONTEXT_TURNS + 1,
-  ]);
+  // Turns before the host's last reset are history the story no longer carries.
+  const earlier = db.all<TranscriptRow>(
+    `SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ?1 AND seq < ?2 AND hidden = 0
+       AND seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)
+     ORDER BY seq DESC LIMIT ?3`,
+    [turn.chatId, turn.replySeq, CONTEXT_TURNS + 1],
+  );
   // The user turn the reply answers is already in "latest"; older turns give context, newest first.
   const context: string[] = [];
   for (const row of earlier.slice(earlier[0]?.role === 'user' ? 1 : 0)) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Db } from '../db/port.ts';
+import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
-import { uuid, longText, requiredText, shortText } from './fields.ts';
+import { eventId, uuid, longText, requiredText, shortText } from './fields.ts';
 
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({
@@ -64,20 +66,48 @@ export const botAuthored = defineEvent({
 });
 
 /** The bot forgets: its memories and its feelings toward others, in every chat. Authored fields stay. */
+/**
+ * "Reset…" on a bot: its story state goes, in every chat: what it remembers and feels, who it is
+ * doing what as, and, in the chats it hosts, the scenes and places. Its identity, initial
+ * relationship and kickoff stay. Turns before the reset stay readable but leave the prompt.
+ * Undone by `bot_reset_undone`, which supersedes this event.
+ */
 export const botReset = defineEvent({
   kind: 'bot_reset',
-  writes: ['bots', 'memories', 'edges', 'edge_facts'],
+  writes: ['bots', 'memories', 'edges', 'edge_facts', 'activity', 'scenes', 'containers', 'chat_state', 'scene_summaries'],
   scope: 'global',
   schema: z.object({ botId: uuid }),
-  apply(db, { seq, payload: p }) {
-    db.run('DELETE FROM memories WHERE owner_id = ?', [p.botId]);
-    db.run('DELETE FROM edges WHERE source = ?', [p.botId]);
-    db.run('DELETE FROM edge_facts WHERE source = ?', [p.botId]);
-    db.run('UPDATE bots SET reset_seq = ? WHERE id = ?', [seq, p.botId]);
+  apply(db, event) {
+    db.run('UPDATE bots SET reset_seq = ? WHERE id = ?', [event.seq, event.payload.botId]);
+    for (const { id } of db.all<{ id: string }>('SELECT id FROM chats')) resetInChat(db, event.payload.botId, id);
   },
   applyToChat(db, { payload: p }, chatId) {
-    db.run('DELETE FROM memories WHERE owner_id = ? AND chat_id = ?', [p.botId, chatId]);
-    db.run('DELETE FROM edges WHERE source = ? AND chat_id = ?', [p.botId, chatId]);
-    db.run('DELETE FROM edge_facts WHERE source = ? AND chat_id = ?', [p.botId, chatId]);
+    resetInChat(db, p.botId, chatId);
   },
+});
+
+function resetInChat(db: Db, botId: string, chatId: string): void {
+  db.run('DELETE FROM memories WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
+  db.run('DELETE FROM scene_summaries WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
+  db.run('DELETE FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
+  db.run('DELETE FROM edge_facts WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
+  const hosted = db.get('SELECT 1 AS x FROM chats WHERE id = ? AND bot_id = ?', [chatId, botId]) !== undefined;
+  if (!hosted) {
+    db.run('DELETE FROM activity WHERE chat_id = ? AND entity = ?', [chatId, botId]);
+    return;
+  }
+  db.run('DELETE FROM activity WHERE chat_id = ?', [chatId]);
+  db.run('DELETE FROM scenes WHERE chat_id = ?', [chatId]);
+  db.run('DELETE FROM containers WHERE chat_id = ?', [chatId]);
+  db.run('UPDATE chat_state SET active_scene_id = NULL WHERE chat_id = ?', [chatId]);
+}
+
+export const botResetUndone = defineEvent({
+  kind: 'bot_reset_undone',
+  writes: ['visibility'],
+  scope: 'global',
+  schema: z.object({ reset: eventId }),
+  apply() {},
+  marks: (db, event) => supersede(db, event.payload.reset, event),
+  refersTo: (payload) => [payload.reset],
 });

@@ -1,5 +1,5 @@
 import type { EventDefinition } from './define.ts';
-import { botAuthored, botReset, youAuthored } from './authoring.ts';
+import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.ts';
 import { chatCreated, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
@@ -42,6 +42,7 @@ export const EVENT_DEFINITIONS = [
   turnEdited,
   turnHidden,
   replyContinued,
+  botResetUndone,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -45,6 +45,9 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     saveYou: (commandId: string, fields: unknown) => engine.authoring.saveYou(fields, commandId),
     /** Creates a bot (`botId` null) or saves a new version of it; answers the bot's id. */
     saveBot: (commandId: string, fields: unknown, botId: string | null) => engine.authoring.saveBot(fields, botId, commandId),
+    /** "Reset…" on a bot, confirmed by its exact name; and its undo. */
+    resetBot: (commandId: string, botId: string, confirmName: string) => engine.authoring.resetBot(botId, confirmName, commandId),
+    undoBotReset: (commandId: string, botId: string) => engine.authoring.undoBotReset(botId, commandId),
     rewind: (commandId: string, chatId: string, fromSeq: number) => engine.rewind(chatId, fromSeq, commandId).seq,
     /** Restores the rewind at `rewindSeq` (a transcript stub), or the latest one in force (the toast's Undo). */
     undoRewind: (commandId: string, chatId: string, rewindSeq?: number | null) => engine.undoRewind(chatId, commandId, rewindSeq).seq,

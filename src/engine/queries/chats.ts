@@ -51,3 +51,8 @@ export function listChats(db: Db): ChatListItem[] {
       lastSeq: r.last_seq,
     }));
 }
+
+/** The seq of the last reset of the chat's host bot, or 0: the story before it is no longer told. */
+export function hostResetSeq(db: Db, chatId: string): number {
+  return db.get<{ seq: number | null }>('SELECT b.reset_seq AS seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?', [chatId])?.seq ?? 0;
+}

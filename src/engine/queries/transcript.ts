@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
 import { idOfSeq, replyVersions } from '../log/visibility.ts';
+import { hostResetSeq } from './chats.ts';
 import { rewoundStretches, type RewoundStretch } from '../rewind-commands.ts';
 import type { Segment } from '../events/turns.ts';
 import type { EntityRef } from '../events/fields.ts';
@@ -28,6 +29,8 @@ export interface TranscriptTurn {
 
 export interface TranscriptPage {
   turns: TranscriptTurn[];
+  /** The host bot's last reset: turns before it show behind a "before the reset" divider. */
+  resetSeq: number | null;
   /** Rewinds in force between this page's turns: the "N turns rewound — Restore" stubs, by seq. */
   rewinds: RewoundStretch[];
   /** Pass as `beforeSeq` to load the page before this one; null when this page reaches the start. */
@@ -98,6 +101,7 @@ export function chatTranscript(
     })),
     olderCursor: hasOlder ? (page[0]?.seq ?? null) : null,
     rewinds: [] as RewoundStretch[],
+    resetSeq: hostResetSeq(db, chatId) || null,
   };
   result.rewinds = rewoundStretches(db, chatId, hasOlder ? (page[0]?.seq ?? 0) : 0, options.beforeSeq ?? Number.MAX_SAFE_INTEGER);
   const newest = result.turns.at(-1);

@@ -4,6 +4,7 @@ import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript } from '../queries/transcript.ts';
+import { hostResetSeq } from '../queries/chats.ts';
 import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
@@ -71,11 +72,15 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
       edge.source === drawer.botId ? 7 : 5,
     );
   }
+  // After a reset of the host, the story before it stays readable but is no longer told.
+  const resetSeq = hostResetSeq(db, chatId);
   const history = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq })
-    .turns.filter((t) => t.status !== 'streaming' && !t.hidden)
+    .turns.filter((t) => t.status !== 'streaming' && !t.hidden && t.seq > resetSeq)
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
+  // A reset story starts again from the bot's kickoff.
+  if (resetSeq > 0 && history.length === 0 && bot?.kickoff) system('must', 'kickoff', `The story starts afresh: ${bot.kickoff}`);
   // Counted newest first: once older turns add up past the soft budget they can never be kept
   // (NICE goes oldest first), so they are left out uncounted and the cost stays bounded by the budget.
   let counted = 0;
@@ -120,3 +125,4 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   });
   return assemblePrompt(parts, settings.narrativeBudget, count);
 }
+
