@@ -227,3 +227,47 @@ describe('continue', () => {
     expect(await leader.locator('.turn.assistant').count()).toBe(2); // the opening and this one reply
   });
 });
+
+describe('reset a bot', () => {
+  it('needs the exact name typed; the chat keeps its turns behind a divider and starts over; Undo reset brings it all back', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await message(page).fill('"Remember this."');
+    await message(page).press('Enter');
+    await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
+    const botId = await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
+    const feelings = () => page.getByTestId('edge').count();
+    await expect.poll(feelings).toBeGreaterThan(0);
+
+    await page.goto(`${app.url}/bots/${botId}/edit`);
+    await page.getByRole('button', { name: 'Reset…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset Mira?' });
+    const confirm = dialog.getByRole('button', { name: 'Reset Mira' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Bot name' }).fill('mira');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Bot name' }).fill('Mira');
+    await confirm.click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Mira was reset' }).count()).toBe(1);
+
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(1);
+    await expect.poll(feelings).toBe(0);
+    expect(await page.locator('.turn .story-text').allTextContents()).toContain('"Remember this."');
+    await message(page).fill('"Hello again."');
+    await message(page).press('Enter');
+    await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
+
+    await page.goto(`${app.url}/bots/${botId}/edit`);
+    await page.getByRole('button', { name: 'Undo reset' }).click(); // still offered on a later visit
+    await expect.poll(() => page.getByRole('button', { name: 'Undo reset' }).count()).toBe(0);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(0);
+    await expect.poll(feelings).toBeGreaterThan(0);
+  });
+});

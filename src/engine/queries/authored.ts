@@ -10,6 +10,8 @@ export interface Bot {
   initialRelationship: string;
   kickoff: string;
   updatedSeq: number;
+  /** Reset and not undone: the bot's page offers Undo reset. */
+  wasReset: boolean;
 }
 
 export interface You {
@@ -28,6 +30,7 @@ interface BotRow {
   initial_relationship: string;
   kickoff: string;
   updated_seq: number;
+  reset_seq: number | null;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -40,9 +43,10 @@ const toBot = (r: BotRow): Bot => ({
   initialRelationship: r.initial_relationship,
   kickoff: r.kickoff,
   updatedSeq: r.updated_seq,
+  wasReset: r.reset_seq !== null,
 });
 
-const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq';
+const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots ORDER BY name COLLATE NOCASE, id`).map(toBot);

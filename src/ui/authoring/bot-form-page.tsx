@@ -4,6 +4,7 @@ import { createStillHere } from '../still-here.ts';
 import { botFields } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
+import { ResetBot } from './reset-bot.tsx';
 
 interface BotDraft {
   name: string;
@@ -152,6 +153,7 @@ export function BotFormPage() {
           <For each={params.id ? [1] : []}>{() => <a href="/bots">Cancel</a>}</For>
         </div>
       </form>
+      <Show when={params.id ? existing() : null}>{(bot) => <ResetBot client={client} botId={bot().id} name={bot().name} wasReset={bot().wasReset} />}</Show>
     </section>
   );
 }

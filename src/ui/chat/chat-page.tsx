@@ -54,14 +54,25 @@ export function ChatPage() {
   /** The transcript as shown: turns, and a stub where a rewind in force hid some. */
   const items = createMemo(() => {
     const stubs = [...olderRewinds(), ...(latest()?.rewinds ?? [])];
-    const list: ({ kind: 'turn'; turn: TranscriptTurn; next: TranscriptTurn | undefined } | { kind: 'rewound'; stretch: RewoundStretch })[] = [];
+    const list: (
+      | { kind: 'turn'; turn: TranscriptTurn; next: TranscriptTurn | undefined }
+      | { kind: 'rewound'; stretch: RewoundStretch }
+      | { kind: 'reset' }
+    )[] = [];
     const all = turns();
+    const resetSeq = latest()?.resetSeq ?? null;
     let s = 0;
+    let dividerShown = false;
     all.forEach((turn, i) => {
       while (s < stubs.length && stubs[s]!.seq < turn.seq) list.push({ kind: 'rewound', stretch: stubs[s++]! });
+      if (resetSeq !== null && !dividerShown && turn.seq > resetSeq && i > 0) {
+        list.push({ kind: 'reset' });
+        dividerShown = true;
+      }
       list.push({ kind: 'turn', turn, next: all[i + 1] });
     });
     while (s < stubs.length) list.push({ kind: 'rewound', stretch: stubs[s++]! });
+    if (resetSeq !== null && !dividerShown && all.length > 0 && all.at(-1)!.seq < resetSeq) list.push({ kind: 'reset' });
     return list;
   });
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
@@ -198,7 +209,11 @@ export function ChatPage() {
 
   /** One turn of the story, with its controls: versions on the latest reply, Rewind to here on all but the last. */
   const TurnView = (props: { turn: TranscriptTurn; next: TranscriptTurn | undefined }) => (
-    <article class={`turn ${props.turn.role}`} data-status={props.turn.status} data-turn-id={props.turn.turnId}>
+    <article
+      class={`turn ${props.turn.role}${(latest()?.resetSeq ?? 0) > props.turn.seq ? ' before-reset' : ''}`}
+      data-status={props.turn.status}
+      data-turn-id={props.turn.turnId}
+    >
       <div class="speaker">
         <strong>{props.turn.speakerName}</strong>
         <Show when={props.turn.edited}>
@@ -323,7 +338,11 @@ export function ChatPage() {
             </Show>
             <For each={items()}>
               {(item) =>
-                item.kind === 'rewound' ? (
+                item.kind === 'reset' ? (
+                  <p class="reset-divider" role="separator" data-testid="reset-divider">
+                    Before the reset · {header()?.names[header()!.botId] ?? 'The bot'} starts over from here; the narrator no longer reads what is above
+                  </p>
+                ) : item.kind === 'rewound' ? (
                   <div class="rewound-stub" role="note" data-testid="rewound-stub">
                     <span>{item.stretch.turns === 1 ? '1 turn' : `${item.stretch.turns} turns`} rewound</span>
                     <span aria-hidden="true"> — </span>
