@@ -47,6 +47,7 @@ export const API = {
     args: z.tuple([id, seq]),
     reads: ['transcript', 'chat_state', 'containers', 'scenes', 'edges', 'edge_facts', 'memories', 'visibility'],
   },
+  replyPrompt: { kind: 'query', args: z.tuple([id, id]), reads: ['transcript'] },
   settings: { kind: 'query', args: none, reads: ['settings'] },
   classifierFailures: { kind: 'query', args: none, reads: ['classifier_failures'] },
   exportLog: { kind: 'query', args: none, reads: [] },

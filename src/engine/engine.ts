@@ -21,6 +21,7 @@ import { turnCommands } from './turn/turn-commands.ts';
 import { turnEdits } from './turn/turn-edits.ts';
 import { startChat } from './kickoff.ts';
 import { narratorPrompt } from './turn/narrator-prompt.ts';
+import { replyPrompt } from './turn/prompt-report.ts';
 import type { TokenCounter } from './turn/tokens.ts';
 import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
 import { storyCommands } from './story-commands.ts';
@@ -174,6 +175,8 @@ export function createEngine(deps: EngineDeps) {
     transcript: (chatId: string, options?: { beforeSeq?: number | null; limit?: number }) =>
       chatTranscript(db, chatId, options),
     chatState: (chatId: string) => chatState(db, chatId),
+    /** The prompt that produced a reply (the inspector), or null for replies from before it was kept. */
+    replyPrompt: (chatId: string, turnId: string) => replyPrompt(db, chatId, turnId),
   };
   return engine;
 }

@@ -13,4 +13,5 @@ export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
+export type { PromptReport } from './turn/prompt-report.ts';
 export type { Settings } from './settings.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, eventId, shortText } from './fields.ts';
 import { chooseVersion, supersede, supersedeCaused } from '../log/visibility.ts';
+import { promptReport } from '../turn/prompt-report.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -71,6 +72,8 @@ export const assistantTurn = defineEvent({
       usage: usage.nullable(),
       /** Why the reply stopped early, when the relay or the model failed. */
       error: z.object({ code: shortText(60), message: shortText(1_000) }).nullable().optional(),
+      /** The prompt that produced it, for the inspector; absent on replies from before it was kept. */
+      prompt: promptReport.nullable().optional(),
     })
     .refine((p) => p.truncated === (p.reason !== null), {
       message: 'a truncated turn needs a reason, and only a truncated one has one',

@@ -32,6 +32,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     chatState: (chatId: string) => engine.chatState(chatId),
     /** What a rewind from `fromSeq` would undo, measured by doing it and rolling back. */
     previewRewind: (chatId: string, fromSeq: number) => engine.previewRewind(chatId, fromSeq),
+    /** "Why this reply?": the prompt that produced it, by tier, with the memories and why they were chosen. */
+    replyPrompt: (chatId: string, turnId: string) => engine.replyPrompt(chatId, turnId),
     settings: () => engine.settings(),
     classifierFailures: () => engine.classifierFailures(),
     exportLog: () => engine.exportLog(),

@@ -4,6 +4,7 @@ import { narrate, type NarrationResult } from '../turn/narrate.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
+import type { PromptReport } from '../turn/prompt-report.ts';
 
 /** A streaming reply as every tab sees it: deltas in order, then the end. */
 export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
@@ -102,8 +103,10 @@ export class NarratorService {
     const topic = streamTopic(turn.chatId);
     entry.done = (async () => {
       let result: NarrationResult;
+      let report: PromptReport | undefined;
       try {
         const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
+        report = prompt.report;
         const narrated = await narrate({
           llm: this.deps.llm,
           messages: prefix ? withContinuation(prompt.messages, prefix) : prompt.messages,
@@ -127,7 +130,7 @@ export class NarratorService {
         result = { text: entry.text, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };
       }
       this.live.delete(turn.chatId);
-      engine.turns.finishTurn(turn, result);
+      engine.turns.finishTurn(turn, result, report);
       this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
     })();

@@ -16,6 +16,8 @@ export interface MemorySearch {
 
 export interface ScoredMemory extends Memory {
   score: number;
+  /** Why it ranked where it did: the inspector shows these. */
+  why: { relevance: number; recency: number; matched: string[] };
 }
 
 const STOP_WORDS = new Set(
@@ -115,8 +117,10 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
       const age = Math.max(0, fictionMinutesBetween(row.fiction_time, search.now));
       const fictionRecency = Number.isFinite(age) ? 0.5 ** (age / RECENCY_HALF_LIFE_MINUTES) : 0.5;
       const orderRecency = newest === oldest ? 1 : (row.created_seq - oldest) / (newest - oldest);
-      const score = relevance * (1 + 0.3 * row.significance) * (0.6 + 0.2 * fictionRecency + 0.2 * orderRecency);
-      return { ...toMemory(row), score };
+      const recency = 0.6 + 0.2 * fictionRecency + 0.2 * orderRecency;
+      const score = relevance * (1 + 0.3 * row.significance) * recency;
+      const text = row.summary.toLowerCase();
+      return { ...toMemory(row), score, why: { relevance, recency, matched: terms.filter((t) => text.includes(t)) } };
     })
     .sort((a, b) => b.score - a.score || b.seq - a.seq)
     .slice(0, search.k);

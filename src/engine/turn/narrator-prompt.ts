@@ -9,6 +9,7 @@ import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
+import { reportOf, type PromptReport } from './prompt-report.ts';
 import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 
@@ -21,7 +22,7 @@ const HISTORY_LIMIT = 300;
  * before it, ending with the user's turn it answers (or a request to continue). The user's words
  * reach it only as in-character text: OOC asides are stripped from every turn.
  */
-export function narratorPrompt(db: Db, chatId: string, replySeq: number, settings: Settings, count: TokenCounter): AssembledPrompt {
+export function narratorPrompt(db: Db, chatId: string, replySeq: number, settings: Settings, count: TokenCounter): AssembledPrompt & { report: PromptReport } {
   const drawer = chatState(db, chatId);
   if (!drawer) throw new Error(`No chat ${chatId}`);
   const bot = getBot(db, drawer.botId);
@@ -123,6 +124,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     text: answering?.text ?? `(${youName} waits. Continue the scene.)`,
     keep: 0,
   });
-  return assemblePrompt(parts, settings.narrativeBudget, count);
+  const assembled = assemblePrompt(parts, settings.narrativeBudget, count);
+  return { ...assembled, report: reportOf(assembled, settings.narrativeBudget, pinned, recalled) };
 }
 

@@ -33,6 +33,8 @@ export interface AssembledPrompt {
   /** Labels of the parts left out, in the order they were dropped. */
   dropped: string[];
   overHardBudget: boolean;
+  /** Every part in prompt order, with its cost and whether it made it in: the inspector's list. */
+  parts: { label: string; tier: Tier; slot: PromptPart['slot']; tokens: number; kept: boolean; text: string }[];
 }
 
 /** Each message costs a few tokens of framing beyond its text. */
@@ -69,7 +71,14 @@ export function assemblePrompt(parts: readonly PromptPart[], budget: Budget, cou
   ];
   const tokensByTier = { must: 0, should: 0, nice: 0 };
   for (const c of inOrder) tokensByTier[c.part.tier] += c.tokens;
-  return { messages: mergeSameRole(messages), tokens: total, tokensByTier, dropped, overHardBudget: total > budget.hard };
+  return {
+    messages: mergeSameRole(messages),
+    tokens: total,
+    tokensByTier,
+    dropped,
+    overHardBudget: total > budget.hard,
+    parts: costed.map((c) => ({ label: c.part.label, tier: c.part.tier, slot: c.part.slot, tokens: c.tokens, kept: kept.has(c), text: c.part.text })),
+  };
 }
 
 /** Chat templates want user and assistant to alternate; consecutive messages of one role are joined. */

@@ -8,6 +8,7 @@ import { CommandRejectedError } from '../log/errors.ts';
 import { idOfSeq, replyVersions } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
 import type { NarrationResult } from './narrate.ts';
+import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
 import type { EntityRef } from '../events/fields.ts';
 
@@ -99,7 +100,7 @@ export function turnCommands(ctx: LogContext) {
     },
 
     /** Writes the reply; a turn already finished (a re-sent finish) is left as it is. */
-    finishTurn(turn: Pick<StartedTurn, 'chatId' | 'turnId' | 'startedSeq' | 'speaker' | 'model'>, result: NarrationResult): boolean {
+    finishTurn(turn: Pick<StartedTurn, 'chatId' | 'turnId' | 'startedSeq' | 'speaker' | 'model'>, result: NarrationResult, prompt?: PromptReport): boolean {
       return db.transaction(() => {
         const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE turn_id = ?', [turn.turnId]);
         if (!row || row.status !== 'streaming') return false;
@@ -117,6 +118,7 @@ export function turnCommands(ctx: LogContext) {
               reason: result.reason,
               usage: result.usage,
               error: result.error,
+              ...(prompt ? { prompt } : {}),
             },
           },
         ]);
