@@ -271,3 +271,39 @@ describe('reset a bot', () => {
     await expect.poll(feelings).toBeGreaterThan(0);
   });
 });
+
+describe('why this reply', () => {
+  it('opens the prompt of an old reply after a reload: parts by tier with tokens, and the memories it was given', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    // Pin the memory the kickoff left Mira, so the prompt surely carries one.
+    await page.evaluate(async (id) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      const state = await engine.chatState(id);
+      await engine.pinMemory(id, state.memories[0].id, true);
+    }, chatId);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    for (const [i, line] of ['"Where did you hide the lighthouse key?"', '"And the boat?"'].entries()) {
+      await message(page).fill(line);
+      await message(page).press('Enter');
+      await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
+      await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
+    }
+    await page.reload();
+    const first = page.locator('.turn.assistant').nth(1);
+    await first.hover();
+    await first.getByRole('button', { name: 'Why this reply?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Why this reply' });
+    await expect.poll(() => dialog.getByTestId('prompt-total').textContent()).toMatch(/^[\d,]+ tokens sent \(budget 6,000 soft, 8,000 hard\)/);
+    const must = dialog.locator('[data-tier="must"]');
+    expect(await must.innerText()).toMatch(/persona\s*\d+ tokens/);
+    expect(await must.innerText()).toMatch(/new turn\s*\d+ tokens/);
+    expect(await dialog.getByTestId('inspected-memory').first().innerText()).toMatch(/pinned/);
+    await dialog.getByText('persona').click();
+    await expect.poll(() => dialog.locator('.part-text').first().textContent()).toContain('Mira');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+});

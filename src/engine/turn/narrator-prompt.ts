@@ -67,7 +67,7 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     const known = edge.knowledge.length ? `\n${nameOf(edge.source)} knows about ${nameOf(edge.target)}: ${edge.knowledge.join('; ')}.` : '';
     system(
       'should',
-      `edge ${edge.source}->${edge.target}`,
+      `feelings: ${nameOf(edge.source)} → ${nameOf(edge.target)}`,
       `${nameOf(edge.source)} toward ${nameOf(edge.target)}: affinity ${Math.round(edge.affinity)}/100, trust ${Math.round(edge.trust)}/100.` +
         `${edge.summary ? ` ${edge.summary}` : ''}${known}`,
       edge.source === drawer.botId ? 7 : 5,
@@ -92,7 +92,9 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     if (!recent && counted > settings.narrativeBudget.soft) break;
     const tokens = count(text);
     counted += tokens;
-    kept.push({ tier: recent ? 'should' : 'nice', label: `turn ${turn.seq}`, slot: 'history', role: turn.role, text, keep: 10 + index, tokens });
+    // Named as the player reads the story: who spoke, and how it began.
+    const opening = text.length > 60 ? `${text.slice(0, 60).trimEnd()}…` : text;
+    kept.push({ tier: recent ? 'should' : 'nice', label: `${turn.speakerName}: ${opening}`, slot: 'history', role: turn.role, text, keep: 10 + index, tokens });
   }
   parts.push(...kept.reverse());
 

@@ -8,6 +8,7 @@ import { StoryDrawer } from './story-drawer.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { RewindDialog } from './rewind-dialog.tsx';
+import { PromptInspector } from './prompt-inspector.tsx';
 
 const PAGE = 50;
 const DRAWER_KEY = 'roleplay-engine/drawer';
@@ -30,6 +31,7 @@ export function ChatPage() {
   const [olderRewinds, setOlderRewinds] = createSignal<RewoundStretch[]>([]);
   const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
   const [editing, setEditing] = createSignal<{ turnId: string; text: string } | null>(null);
+  const [inspecting, setInspecting] = createSignal<string | null>(null);
   const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
   const [live, setLive] = createSignal<{ turnId: string; text: string; seq: number } | null>(null);
@@ -48,7 +50,7 @@ export function ChatPage() {
       }
     }),
   );
-  createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), setLive(null), setRewindFrom(null), setRewound(null), clearError())));
+  createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), setLive(null), setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
 
   const turns = createMemo(() => [...older(), ...(latest()?.turns ?? [])]);
   /** The transcript as shown: turns, and a stub where a rewind in force hid some. */
@@ -297,6 +299,11 @@ export function ChatPage() {
             Delete
           </button>
         </Show>
+        <Show when={props.turn.role === 'assistant' && props.turn.status !== 'streaming'}>
+          <button type="button" class="small quiet turn-action" onClick={() => setInspecting(props.turn.turnId)}>
+            Why this reply?
+          </button>
+        </Show>
         <Show when={props.next && !streaming()}>
           <button type="button" class="small quiet turn-action" onClick={() => setRewindFrom(props.next!.seq)}>
             Rewind to here
@@ -400,6 +407,9 @@ export function ChatPage() {
                 </button>
               </div>
             )}
+          </Show>
+          <Show when={inspecting()}>
+            {(turnId) => <PromptInspector client={client} chatId={chatId()} turnId={turnId()} onClose={() => setInspecting(null)} />}
           </Show>
           <Show when={rewindFrom()}>
             {(fromSeq) => <RewindDialog client={client} chatId={chatId()} fromSeq={fromSeq()} onClose={() => setRewindFrom(null)} onRewound={showRewound} />}

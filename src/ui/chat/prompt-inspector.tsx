@@ -1,0 +1,134 @@
+import { createResource, For, onMount, Show } from 'solid-js';
+import type { PromptReport } from '../../engine/for-ui.ts';
+import type { AppClient } from '../engine-client.ts';
+
+const TIERS = [
+  { tier: 'must', title: 'Must (never trimmed)' },
+  { tier: 'should', title: 'Should (trimmed past the hard budget)' },
+  { tier: 'nice', title: 'Nice (older story, trimmed first)' },
+] as const;
+
+const percent = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
+
+/**
+ * "Why this reply?": the prompt that produced a reply, as stored with it. Every part by tier with
+ * its token count, what was left out to fit, and each memory that went in with why it was chosen.
+ */
+export function PromptInspector(props: { client: AppClient; chatId: string; turnId: string; onClose: () => void }) {
+  let dialog: HTMLDialogElement | undefined;
+  const [report] = createResource(() => props.client.engine.replyPrompt(props.chatId, props.turnId));
+  onMount(() => dialog?.showModal());
+  return (
+    <dialog
+      ref={dialog}
+      class="rewind-dialog inspector"
+      aria-labelledby="inspector-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id="inspector-title">Why this reply</h2>
+      <Show when={!report.loading} fallback={<p class="muted">Reading the prompt…</p>}>
+        <Show when={report()} fallback={<p class="muted">This reply was written before prompts were kept, or its writing was cut off.</p>}>
+          {(shown) => <Report report={shown()} />}
+        </Show>
+      </Show>
+      <div class="dialog-actions">
+        <button type="button" onClick={() => props.onClose()}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function Report(props: { report: PromptReport }) {
+  const dropped = () => props.report.parts.filter((p) => !p.kept);
+  return (
+    <>
+      <p data-testid="prompt-total">
+        {props.report.tokens.toLocaleString()} tokens sent (budget {props.report.budget.soft.toLocaleString()} soft, {props.report.budget.hard.toLocaleString()} hard)
+        <Show when={dropped().length > 0}>; {dropped().length} left out to fit</Show>
+      </p>
+      <For each={TIERS}>
+        {({ tier, title }) => (
+          <Show when={props.report.parts.some((p) => p.tier === tier)}>
+            <section class="inspector-tier" data-tier={tier}>
+              <h3>{title}</h3>
+              <ul class="plain">
+                <For each={props.report.parts.filter((p) => p.tier === tier)}>
+                  {(part) => (
+                    <li data-kept={part.kept ? 'yes' : 'no'}>
+                      <Show
+                        when={part.text}
+                        fallback={
+                          <div class="part-row">
+                            <span>{part.label}</span>
+                            <PartCost tokens={part.tokens} kept={part.kept} />
+                          </div>
+                        }
+                      >
+                        <details>
+                          <summary class="part-row">
+                            <span>{part.label}</span>
+                            <PartCost tokens={part.tokens} kept={part.kept} />
+                          </summary>
+                          <pre class="part-text">{part.text}</pre>
+                        </details>
+                      </Show>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </section>
+          </Show>
+        )}
+      </For>
+      <Show when={props.report.memories.length > 0}>
+        <section class="inspector-tier">
+          <h3>Memories it was given</h3>
+          <table class="memory-scores">
+            <thead>
+              <tr>
+                <th scope="col">Memory</th>
+                <th scope="col">Why</th>
+                <th scope="col">Score</th>
+                <th scope="col">Significance</th>
+                <th scope="col">Match</th>
+                <th scope="col">Recency</th>
+                <th scope="col">Matched words</th>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={props.report.memories}>
+                {(m) => (
+                  <tr data-testid="inspected-memory">
+                    <td>{m.summary}</td>
+                    <td>{m.pinned ? 'pinned' : 'recalled'}</td>
+                    <td>{m.score === null ? '—' : m.score.toFixed(2)}</td>
+                    <td>{m.significance}/3</td>
+                    <td>{percent(m.relevance)}</td>
+                    <td>{percent(m.recency)}</td>
+                    <td>{m.matched.join(', ') || '—'}</td>
+                  </tr>
+                )}
+              </For>
+            </tbody>
+          </table>
+        </section>
+      </Show>
+    </>
+  );
+}
+
+function PartCost(props: { tokens: number; kept: boolean }) {
+  return (
+    <span class="part-cost">
+      {props.tokens} tokens
+      <Show when={!props.kept}>
+        <span class="dropped"> · left out</span>
+      </Show>
+    </span>
+  );
+}
