@@ -61,6 +61,7 @@ export const API = {
   resetBot: { kind: 'command', args: z.tuple([id, z.string().max(200)]), rebuilds: true },
   undoBotReset: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },
+  branchChat: { kind: 'command', args: z.tuple([id, seq]) },
   undoRewind: { kind: 'command', args: z.tuple([id, seq.nullable().optional()]), rebuilds: true },
   changeSettings: { kind: 'command', args: z.tuple([z.record(z.string(), z.unknown())]) },
   importLog: { kind: 'command', args: z.tuple([z.unknown()]), rebuilds: true },

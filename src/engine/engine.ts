@@ -26,6 +26,7 @@ import type { TokenCounter } from './turn/tokens.ts';
 import { pendingJobs, runJob, type AnalysisJob } from './analysis/jobs.ts';
 import { storyCommands } from './story-commands.ts';
 import { rewindCommands } from './rewind-commands.ts';
+import { branchCommands } from './branch-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
@@ -99,6 +100,9 @@ export function createEngine(deps: EngineDeps) {
     append(drafts: readonly EventDraft[]): LoggedEvent[] {
       return appendEvents(ctx, drafts);
     },
+
+    /** "Branch from here" (`branch-commands.ts`). */
+    ...branchCommands(ctx),
 
     /** Rewind, its preview, and restoring what a rewind hid (`rewind-commands.ts`). */
     ...rewindCommands(ctx),

@@ -307,3 +307,30 @@ describe('why this reply', () => {
     await expect.poll(() => dialog.count()).toBe(0);
   });
 });
+
+describe('branch from here', () => {
+  it('opens a new chat "<title> (branch)" with the story up to that turn; the original is untouched', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const texts = () => page.locator('.turn .story-text').allTextContents();
+    for (const [i, line] of ['"One."', '"Two."'].entries()) {
+      await message(page).fill(line);
+      await message(page).press('Enter');
+      await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
+    }
+    const all = await texts();
+    const firstReply = page.locator('.turn.assistant').nth(1);
+    await firstReply.hover();
+    await firstReply.getByRole('button', { name: 'Branch from here' }).click();
+    await expect.poll(() => page.url()).not.toContain(chatId);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('A story with Mira (branch)');
+    await expect.poll(texts).toEqual(all.slice(0, 3));
+    await page.goto(`${app.url}/chats`);
+    await expect.poll(() => page.getByText('A story with Mira (branch)').count()).toBeGreaterThan(0);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await expect.poll(texts).toEqual(all);
+  });
+});

@@ -51,6 +51,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     resetBot: (commandId: string, botId: string, confirmName: string) => engine.authoring.resetBot(botId, confirmName, commandId),
     undoBotReset: (commandId: string, botId: string) => engine.authoring.undoBotReset(botId, commandId),
     rewind: (commandId: string, chatId: string, fromSeq: number) => engine.rewind(chatId, fromSeq, commandId).seq,
+    /** "Branch from here": a new chat with this one's story up to that turn; answers its id. */
+    branchChat: (commandId: string, chatId: string, atSeq: number) => engine.branchChat(chatId, atSeq, commandId),
     /** Restores the rewind at `rewindSeq` (a transcript stub), or the latest one in force (the toast's Undo). */
     undoRewind: (commandId: string, chatId: string, rewindSeq?: number | null) => engine.undoRewind(chatId, commandId, rewindSeq).seq,
     changeSettings: (commandId: string, patch: Record<string, unknown>) => engine.changeSettings(patch as Partial<Settings>, commandId),

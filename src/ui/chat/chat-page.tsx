@@ -1,4 +1,4 @@
-import { useParams } from '@solidjs/router';
+import { useNavigate, useParams } from '@solidjs/router';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
 import { closingMarker, describeFictionTime, streamTopic, type RewoundStretch, type StreamMessage, type TranscriptTurn } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
@@ -16,6 +16,7 @@ const DRAWER_KEY = 'roleplay-engine/drawer';
 export function ChatPage() {
   const client = useClient();
   const params = useParams<{ id: string }>();
+  const navigate = useNavigate();
   const chatId = () => params.id;
   const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
@@ -187,6 +188,11 @@ export function ChatPage() {
       if (regenerateAfter) await client.engine.regenerate(chatId());
     });
   };
+  const branchFrom = (seq: number) =>
+    void run(async () => {
+      const branch = await client.engine.branchChat(chatId(), seq);
+      navigate(`/chats/${branch}`);
+    });
   const setHidden = (turnId: string, hidden: boolean) => void run(() => client.engine.setTurnHidden(chatId(), turnId, hidden));
   /** What saving this edit will do to the story, said in the editor before the player saves. */
   const editHint = (turn: TranscriptTurn) =>
@@ -307,6 +313,11 @@ export function ChatPage() {
         <Show when={props.next && !streaming()}>
           <button type="button" class="small quiet turn-action" onClick={() => setRewindFrom(props.next!.seq)}>
             Rewind to here
+          </button>
+        </Show>
+        <Show when={props.turn.status !== 'streaming' && !streaming()}>
+          <button type="button" class="small quiet turn-action" onClick={() => branchFrom(props.turn.seq)} disabled={sending()} title="A new chat with the story up to here">
+            Branch from here
           </button>
         </Show>
       </div>
