@@ -40,7 +40,7 @@ export const API = {
   chatState: {
     kind: 'query',
     args: z.tuple([id]),
-    reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you'],
+    reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you', 'state_edits', 'visibility'],
   },
   previewRewind: {
     kind: 'query',
@@ -75,6 +75,8 @@ export const API = {
   stopTurn: { kind: 'command', args: z.tuple([id]) },
   pinMemory: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   closeScene: { kind: 'command', args: z.tuple([id]) },
+  editState: { kind: 'command', args: z.tuple([id, z.record(z.string(), z.unknown()), z.string().max(40), z.unknown()]) },
+  undoStateEdit: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
 
   startFresh: { kind: 'admin', args: none },

@@ -5,7 +5,9 @@ import type { LogContext } from './log/append.ts';
 import { appendEvents } from './log/append.ts';
 import { command } from './log/command.ts';
 import type { EventDraft } from './log/draft.ts';
-import { CommandRejectedError } from './log/errors.ts';
+import { CommandRejectedError, EventValidationError } from './log/errors.ts';
+import { currentValue, latestEdit } from './queries/state-edits.ts';
+import type { EditTarget } from './events/manual-edit.ts';
 import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
 
 /** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
@@ -49,6 +51,34 @@ export function storyCommands(ctx: LogContext) {
         if (!state || !cast) throw new CommandRejectedError('That chat does not exist.');
         if (!state.active_scene_id) throw new CommandRejectedError('There is no open scene to close.');
         appendEvents(ctx, stampFirst(nextScene(ctx, cast, { reason: 'manual', significance: 0, fictionTime: state.fiction_time })));
+      }, nothing);
+    },
+
+    /**
+     * A drawer edit: one value set by hand (`target` and `field` as manual_edit lists them). The
+     * prior value goes in the event with the new one. A value that breaks its field's rule is
+     * refused with that rule, and nothing is written.
+     */
+    editState(chatId: string, target: EditTarget, field: string, value: unknown, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
+        const prior = currentValue(db, chatId, target, field);
+        if (prior === undefined) throw new CommandRejectedError('That is no longer in the story.');
+        try {
+          appendEvents(ctx, stampFirst([{ kind: 'manual_edit', chatId, payload: { target, field, prior, value } }]));
+        } catch (error) {
+          if (error instanceof EventValidationError) throw new CommandRejectedError(error.issues.map((i) => i.message).join('; '));
+          throw error;
+        }
+      }, nothing);
+    },
+
+    /** Takes back the chat's latest drawer edit still in force. */
+    undoStateEdit(chatId: string, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const edit = latestEdit(db, chatId);
+        if (!edit) throw new CommandRejectedError('There is no edit to undo in this chat.');
+        appendEvents(ctx, stampFirst([{ kind: 'manual_edit_undone', chatId, payload: { edit: edit.id } }]));
       }, nothing);
     },
 

@@ -52,6 +52,7 @@ const op = fc.oneof(
   fc.record({ t: fc.constant('turnHide' as const), c: small, k: small, hidden: fc.boolean() }),
   fc.record({ t: fc.constant('continue' as const), c: small, k: small }),
   fc.record({ t: fc.constant('resetUndo' as const), i: small }),
+  fc.record({ t: fc.constant('editUndo' as const), c: small, k: small }),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
 );
@@ -219,6 +220,8 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
           { kind: 'manual_edit', chatId, payload: { target: { type: 'chat_state' }, field: 'weather', prior: null, value: `weather ${o.c}` } },
           { kind: 'manual_edit', payload: { target: { type: 'bot', id: c.bot }, field: 'traits', prior: null, value: ['edited'] } },
           { kind: 'manual_edit', chatId, payload: { target: { type: 'edge', source: c.bot, target: 'you' }, field: 'affinity', prior: null, value: 77 } },
+          { kind: 'manual_edit', chatId, payload: { target: { type: 'activity', entity: c.bot }, field: 'doing', prior: null, value: `mending ${o.c}` } },
+          ...alive('memories', 'id', chatId).slice(0, 1).map((id) => ({ kind: 'manual_edit', chatId, payload: { target: { type: 'memory', id }, field: 'significance', prior: null, value: o.which } }) as EventDraft),
           ...(turn ? [{ kind: 'manual_edit', chatId, payload: { target: { type: 'turn', id: turn }, field: 'text', prior: null, value: 'edited text' } } as EventDraft] : []),
         ];
         drafts.push(pick(options, o.which)!);
@@ -263,6 +266,12 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         const replies = db.all<{ id: string; payload: string }>("SELECT id, payload FROM events WHERE chat_id = ? AND kind = 'assistant_turn' ORDER BY id", [chatId]);
         const reply = pick(replies, o.k);
         if (reply) drafts.push({ kind: 'reply_continued', chatId, payload: { turnId: (JSON.parse(reply.payload) as { turnId: string }).turnId, analysisOf: reply.id } });
+        break;
+      }
+      case 'editUndo': {
+        const edits = db.all<{ id: string }>("SELECT id FROM events WHERE chat_id = ? AND kind = 'manual_edit' ORDER BY id", [chatId]);
+        const edit = pick(edits, o.k);
+        if (edit) drafts.push({ kind: 'manual_edit_undone', chatId, payload: { edit: edit.id } });
         break;
       }
       case 'turnHide': {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { defineEvent } from './define.ts';
 import { entityRef, fictionTime, shortText } from './fields.ts';
+import { clearEditMarks } from './edit-marks.ts';
 
 export const EDGE_DEFAULT = 50;
 
@@ -28,7 +29,7 @@ export function addFacts(db: Db, chatId: string | null, source: string, target: 
 /** How `source` feels about and what it knows of `target`, in this chat. Directed: A->B is not B->A. */
 export const edgeUpdate = defineEvent({
   kind: 'edge_update',
-  writes: ['edges', 'edge_facts'],
+  writes: ['edges', 'edge_facts', 'state_edits'],
   scope: 'chat',
   schema: z
     .object({
@@ -53,15 +54,17 @@ export const edgeUpdate = defineEvent({
       [chatId, p.source, p.target, EDGE_DEFAULT, p.affinityDelta, p.trustDelta, p.lastInteraction, seq],
     );
     addFacts(db, chatId, p.source, p.target, p.facts, seq);
+    if (p.affinityDelta || p.trustDelta || p.facts.length) clearEditMarks(db, chatId, `edge:${p.source}:${p.target}`, ['affinity', 'trust', 'knowledge']);
   },
 });
 
 export const edgeSummaryRewritten = defineEvent({
   kind: 'edge_summary_rewritten',
-  writes: ['edges'],
+  writes: ['edges', 'state_edits'],
   scope: 'chat',
   schema: z.object({ source: entityRef, target: entityRef, summary: shortText(4_000) }),
   apply(db, { seq, chatId, payload: p }) {
+    clearEditMarks(db, chatId, `edge:${p.source}:${p.target}`, ['summary']);
     db.run(
       `INSERT INTO edges (chat_id, source, target, affinity, trust, summary, last_interaction, updated_seq)
        VALUES (?, ?, ?, ?, ?, ?, NULL, ?)

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { Db, SqlParam } from '../db/port.ts';
 import { defineEvent, json } from './define.ts';
 import { addFacts } from './edges.ts';
-import { uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
+import { eventId, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
+import { supersede } from '../log/visibility.ts';
+import { markEdited } from './edit-marks.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -29,11 +31,11 @@ const targets = {
   chat: { table: 'chats', fields: { title: requiredText(120) } },
   chat_state: { table: 'chat_state', fields: { weather: shortText(200), narrativeAnchor: shortText(2_000) } },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
-  memory: { table: 'memories', fields: { summary: requiredText(4_000) } },
+  memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },
   turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },
   activity: {
     table: 'activity',
-    fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200) },
+    fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120) },
   },
   container: { table: 'containers', fields: { name: requiredText(120), type: requiredText(60) } },
 } as const satisfies Record<string, { table: string; fields: Record<string, z.ZodType> }>;
@@ -82,7 +84,7 @@ function whereClause(t: Target, chatId: string | null): { sql: string; params: S
 
 export const manualEdit = defineEvent({
   kind: 'manual_edit',
-  writes: ['you', 'bots', 'chats', 'chat_state', 'edges', 'edge_facts', 'memories', 'transcript', 'activity', 'containers'],
+  writes: ['you', 'bots', 'chats', 'chat_state', 'edges', 'edge_facts', 'memories', 'transcript', 'activity', 'containers', 'state_edits'],
   scope: 'any',
   schema: z
     .object({ target, field: z.string().max(40), prior: z.unknown(), value: z.unknown() })
@@ -107,10 +109,15 @@ export const manualEdit = defineEvent({
     .transform((p) => ({ ...p, value: parseValue(p) })),
   needsChat: (p) => !GLOBAL_TARGETS.includes(p.target.type),
   apply(db: Db, { seq, chatId, payload: p }) {
+    if (chatId && !GLOBAL_TARGETS.includes(p.target.type)) markEdited(db, chatId, editKey(p.target), p.field, seq);
     if (p.target.type === 'edge' && p.field === 'knowledge') {
       // The whole list is replaced: what the user removed is forgotten, the rest kept in their order.
       db.run('DELETE FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, p.target.source, p.target.target]);
       addFacts(db, chatId, p.target.source, p.target.target, p.value as string[], seq);
+      return;
+    }
+    if (p.target.type === 'activity' && p.field === 'doing') {
+      db.run("UPDATE activity SET action = json_set(action, '$.verb', ?) WHERE chat_id = ? AND entity = ?", [p.value as string, chatId, p.target.entity]);
       return;
     }
     const { table } = targets[p.target.type];
@@ -127,3 +134,37 @@ function parseValue(p: { target: Target; field: string; value: unknown }): unkno
   const checked = fields[p.field]?.safeParse(p.value);
   return checked?.success ? checked.data : p.value;
 }
+
+/** How a state_edits row names what was edited: one key per drawer item. */
+export function editKey(t: Target): string {
+  switch (t.type) {
+    case 'edge':
+      return `edge:${t.source}:${t.target}`;
+    case 'activity':
+      return `activity:${t.entity}`;
+    case 'memory':
+    case 'container':
+    case 'turn':
+    case 'bot':
+      return `${t.type}:${t.id}`;
+    default:
+      return t.type;
+  }
+}
+
+export type EditTarget = Target;
+export const EDITABLE = targets;
+
+/**
+ * The player took back their latest drawer edit: `marks` supersedes that manual_edit and the chat
+ * is re-projected without it.
+ */
+export const manualEditUndone = defineEvent({
+  kind: 'manual_edit_undone',
+  writes: ['visibility'],
+  scope: 'chat',
+  schema: z.object({ edit: eventId }),
+  apply() {},
+  marks: (db, event) => supersede(db, event.payload.edit, event),
+  refersTo: (payload) => [payload.edit],
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
 import { uuid, fictionTime, requiredText, significance } from './fields.ts';
+import { clearEditMarks } from './edit-marks.ts';
 
 /**
  * Which roles of a chat saw what a memory records. A bot only ever retrieves memories whose flag
@@ -53,10 +54,11 @@ export const memoryWritten = defineEvent({
 
 export const memorySignificanceSet = defineEvent({
   kind: 'memory_significance_set',
-  writes: ['memories'],
+  writes: ['memories', 'state_edits'],
   scope: 'chat',
   schema: z.object({ memoryId: uuid, significance }),
   apply(db, { chatId, payload: p }) {
+    clearEditMarks(db, chatId, `memory:${p.memoryId}`, ['significance']);
     db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
   },
 });
@@ -85,10 +87,11 @@ export const memoryPinChanged = defineEvent({
  */
 export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
-  writes: ['memories'],
+  writes: ['memories', 'state_edits'],
   scope: 'chat',
   schema: z.object({ memoryId: uuid, summary: requiredText(4_000), absorbs: z.array(uuid).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
+    clearEditMarks(db, chatId, `memory:${p.memoryId}`, ['summary']);
     db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
     if (!p.absorbs?.length) return;
     const absorbed = JSON.stringify(p.absorbs.filter((id) => id !== p.memoryId));

@@ -4,7 +4,7 @@ import { chatCreated, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
-import { manualEdit } from './manual-edit.ts';
+import { manualEdit, manualEditUndone } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
 import { chatRewound, rewindUndone } from './rewind.ts';
 import { settingsChanged } from '../settings.ts';
@@ -43,6 +43,7 @@ export const EVENT_DEFINITIONS = [
   turnHidden,
   replyContinued,
   botResetUndone,
+  manualEditUndone,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
@@ -69,6 +70,7 @@ export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], stri
   transcript: 'chat_id',
   classifier_failures: 'chat_id',
   scene_summaries: 'chat_id',
+  state_edits: 'chat_id',
 };
 
 /**

@@ -20,6 +20,7 @@ export const PROJECTED_TABLES = [
   'settings',
   'scene_summaries',
   'visibility',
+  'state_edits',
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
+import { clearEditMarks } from './edit-marks.ts';
 
 /** A place: a room, a vehicle, a street. Containers nest (a booth inside a tavern). */
 export const containerCreated = defineEvent({
@@ -34,7 +35,7 @@ export const action = z.object({
 /** What one entity is doing now. Each change states the whole activity, never a patch. */
 export const activityChange = defineEvent({
   kind: 'activity_change',
-  writes: ['activity'],
+  writes: ['activity', 'state_edits'],
   scope: 'chat',
   schema: z.object({
     entity: entityRef,
@@ -55,6 +56,7 @@ export const activityChange = defineEvent({
          holding = excluded.holding, status = excluded.status, updated_seq = excluded.updated_seq`,
       [chatId, p.entity, p.containerId, p.slot, p.posture, json(p.action), p.attention, json(p.holding), p.status, seq],
     );
+    clearEditMarks(db, chatId, `activity:${p.entity}`);
   },
 });
 

@@ -3,6 +3,7 @@ import type { API, CommandName, QueryName } from '../api.ts';
 import type { Engine } from '../engine.ts';
 import type { Kickoff } from '../kickoff.ts';
 import type { Settings } from '../settings.ts';
+import type { EditTarget } from '../events/manual-edit.ts';
 import type { NarratorService } from './narrator.ts';
 
 export interface HandlerDeps {
@@ -72,6 +73,11 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     stopTurn: (_commandId: string, chatId: string) => narrator.stop(chatId),
     pinMemory: (commandId: string, chatId: string, memoryId: string, pinned: boolean) => engine.storyCommands.pinMemory(chatId, memoryId, pinned, commandId),
     closeScene: (commandId: string, chatId: string) => engine.storyCommands.closeScene(chatId, commandId),
+    /** A drawer value set by hand; refused with the field's rule when it breaks it. */
+    editState: (commandId: string, chatId: string, target: Record<string, unknown>, field: string, value: unknown) =>
+      engine.storyCommands.editState(chatId, target as EditTarget, field, value, commandId),
+    /** "Undo last edit" in the drawer. */
+    undoStateEdit: (commandId: string, chatId: string) => engine.storyCommands.undoStateEdit(chatId, commandId),
     advanceClock: (commandId: string, chatId: string, minutes: number) => engine.storyCommands.advanceClock(chatId, minutes, commandId),
   } satisfies Handlers;
 }

@@ -3,6 +3,7 @@ import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory
 import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
 import { castOf } from '../analysis/cast.ts';
 import type { EntityRef } from '../events/fields.ts';
+import { editedValues, latestEdit } from './state-edits.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -52,6 +53,10 @@ export interface ChatState {
   /** The host bot's memories of this chat: pinned first, then newest. */
   memories: Memory[];
   pinned: { count: number; cap: number };
+  /** Values set by hand in the drawer ("edited by you"): 'target:field' keys, e.g. 'edge:<source>:<target>:affinity'. */
+  edited: string[];
+  /** What "Undo last edit" would take back (the field), or null when there is no edit to undo. */
+  lastEdit: string | null;
 }
 
 interface StateRow {
@@ -173,6 +178,8 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     edges,
     names: Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name])),
     memories,
+    edited: editedValues(db, chatId),
+    lastEdit: latestEdit(db, chatId)?.field ?? null,
     pinned: { count: pinnedCount(db, chatId, state.bot_id), cap: PIN_CAP },
   };
 }

@@ -1,0 +1,62 @@
+import type { Db } from '../db/port.ts';
+import type { EditTarget } from '../events/manual-edit.ts';
+import { VISIBLE } from '../log/visibility.ts';
+
+/** The value a drawer edit replaces, as the projection holds it; undefined when the target is gone. */
+export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
+  switch (target.type) {
+    case 'chat_state': {
+      const row = db.get<{ weather: string; narrative_anchor: string }>('SELECT weather, narrative_anchor FROM chat_state WHERE chat_id = ?', [chatId]);
+      return row && (field === 'weather' ? row.weather : row.narrative_anchor);
+    }
+    case 'chat':
+      return db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [chatId])?.title;
+    case 'container': {
+      const row = db.get<{ name: string; type: string }>('SELECT name, type FROM containers WHERE id = ? AND chat_id = ?', [target.id, chatId]);
+      return row && (field === 'name' ? row.name : row.type);
+    }
+    case 'activity': {
+      const row = db.get<{ slot: string; posture: string; attention: string; verb: string }>(
+        "SELECT slot, posture, attention, json_extract(action, '$.verb') AS verb FROM activity WHERE chat_id = ? AND entity = ?",
+        [chatId, target.entity],
+      );
+      return row && ({ slot: row.slot, posture: row.posture, attention: row.attention, doing: row.verb } as Record<string, unknown>)[field];
+    }
+    case 'edge': {
+      const row = db.get<{ affinity: number; trust: number; summary: string }>('SELECT affinity, trust, summary FROM edges WHERE chat_id = ? AND source = ? AND target = ?', [
+        chatId,
+        target.source,
+        target.target,
+      ]);
+      if (!row) return undefined;
+      if (field === 'knowledge') {
+        return db.all<{ fact: string }>('SELECT fact FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ? ORDER BY added_seq, fact_key', [chatId, target.source, target.target]).map((f) => f.fact);
+      }
+      return ({ affinity: row.affinity, trust: row.trust, summary: row.summary } as Record<string, unknown>)[field];
+    }
+    case 'memory': {
+      const row = db.get<{ summary: string; significance: number }>('SELECT summary, significance FROM memories WHERE id = ? AND chat_id = ?', [target.id, chatId]);
+      return row && (field === 'summary' ? row.summary : row.significance);
+    }
+    case 'turn':
+      return db.get<{ text: string }>('SELECT text FROM transcript WHERE turn_id = ? AND chat_id = ?', [target.id, chatId])?.text;
+    default:
+      return undefined;
+  }
+}
+
+/** The chat's latest drawer edit still in force: what "Undo last edit" takes back. */
+export function latestEdit(db: Db, chatId: string): { id: string; field: string } | undefined {
+  return db.get<{ id: string; field: string }>(
+    `SELECT e.id, json_extract(e.payload, '$.field') AS field FROM events e
+     WHERE e.chat_id = ? AND e.kind = 'manual_edit' AND ${VISIBLE('e')}
+       AND json_extract(e.payload, '$.target.type') != 'chat'
+     ORDER BY e.id DESC LIMIT 1`,
+    [chatId],
+  );
+}
+
+/** Which drawer values carry "edited by you": 'target:field' keys, as manual-edit.ts `editKey` names targets. */
+export function editedValues(db: Db, chatId: string): string[] {
+  return db.all<{ key: string }>("SELECT target || ':' || field AS key FROM state_edits WHERE chat_id = ? ORDER BY key", [chatId]).map((r) => r.key);
+}
