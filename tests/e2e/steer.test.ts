@@ -334,3 +334,46 @@ describe('branch from here', () => {
     await expect.poll(texts).toEqual(all);
   });
 });
+
+describe('drawer edits', () => {
+  it('sets values by hand with the rule shown on a bad one; marks them; the other tab follows; Undo last edit takes one back', async () => {
+    const { app } = await numberedUpstream();
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const other = await openTab(context, `${app.url}/chats/${chatId}`);
+    const botId = await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
+    const edge = (p: Page) => p.locator(`[data-testid="edge"][data-source="${botId}"]`);
+
+    await page.getByRole('button', { name: 'Edit affinity of Mira toward Ada' }).click();
+    const number = page.getByRole('spinbutton', { name: 'affinity of Mira toward Ada, as a number' });
+    await number.fill('150');
+    await number.press('Enter');
+    await expect.poll(() => page.getByRole('group', { name: 'Editing affinity of Mira toward Ada' }).getByRole('alert').textContent()).toMatch(/100/);
+    expect(await edge(page).getByTestId('affinity').count()).toBe(0); // still editing, nothing written
+    await number.fill('85');
+    await number.press('Enter');
+    await expect.poll(() => edge(page).getByTestId('affinity').textContent()).toBe('85');
+    await expect.poll(() => edge(other).getByTestId('affinity').textContent()).toBe('85');
+    expect(await edge(page).locator('.edited-mark').first().textContent()).toContain('edited by you');
+
+    // Facts: add one, forget one.
+    await edge(page).getByRole('textbox', { name: 'A new fact Mira knows about Ada' }).fill('Ada cannot swim.');
+    await edge(page).getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => edge(other).getByRole('list').textContent()).toContain('Ada cannot swim.');
+    await edge(page).getByRole('button', { name: 'Forget: Ada cannot swim.' }).click();
+    await expect.poll(() => edge(other).getByRole('list').textContent()).not.toContain('Ada cannot swim.');
+
+    // The place's name, then Undo last edit twice: the name, then the fact list come back.
+    await page.getByRole('button', { name: 'Edit place name' }).click();
+    await page.getByRole('textbox', { name: 'place name' }).fill('The lighthouse');
+    await page.getByRole('textbox', { name: 'place name' }).press('Enter');
+    await expect.poll(() => other.getByTestId('drawer-place').textContent()).toContain('The lighthouse');
+    await page.getByRole('button', { name: 'Undo last edit' }).click();
+    await expect.poll(() => other.getByTestId('drawer-place').textContent()).not.toContain('The lighthouse');
+    await page.getByRole('button', { name: 'Undo last edit' }).click();
+    await expect.poll(() => edge(page).getByRole('list').textContent()).toContain('Ada cannot swim.');
+  });
+});

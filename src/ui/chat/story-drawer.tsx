@@ -3,6 +3,7 @@ import { describeFictionTime, type ChatState, type Memory } from '../../engine/f
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
+import { Editable } from './editable.tsx';
 
 const CLOCK_STEPS = [
   { label: '+10 min', minutes: 10 },
@@ -23,6 +24,10 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const [confirmEnd, setConfirmEnd] = createSignal(false);
   const name = (ref: string) => props.drawer.names[ref] ?? 'Someone';
   const togglePin = (memory: Memory) => void act(() => props.client.engine.pinMemory(props.chatId, memory.id, !memory.pinned));
+  /** One hand edit; the engine's refusal (out of range, empty) comes back to the field that sent it. */
+  const edit = (target: Record<string, unknown>, field: string) => (value: unknown) => props.client.engine.editState(props.chatId, target, field, value);
+  const edited = (key: string) => props.drawer.edited.includes(key);
+  const [newFact, setNewFact] = createSignal<Record<string, string>>({});
 
   return (
     <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
@@ -34,11 +39,31 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         )}
       </Show>
 
+      <Show when={props.drawer.lastEdit}>
+        {(field) => (
+          <p class="button-row small-text">
+            <button type="button" class="small" disabled={busy()} onClick={() => void act(() => props.client.engine.undoStateEdit(props.chatId))} title={`Takes back your change to ${field()}`}>
+              Undo last edit
+            </button>
+            <span class="muted">({field()})</span>
+          </p>
+        )}
+      </Show>
+
       <section aria-labelledby="drawer-clock">
         <h2 id="drawer-clock">When and where</h2>
-        <p data-testid="drawer-time">
-          {describeFictionTime(props.drawer.fictionTime)}
-          <Show when={props.drawer.weather}>{(w) => <span class="muted"> · {w()}</span>}</Show>
+        <p data-testid="drawer-time">{describeFictionTime(props.drawer.fictionTime)}</p>
+        <p class="small-text">
+          <Editable label="weather" value={props.drawer.weather} edited={edited('chat_state:weather')} save={edit({ type: 'chat_state' }, 'weather')}>
+            <span class="muted">Weather: </span>
+            {props.drawer.weather || '—'}
+          </Editable>
+        </p>
+        <p class="small-text">
+          <Editable label="where the story is heading" kind="long" value={props.drawer.narrativeAnchor} edited={edited('chat_state:narrativeAnchor')} save={edit({ type: 'chat_state' }, 'narrativeAnchor')}>
+            <span class="muted">Heading: </span>
+            {props.drawer.narrativeAnchor || '—'}
+          </Editable>
         </p>
         <div class="button-row">
           <For each={CLOCK_STEPS}>
@@ -53,7 +78,12 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           <Show when={props.drawer.place} fallback={<span class="muted">No place set.</span>}>
             {(place) => (
               <>
-                <strong>{place().name}</strong> <span class="muted">({place().type})</span>
+                <Editable label="place name" value={place().name} edited={edited(`container:${place().id}:name`)} save={edit({ type: 'container', id: place().id }, 'name')}>
+                  <strong>{place().name}</strong>
+                </Editable>{' '}
+                <Editable label="kind of place" value={place().type} edited={edited(`container:${place().id}:type`)} save={edit({ type: 'container', id: place().id }, 'type')}>
+                  <span class="muted">({place().type})</span>
+                </Editable>
               </>
             )}
           </Show>
@@ -96,7 +126,20 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                   <Show when={a.status !== 'present'}>
                     <span class="muted"> ({a.status})</span>
                   </Show>
-                  : {[a.posture, a.action.verb, a.slot].filter(Boolean).join(', ')}
+                  <div class="activity-fields small-text">
+                    <Editable label={`what ${name(a.entity)} is doing`} value={a.action.verb} edited={edited(`activity:${a.entity}:doing`)} save={edit({ type: 'activity', entity: a.entity }, 'doing')}>
+                      <span class="muted">doing </span>
+                      {a.action.verb || '—'}
+                    </Editable>
+                    <Editable label={`${name(a.entity)}'s posture`} value={a.posture} edited={edited(`activity:${a.entity}:posture`)} save={edit({ type: 'activity', entity: a.entity }, 'posture')}>
+                      <span class="muted">posture </span>
+                      {a.posture || '—'}
+                    </Editable>
+                    <Editable label={`${name(a.entity)}'s attention`} value={a.attention} edited={edited(`activity:${a.entity}:attention`)} save={edit({ type: 'activity', entity: a.entity }, 'attention')}>
+                      <span class="muted">attending to </span>
+                      {a.attention || '—'}
+                    </Editable>
+                  </div>
                 </li>
               )}
             </For>
@@ -114,24 +157,82 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                   <p class="edge-title">
                     {name(edge.source)} → {name(edge.target)}
                   </p>
-                  <label class="meter-row">
-                    <span>Affinity</span>
-                    <meter min={0} max={100} value={edge.affinity} />
-                    <span data-testid="affinity">{Math.round(edge.affinity)}</span>
-                  </label>
-                  <label class="meter-row">
-                    <span>Trust</span>
-                    <meter min={0} max={100} value={edge.trust} />
-                    <span data-testid="trust">{Math.round(edge.trust)}</span>
-                  </label>
-                  <Show when={edge.summary}>
-                    <p class="small-text">{edge.summary}</p>
+                  <For each={(['affinity', 'trust'] as const)}>
+                    {(field) => {
+                      const label = field === 'affinity' ? 'Affinity' : 'Trust';
+                      const target = { type: 'edge', source: edge.source, target: edge.target };
+                      return (
+                        <div class="meter-row">
+                          <span>{label}</span>
+                          <meter min={0} max={100} value={edge[field]} aria-label={`${label} of ${name(edge.source)} toward ${name(edge.target)}`} />
+                          <Editable
+                            label={`${label.toLowerCase()} of ${name(edge.source)} toward ${name(edge.target)}`}
+                            kind="score"
+                            value={Math.round(edge[field])}
+                            edited={edited(`edge:${edge.source}:${edge.target}:${field}`)}
+                            save={edit(target, field)}
+                          >
+                            <span data-testid={field}>{Math.round(edge[field])}</span>
+                          </Editable>
+                        </div>
+                      );
+                    }}
+                  </For>
+                  <p class="small-text">
+                    <Editable
+                      label={`how ${name(edge.source)} sees ${name(edge.target)}`}
+                      kind="long"
+                      value={edge.summary}
+                      edited={edited(`edge:${edge.source}:${edge.target}:summary`)}
+                      save={edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
+                    >
+                      {edge.summary || <span class="muted">No summary yet.</span>}
+                    </Editable>
+                  </p>
+                  <ul class="knowledge small-text" aria-label={`What ${name(edge.source)} knows about ${name(edge.target)}`}>
+                    <For each={edge.knowledge}>
+                      {(fact) => (
+                        <li>
+                          {fact}
+                          <button
+                            type="button"
+                            class="small quiet"
+                            aria-label={`Forget: ${fact}`}
+                            disabled={busy()}
+                            onClick={() => void act(() => edit({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')(edge.knowledge.filter((f) => f !== fact)))}
+                          >
+                            ✕
+                          </button>
+                        </li>
+                      )}
+                    </For>
+                  </ul>
+                  <Show when={edited(`edge:${edge.source}:${edge.target}:knowledge`)}>
+                    <span class="edited-mark">facts edited by you</span>
                   </Show>
-                  <Show when={edge.knowledge.length > 0}>
-                    <ul class="knowledge small-text" aria-label={`What ${name(edge.source)} knows about ${name(edge.target)}`}>
-                      <For each={edge.knowledge}>{(fact) => <li>{fact}</li>}</For>
-                    </ul>
-                  </Show>
+                  <form
+                    class="add-fact"
+                    onSubmit={(event) => {
+                      event.preventDefault();
+                      const key = `${edge.source}:${edge.target}`;
+                      const fact = (newFact()[key] ?? '').trim();
+                      if (!fact) return;
+                      void act(async () => {
+                        await edit({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')([...edge.knowledge, fact]);
+                        setNewFact((all) => ({ ...all, [key]: '' }));
+                      });
+                    }}
+                  >
+                    <input
+                      aria-label={`A new fact ${name(edge.source)} knows about ${name(edge.target)}`}
+                      placeholder="Add a fact…"
+                      value={newFact()[`${edge.source}:${edge.target}`] ?? ''}
+                      onInput={(e) => setNewFact((all) => ({ ...all, [`${edge.source}:${edge.target}`]: e.currentTarget.value }))}
+                    />
+                    <button type="submit" class="small" disabled={busy()}>
+                      Add
+                    </button>
+                  </form>
                 </li>
               )}
             </For>
@@ -153,16 +254,26 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                 <li data-testid="memory" data-pinned={memory.pinned ? 'true' : 'false'}>
                   <div class="memory-meta small-text">
                     <span>{describeFictionTime(memory.fictionTime)}</span>
-                    <span class="significance" title={`Significance: ${SIGNIFICANCE[memory.significance]}`} aria-label={`Significance: ${SIGNIFICANCE[memory.significance]}`}>
-                      {'●'.repeat(memory.significance)}
-                      {'○'.repeat(3 - memory.significance)}
-                    </span>
+                    <Editable
+                      label="significance"
+                      kind="significance"
+                      value={memory.significance}
+                      edited={edited(`memory:${memory.id}:significance`)}
+                      save={edit({ type: 'memory', id: memory.id }, 'significance')}
+                    >
+                      <span class="significance" title={`Significance: ${SIGNIFICANCE[memory.significance]}`} aria-label={`Significance: ${SIGNIFICANCE[memory.significance]}`}>
+                        {'●'.repeat(memory.significance)}
+                        {'○'.repeat(3 - memory.significance)}
+                      </span>
+                    </Editable>
                     <button type="button" class="small quiet" aria-pressed={memory.pinned} disabled={busy()} onClick={() => togglePin(memory)}>
                       {memory.pinned ? (memory.autoPinned ? 'Pinned (auto)' : 'Pinned') : 'Pin'}
                     </button>
                   </div>
                   <div class="memory-text">
-                    <StoryText text={memory.summary} ooc={OOC} />
+                    <Editable label="memory" kind="long" value={memory.summary} edited={edited(`memory:${memory.id}:summary`)} save={edit({ type: 'memory', id: memory.id }, 'summary')}>
+                      <StoryText text={memory.summary} ooc={OOC} />
+                    </Editable>
                   </div>
                 </li>
               )}
