@@ -10,6 +10,7 @@ import type { EventDraft } from './log/draft.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { rebuild, rebuildChat } from './log/rebuild.ts';
+import { installJournal } from './log/journal.ts';
 import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
@@ -53,6 +54,9 @@ export function createEngine(deps: EngineDeps) {
     if (newest) clock.observe(newest);
   };
   observeLog();
+  installJournal(db);
+  // A database from before the journal (or restored without one): fill it once, so steering is quick from now on.
+  if (!db.get('SELECT 1 AS x FROM projection_journal LIMIT 1') && db.get('SELECT 1 AS x FROM chats LIMIT 1')) rebuild(db);
   let deviceId: string | undefined;
   const ctx: LogContext = {
     db,

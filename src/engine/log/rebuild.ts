@@ -1,7 +1,8 @@
 import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
-import { project } from './project.ts';
+import { project, projectIntoChat } from './project.ts';
+import { unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
@@ -40,6 +41,7 @@ function definition(kind: string) {
 export function rebuild(db: Db): number {
   return db.transaction(() => {
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
+    db.run('DELETE FROM projection_journal');
     replay(db, 'kind IN (SELECT value FROM json_each(?))', [MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
     return replay(db, VISIBLE('e'), [], (row) => project(db, definition(row.kind), fromRow(row)));
   });
@@ -55,30 +57,52 @@ export function rebuild(db: Db): number {
 export function rebuildChat(db: Db, chatId: string): number {
   return db.transaction(() => {
     for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${table} WHERE ${column} = ?`, [chatId]);
-    const reaching = JSON.stringify(KINDS_REACHING_CHATS);
-    return replay(
-      db,
-      `${VISIBLE('e')} AND (chat_id = ? OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
-      [chatId, reaching],
-      (row) => {
-        const def = definition(row.kind);
-        const event = fromRow(row);
-        if (row.chat_id === null) def.applyToChat?.(db, event, chatId);
-        else project(db, def, event);
-      },
-    );
+    db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
+    return replayChat(db, chatId, 0);
   });
 }
 
-/** Brings projections back in line after visibility changed on `seqs`: per chat when it can, else whole. */
+/**
+ * Brings one chat's rows in line with the log from the event at `fromSeq` on: the journal undoes
+ * what the events from there did, then the visible ones are projected again. What came before is
+ * untouched, so a swipe or a rewind near the end costs the tail, not the story. Equal to
+ * `rebuildChat`, which the property test holds it to.
+ */
+export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number {
+  return db.transaction(() => {
+    unproject(db, chatId, fromSeq);
+    return replayChat(db, chatId, fromSeq);
+  });
+}
+
+/** The chat's visible events from `fromSeq`, and the global events reaching into its rows, projected in id order. */
+function replayChat(db: Db, chatId: string, fromSeq: number): number {
+  const reaching = JSON.stringify(KINDS_REACHING_CHATS);
+  return replay(
+    db,
+    `${VISIBLE('e')} AND seq >= ? AND (chat_id = ? OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
+    [fromSeq, chatId, reaching],
+    (row) => {
+      const def = definition(row.kind);
+      const event = fromRow(row);
+      if (row.chat_id === null) projectIntoChat(db, def, event, chatId);
+      else project(db, def, event);
+    },
+  );
+}
+
+/**
+ * Brings projections back in line after visibility changed on `seqs`: each chat from its earliest
+ * changed event on; the whole database when a global event changed.
+ */
 export function rebuildAfterMarking(db: Db, seqs: readonly number[]): void {
-  const chats = db.all<{ chat_id: string | null }>(
-    'SELECT DISTINCT chat_id FROM events WHERE seq IN (SELECT value FROM json_each(?))',
+  const chats = db.all<{ chat_id: string | null; from_seq: number }>(
+    'SELECT chat_id, min(seq) AS from_seq FROM events WHERE seq IN (SELECT value FROM json_each(?)) GROUP BY chat_id',
     [JSON.stringify(seqs)],
   );
   if (chats.some((c) => c.chat_id === null)) {
     rebuild(db);
     return;
   }
-  for (const { chat_id } of chats) rebuildChat(db, chat_id!);
+  for (const { chat_id, from_seq } of chats) rebuildChatFrom(db, chat_id!, from_seq);
 }

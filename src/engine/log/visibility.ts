@@ -59,24 +59,32 @@ export function unsupersede(db: Db, id: string, marker: { id: string }): number[
  * linked by `regenerateOf`), oldest first, as the log stood before `marker`.
  */
 export function replyVersions(db: Db, startedId: string, marker?: { id: string }): { id: string; seq: number; shown: boolean }[] {
-  return db
-    .all<{ id: string; seq: number; shown: number }>(
-      `WITH RECURSIVE up(id, parent) AS (
-         SELECT id, json_extract(payload, '$.regenerateOf') FROM events WHERE id = ?1
-         UNION ALL
-         SELECT e.id, json_extract(e.payload, '$.regenerateOf') FROM events e JOIN up ON e.id = up.parent
-       ),
-       tree(id, seq) AS (
-         SELECT id, seq FROM events WHERE id = (SELECT id FROM up WHERE parent IS NULL)
-         UNION ALL
-         SELECT e.id, e.seq FROM events e JOIN tree t ON json_extract(e.payload, '$.regenerateOf') = t.id
-         WHERE e.kind = 'assistant_turn_started' AND e.id < ?2
-       )
-       SELECT t.id, t.seq, NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = t.seq) AS shown FROM tree t ORDER BY t.id`,
-      [startedId, marker?.id ?? '~'],
-    )
-    .map((r) => ({ id: r.id, seq: r.seq, shown: r.shown === 1 }));
+  const before = marker?.id ?? '~';
+  // Up to the first version, then every version made from it, one indexed lookup per step (a
+  // recursive query would scan the whole index at each step).
+  let first = startedId;
+  for (let parent = regeneratedFrom(db, first); parent; parent = regeneratedFrom(db, first)) first = parent;
+  const root = db.get<{ id: string; seq: number }>('SELECT id, seq FROM events WHERE id = ?', [first]);
+  if (!root) return [];
+  const versions = [root];
+  for (let i = 0; i < versions.length; i++) {
+    versions.push(
+      ...db.all<{ id: string; seq: number }>(
+        `SELECT id, seq FROM events INDEXED BY events_by_regenerated
+         WHERE json_extract(payload, '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND id < ?`,
+        [versions[i]!.id, before],
+      ),
+    );
+  }
+  versions.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const hidden = new Set(
+    db.all<{ seq: number }>('SELECT seq FROM visibility WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(versions.map((v) => v.seq))]).map((r) => r.seq),
+  );
+  return versions.map((v) => ({ ...v, shown: !hidden.has(v.seq) }));
 }
+
+const regeneratedFrom = (db: Db, id: string): string | undefined =>
+  db.get<{ of: string | null }>("SELECT json_extract(payload, '$.regenerateOf') AS of FROM events WHERE id = ?", [id])?.of ?? undefined;
 
 /** Another version of a reply chosen: it is in force, every other version is superseded. */
 export function chooseVersion(db: Db, versionId: string, marker: { id: string; seq: number }): number[] {
