@@ -38,6 +38,9 @@ async function restoreStories(page: Page, turns: number): Promise<{ longChat: st
   };
   const longChat = engine.startChat(botId, kickoff);
   fill(longChat, turns);
+  // A second version of the long chat's latest reply, so the page has ‹ 1/2 › to flip.
+  const again = engine.turns.regenerate(longChat);
+  engine.turns.finishTurn(again, { text: 'Another way the last reply could have gone.', usage: null, truncated: false, reason: null, error: null });
   const newChat = engine.startChat(botId, kickoff);
   fill(newChat, 2);
   const backup = engine.exportLog();
@@ -99,6 +102,53 @@ export async function benchChat(): Promise<void> {
       open.fresh.push(await openFromList(page, app.url, newChat));
     }
 
+    // Steering the long chat: flip the latest reply's versions, rewind three exchanges, undo.
+    await page.goto(`${app.url}/chats/${longChat}`);
+    await page.getByTestId('version').waitFor();
+    const flips: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      flips.push(
+        await page.evaluate(async () => {
+          const label = () => document.querySelector('[data-testid="version"]')?.textContent ?? '';
+          const before = label();
+          const button = document.querySelector<HTMLButtonElement>(before.startsWith('2') ? 'button[aria-label="Previous version"]' : 'button[aria-label="Next version"]')!;
+          const start = performance.now();
+          button.click();
+          await new Promise<void>((resolve) => {
+            const check = () => (label() && label() !== before ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+          await new Promise((r) => requestAnimationFrame(() => r(null)));
+          return performance.now() - start;
+        }),
+      );
+    }
+    const rewinds: number[] = [];
+    const undos: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const turns = page.locator('.turn');
+      const target = turns.nth((await turns.count()) - 7);
+      await target.hover();
+      await target.getByRole('button', { name: 'Rewind to here' }).click();
+      const confirm = page.getByRole('dialog').getByRole('button', { name: 'Rewind', exact: true });
+      await page.waitForFunction(() => !document.querySelector('dialog button.danger')?.hasAttribute('disabled'));
+      await confirm.waitFor();
+      const untilStub = (present: boolean) =>
+        page.evaluate(async (present) => {
+          const start = performance.now();
+          const button = present ? document.querySelector<HTMLButtonElement>('dialog button.danger')! : document.querySelector<HTMLButtonElement>('[data-testid="rewind-toast"] button')!;
+          button.click();
+          await new Promise<void>((resolve) => {
+            const check = () => (Boolean(document.querySelector('[data-testid="rewound-stub"]')) === present ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+          await new Promise((r) => requestAnimationFrame(() => r(null)));
+          return performance.now() - start;
+        }, present);
+      rewinds.push(await untilStub(true));
+      undos.push(await untilStub(false));
+    }
+
     // Send -> first token on screen, minus what the upstream itself took to its first token.
     await page.goto(`${app.url}/chats/${newChat}`);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
@@ -131,6 +181,9 @@ export async function benchChat(): Promise<void> {
       [`open a chat of ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns: click -> transcript painted, median / max`, `${fmt(median(open.long), 1)} / ${fmt(Math.max(...open.long), 1)} ms`],
       ['open a new chat (2 turns): click -> transcript painted, median / max', `${fmt(median(open.fresh), 1)} / ${fmt(Math.max(...open.fresh), 1)} ms`],
       [`Send -> first token on screen, minus upstream first-token time (${UPSTREAM_FIRST_TOKEN_MS} ms), median / max`, `${fmt(median(overheads), 1)} / ${fmt(Math.max(...overheads), 1)} ms`],
+      [`flip the latest reply's version in the ${LONG_CHAT_TURNS.toLocaleString('en-US')}-turn chat: click -> screen, median / max`, `${fmt(median(flips), 1)} / ${fmt(Math.max(...flips), 1)} ms`],
+      ['rewind three exchanges there: click Rewind -> stub on screen, median / max', `${fmt(median(rewinds), 1)} / ${fmt(Math.max(...rewinds), 1)} ms`],
+      ['undo that rewind: click Undo -> story back on screen, median / max', `${fmt(median(undos), 1)} / ${fmt(Math.max(...undos), 1)} ms`],
     ]);
   } finally {
     await context?.close();
