@@ -103,7 +103,7 @@ export function rewoundStretches(db: Db, chatId: string, afterSeq: number, befor
   return db.all<RewoundStretch>(
     `SELECT r.seq,
        (SELECT count(*) FROM visibility v JOIN events h ON h.seq = v.seq
-         WHERE v.hidden_by = r.seq AND h.kind IN ('user_turn', 'assistant_turn_started')) AS turns
+         WHERE v.hidden_by = r.seq AND v.superseded_by IS NULL AND h.kind IN ('user_turn', 'assistant_turn_started')) AS turns
      FROM events r
      WHERE r.chat_id = ?1 AND r.kind = 'chat_rewound' AND r.seq > ?2 AND r.seq < ?3 AND ${VISIBLE('r')}
        AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id

@@ -114,6 +114,13 @@ describe('rewind', () => {
     expect(anew).toBeGreaterThan(two);
   });
 
+  it("counts in its stub only the turns that were showing, not a reply's earlier versions", async () => {
+    const two = await exchange('two', 'Reply two.', 7);
+    engine.turns.finishTurn(engine.turns.regenerate(chat), { text: 'Reply two, again.', usage: null, truncated: false, reason: null, error: null });
+    const rewound = engine.rewind(chat, two);
+    expect(engine.transcript(chat).rewinds).toEqual([{ seq: rewound.seq, turns: 2 }]);
+  });
+
   it('refuses a point that is not in the chat as it stands', async () => {
     const two = await exchange('two', 'Reply two.', 7);
     engine.rewind(chat, two);
