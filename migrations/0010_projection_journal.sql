@@ -7,7 +7,8 @@ CREATE TABLE projection_journal (
   seq INTEGER NOT NULL,                    -- the event whose projection made the change
   chat_id TEXT,                            -- the changed row's chat
   tbl TEXT NOT NULL,
-  row_id INTEGER NOT NULL,                 -- the changed row's rowid
+  key TEXT NOT NULL,                       -- the changed row's primary key, as JSON (rowids are reused
+                                           -- once a row is deleted, so they cannot name a row later)
   op TEXT NOT NULL CHECK (op IN ('insert', 'update', 'delete')),
   old TEXT                                 -- JSON of the row before an update or a delete
 ) STRICT;

@@ -2,10 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { CONTINUE_INSTRUCTION, joinContinuation } from '../../src/engine/turn/continuation.ts';
-import { draft, kickoffInput } from '../support/fixtures.ts';
 import { testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openTestEngine } from '../support/sqlite.ts';
+import { openStory } from '../support/story.ts';
 
 let engine: Engine;
 let db: Db;
@@ -13,10 +12,7 @@ let chat: string;
 let bot: string;
 
 beforeEach(async () => {
-  ({ engine, db } = await openTestEngine({ now: Date.now }));
-  bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
-  chat = engine.startChat(bot, kickoffInput());
+  ({ engine, db, bot, chat } = await openStory({ now: Date.now }));
 });
 
 const analysis = (delta: number) =>

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
-import { draft, kickoffInput } from '../support/fixtures.ts';
-import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { draft } from '../support/fixtures.ts';
+import { openStory } from '../support/story.ts';
 
 let engine: Engine;
 let db: Db;
@@ -10,10 +10,7 @@ let chat: string;
 let bot: string;
 
 beforeEach(async () => {
-  ({ engine, db } = await openTestEngine({ now: testClock().now }));
-  bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
-  chat = engine.startChat(bot, kickoffInput());
+  ({ engine, db, bot, chat } = await openStory());
   engine.append([{ ...draft.edge(chat, bot, 'you', { facts: ['Ada hums when nervous.'] }) }]);
 });
 

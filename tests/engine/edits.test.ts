@@ -2,9 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
-import { draft, kickoffInput } from '../support/fixtures.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { openStory } from '../support/story.ts';
 
 let engine: Engine;
 let db: Db;
@@ -13,10 +12,7 @@ let bot: string;
 const count = await loadTokenCounter();
 
 beforeEach(async () => {
-  ({ engine, db } = await openTestEngine({ now: testClock().now }));
-  bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
-  chat = engine.startChat(bot, kickoffInput());
+  ({ engine, db, bot, chat } = await openStory());
 });
 
 const analysis = (delta: number) =>

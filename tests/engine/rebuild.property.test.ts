@@ -406,7 +406,7 @@ describe('rebuild() equals incremental projection', () => {
         expect(dumpProjections(restored.db)).toEqual(incremental);
         checkMemoryIndex(restored.db);
       }),
-      { numRuns: Number(process.env.PROPERTY_RUNS ?? 150) },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 150), ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : {}) },
     );
   });
 });

@@ -4,9 +4,8 @@ import type { Engine } from '../../src/engine/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { dumpProjections } from '../support/dump.ts';
-import { draft, kickoffInput } from '../support/fixtures.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { openStory } from '../support/story.ts';
 
 let engine: Engine;
 let db: Db;
@@ -15,10 +14,7 @@ let bot: string;
 const count = await loadTokenCounter();
 
 beforeEach(async () => {
-  ({ engine, db } = await openTestEngine({ now: testClock().now }));
-  bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
-  chat = engine.startChat(bot, kickoffInput());
+  ({ engine, db, bot, chat } = await openStory());
 });
 
 /** An analysis answer moving Mira's affinity toward Ada and teaching her one fact. */
