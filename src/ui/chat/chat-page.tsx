@@ -9,6 +9,7 @@ import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { RewindDialog } from './rewind-dialog.tsx';
 import { PromptInspector } from './prompt-inspector.tsx';
+import { createStableList } from './stable-list.ts';
 
 const PAGE = 50;
 const DRAWER_KEY = 'roleplay-engine/drawer';
@@ -53,15 +54,19 @@ export function ChatPage() {
   );
   createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), setLive(null), setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
 
-  const turns = createMemo(() => [...older(), ...(latest()?.turns ?? [])]);
+  const stableTurns = createStableList<TranscriptTurn>((turn) => JSON.stringify(turn));
+  const turns = createMemo(() => stableTurns([...older(), ...(latest()?.turns ?? [])]));
+  type Item =
+    | { kind: 'turn'; turn: TranscriptTurn; next: TranscriptTurn | undefined }
+    | { kind: 'rewound'; stretch: RewoundStretch }
+    | { kind: 'reset' };
+  const stableItems = createStableList<Item>((item) =>
+    item.kind === 'turn' ? `turn ${item.turn.turnId} ${JSON.stringify(item.turn)} ${item.next?.seq ?? ''}` : item.kind === 'rewound' ? `rewound ${item.stretch.seq} ${item.stretch.turns}` : 'reset',
+  );
   /** The transcript as shown: turns, and a stub where a rewind in force hid some. */
   const items = createMemo(() => {
     const stubs = [...olderRewinds(), ...(latest()?.rewinds ?? [])];
-    const list: (
-      | { kind: 'turn'; turn: TranscriptTurn; next: TranscriptTurn | undefined }
-      | { kind: 'rewound'; stretch: RewoundStretch }
-      | { kind: 'reset' }
-    )[] = [];
+    const list: Item[] = [];
     const all = turns();
     const resetSeq = latest()?.resetSeq ?? null;
     let s = 0;
@@ -76,7 +81,7 @@ export function ChatPage() {
     });
     while (s < stubs.length) list.push({ kind: 'rewound', stretch: stubs[s++]! });
     if (resetSeq !== null && !dividerShown && all.length > 0 && all.at(-1)!.seq < resetSeq) list.push({ kind: 'reset' });
-    return list;
+    return stableItems(list);
   });
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
   const streaming = createMemo(() => turns().find((t) => t.status === 'streaming'));
