@@ -56,6 +56,14 @@ export function branchCommands(ctx: LogContext) {
             if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v)]));
             return value;
           };
+          // A bot reset is global: a copy written after it would bring back what it cleared. Rare;
+          // refused plainly until branches share history instead of copying it.
+          const reset = db.get<{ id: string }>(
+            `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${VISIBLE('r')} AND r.id > ?1 AND r.id < ?2
+               AND json_extract(r.payload, '$.botId') IN (SELECT bot_id FROM chats WHERE id = ?3 UNION SELECT entity FROM activity WHERE chat_id = ?3)`,
+            [rows[0]?.id ?? '~', next?.id ?? '~', chatId],
+          );
+          if (reset) throw new CommandRejectedError('A bot in this story was reset partway through, so it cannot be branched yet.');
           const draftIndex = new Map<string, number>();
           const drafts: EventDraft[] = [];
           for (const row of rows.map(fromRow)) {

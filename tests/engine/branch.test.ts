@@ -90,6 +90,16 @@ describe('branch from here', () => {
     expect(dumpProjections(db)).toEqual(before);
   });
 
+  it('refuses, writing nothing, a story whose bot was reset partway (a copy would bring back what the reset cleared)', async () => {
+    const first = await exchange(chat, '"One."', 'Reply one.', 5);
+    engine.authoring.resetBot(bot, 'Mira');
+    await exchange(chat, '"Two."', 'Reply two.', 1);
+    const head = engine.headSeq();
+    expect(() => engine.branchChat(chat, first.seq)).toThrow(/reset partway/);
+    expect(engine.headSeq()).toBe(head);
+    expect(engine.listChats()).toHaveLength(1);
+  });
+
   it('refuses a turn that is not in the chat, writing nothing', async () => {
     const head = engine.headSeq();
     expect(() => engine.branchChat(chat, 999_999)).toThrow(/not part of this chat/);
