@@ -153,7 +153,6 @@ export function editKey(t: Target): string {
 }
 
 export type EditTarget = Target;
-export const EDITABLE = targets;
 
 /**
  * The player took back their latest drawer edit: `marks` supersedes that manual_edit and the chat

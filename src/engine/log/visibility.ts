@@ -6,7 +6,7 @@ import type { Db } from '../db/port.ts';
  * call these, so the same code runs when a command appends a marker and when a rebuild replays it.
  */
 
-export const seqOfId = (db: Db, id: string): number | undefined => db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ?', [id])?.seq;
+const seqOfId = (db: Db, id: string): number | undefined => db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ?', [id])?.seq;
 export const idOfSeq = (db: Db, seq: number): string | undefined => db.get<{ id: string }>('SELECT id FROM events WHERE seq = ?', [seq])?.id;
 
 /** Whether an event is shown: neither superseded by a regenerate nor hidden by a rewind. */
