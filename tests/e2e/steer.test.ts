@@ -20,6 +20,31 @@ const lastReply = (page: Page) => page.locator('.turn.assistant').last();
 const pending = (page: Page, chatId: string) =>
   page.evaluate((id) => (globalThis as any).roleplayEngine.engine.analysisStatus(id), chatId) as Promise<{ pending: number }>;
 
+const texts = (page: Page) => page.locator('.turn .story-text').allTextContents();
+
+/** The story (you, Mira, a chat) in a leader tab and a follower tab, both showing the chat. */
+async function storyInTwoTabs(url: string, options: { drawerOpen?: boolean } = {}) {
+  ({ context } = await launchBrowser());
+  const leader = await openTab(context, `${url}/`);
+  await expect.poll(() => role(leader)).toBe('leader');
+  const chatId = await storyReady(leader);
+  if (options.drawerOpen) await leader.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+  await leader.goto(`${url}/chats/${chatId}`);
+  const follower = await openTab(context, `${url}/chats/${chatId}`);
+  return { leader, follower, chatId };
+}
+
+/** Plays each line in turn, waiting for its reply and the reply's analysis. */
+async function play(page: Page, chatId: string, lines: readonly string[]) {
+  const before = await page.locator('.turn.assistant[data-status="done"]').count();
+  for (const [i, line] of lines.entries()) {
+    await message(page).fill(line);
+    await message(page).press('Enter');
+    await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(before + i + 1);
+    await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
+  }
+}
+
 /**
  * An upstream whose replies are numbered ("Answer 1.", "Answer 2.", ...) and whose analysis of a
  * reply moves Mira's feeling toward Ada by +10 for answer 2, -10 for any other: so which version is
@@ -53,13 +78,7 @@ async function numberedUpstream() {
 describe('versions of a reply (swipes)', () => {
   it('regenerate adds a version; ‹ › and the arrow keys flip them, the drawer follows, every tab sees it, a reload keeps it', async () => {
     const { app, analysed } = await numberedUpstream();
-    ({ context } = await launchBrowser());
-    const leader = await openTab(context, `${app.url}/`);
-    await expect.poll(() => role(leader)).toBe('leader');
-    const chatId = await storyReady(leader);
-    await leader.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
-    await leader.goto(`${app.url}/chats/${chatId}`);
-    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    const { leader, follower, chatId } = await storyInTwoTabs(app.url, { drawerOpen: true });
     const botId = await leader.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
     const affinity = (page: Page) => page.locator(`[data-testid="edge"][data-source="${botId}"] [data-testid="affinity"]`).textContent();
 
@@ -105,19 +124,8 @@ describe('versions of a reply (swipes)', () => {
 describe('rewind to here', () => {
   it('previews the impact, rewinds, offers Undo, leaves a stub that restores later, in every tab', async () => {
     const { app } = await numberedUpstream();
-    ({ context } = await launchBrowser());
-    const leader = await openTab(context, `${app.url}/`);
-    await expect.poll(() => role(leader)).toBe('leader');
-    const chatId = await storyReady(leader);
-    await leader.goto(`${app.url}/chats/${chatId}`);
-    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
-    const texts = (page: Page) => page.locator('.turn .story-text').allTextContents();
-    for (const [i, line] of ['"One."', '"Two."', '"Three."'].entries()) {
-      await message(leader).fill(line);
-      await message(leader).press('Enter');
-      await expect.poll(() => leader.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
-      await expect.poll(() => pending(leader, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
-    }
+    const { leader, follower, chatId } = await storyInTwoTabs(app.url);
+    await play(leader, chatId, ['"One."', '"Two."', '"Three."']);
     const all = await texts(leader);
     expect(all).toHaveLength(7);
 
@@ -164,13 +172,7 @@ describe('rewind to here', () => {
 describe('edit and delete', () => {
   it('edits a message in one tab and the other sees it; Save and regenerate answers the new words; Delete leaves an undoable stub', async () => {
     const { app } = await numberedUpstream();
-    ({ context } = await launchBrowser());
-    const leader = await openTab(context, `${app.url}/`);
-    await expect.poll(() => role(leader)).toBe('leader');
-    const chatId = await storyReady(leader);
-    await leader.goto(`${app.url}/chats/${chatId}`);
-    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
-    const texts = (page: Page) => page.locator('.turn .story-text').allTextContents();
+    const { leader, follower, chatId } = await storyInTwoTabs(app.url);
     await message(leader).fill('"Hello there."');
     await message(leader).press('Enter');
     await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
@@ -212,12 +214,7 @@ describe('edit and delete', () => {
 describe('continue', () => {
   it('goes on from the last word in the same reply, streamed to every tab', async () => {
     const { app } = await numberedUpstream();
-    ({ context } = await launchBrowser());
-    const leader = await openTab(context, `${app.url}/`);
-    await expect.poll(() => role(leader)).toBe('leader');
-    const chatId = await storyReady(leader);
-    await leader.goto(`${app.url}/chats/${chatId}`);
-    const follower = await openTab(context, `${app.url}/chats/${chatId}`);
+    const { leader, follower, chatId } = await storyInTwoTabs(app.url);
     await message(leader).fill('"Tell me more."');
     await message(leader).press('Enter');
     await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
@@ -285,12 +282,7 @@ describe('why this reply', () => {
       await engine.pinMemory(id, state.memories[0].id, true);
     }, chatId);
     await page.goto(`${app.url}/chats/${chatId}`);
-    for (const [i, line] of ['"Where did you hide the lighthouse key?"', '"And the boat?"'].entries()) {
-      await message(page).fill(line);
-      await message(page).press('Enter');
-      await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
-      await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
-    }
+    await play(page, chatId, ['"Where did you hide the lighthouse key?"', '"And the boat?"']);
     await page.reload();
     const first = page.locator('.turn.assistant').nth(1);
     await first.hover();
@@ -315,23 +307,18 @@ describe('branch from here', () => {
     const page = await openTab(context, `${app.url}/`);
     const chatId = await storyReady(page);
     await page.goto(`${app.url}/chats/${chatId}`);
-    const texts = () => page.locator('.turn .story-text').allTextContents();
-    for (const [i, line] of ['"One."', '"Two."'].entries()) {
-      await message(page).fill(line);
-      await message(page).press('Enter');
-      await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(i + 2);
-    }
-    const all = await texts();
+    await play(page, chatId, ['"One."', '"Two."']);
+    const all = await texts(page);
     const firstReply = page.locator('.turn.assistant').nth(1);
     await firstReply.hover();
     await firstReply.getByRole('button', { name: 'Branch from here' }).click();
     await expect.poll(() => page.url()).not.toContain(chatId);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('A story with Mira (branch)');
-    await expect.poll(texts).toEqual(all.slice(0, 3));
+    await expect.poll(() => texts(page)).toEqual(all.slice(0, 3));
     await page.goto(`${app.url}/chats`);
     await expect.poll(() => page.getByText('A story with Mira (branch)').count()).toBeGreaterThan(0);
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(texts).toEqual(all);
+    await expect.poll(() => texts(page)).toEqual(all);
   });
 });
 

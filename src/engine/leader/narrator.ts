@@ -113,12 +113,12 @@ export class NarratorService {
           model: turn.model,
           maxTokens: MAX_REPLY_TOKENS,
           signal: controller.signal,
-          onDelta: (_delta, all) => {
-            // Tabs hold the reply so far (a continued reply's earlier text included) and add deltas.
-            const joined = joinContinuation(prefix, all);
-            const delta = joined.slice(entry.text.length);
-            entry.text = joined;
-            if (delta) this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: delta });
+          onDelta: (delta) => {
+            // Tabs hold the reply so far (a continued reply's earlier text included) and add deltas;
+            // the first delta of a continuation carries the space that joins it to the earlier text.
+            const piece = entry.text.length === prefix.length ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
+            entry.text += piece;
+            if (piece) this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: piece });
           },
           onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
           checkpointMs: CHECKPOINT_MS,

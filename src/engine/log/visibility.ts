@@ -83,6 +83,14 @@ export function replyVersions(db: Db, startedId: string, marker?: { id: string }
   return versions.map((v) => ({ ...v, shown: !hidden.has(v.seq) }));
 }
 
+/** Which version the reply started at `startedSeq` is (from 1, oldest first), of how many. */
+export function versionOfReply(db: Db, startedSeq: number): { number: number; of: number } | undefined {
+  const started = idOfSeq(db, startedSeq);
+  if (!started) return undefined;
+  const versions = replyVersions(db, started);
+  return { number: versions.findIndex((v) => v.seq === startedSeq) + 1, of: versions.length };
+}
+
 const regeneratedFrom = (db: Db, id: string): string | undefined =>
   db.get<{ of: string | null }>("SELECT json_extract(payload, '$.regenerateOf') AS of FROM events WHERE id = ?", [id])?.of ?? undefined;
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { idOfSeq, replyVersions } from '../log/visibility.ts';
+import { versionOfReply } from '../log/visibility.ts';
 import { hostResetSeq } from './chats.ts';
 import { rewoundStretches, type RewoundStretch } from '../rewind-commands.ts';
 import type { Segment } from '../events/turns.ts';
@@ -110,8 +110,6 @@ export function chatTranscript(
 }
 
 function versionsOf(db: Db, startedSeq: number): TranscriptTurn['versions'] {
-  const started = idOfSeq(db, startedSeq);
-  if (!started) return null;
-  const versions = replyVersions(db, started);
-  return versions.length > 1 ? { number: versions.findIndex((v) => v.seq === startedSeq) + 1, of: versions.length } : null;
+  const version = versionOfReply(db, startedSeq);
+  return version && version.of > 1 ? version : null;
 }

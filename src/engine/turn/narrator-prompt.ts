@@ -4,7 +4,6 @@ import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript } from '../queries/transcript.ts';
-import { hostResetSeq } from '../queries/chats.ts';
 import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
@@ -74,9 +73,10 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     );
   }
   // After a reset of the host, the story before it stays readable but is no longer told.
-  const resetSeq = hostResetSeq(db, chatId);
-  const history = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq })
-    .turns.filter((t) => t.status !== 'streaming' && !t.hidden && t.seq > resetSeq)
+  const page = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq });
+  const resetSeq = page.resetSeq ?? 0;
+  const history = page.turns
+    .filter((t) => t.status !== 'streaming' && !t.hidden && t.seq > resetSeq)
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;

@@ -5,7 +5,7 @@ import { command } from '../log/command.ts';
 import type { LoggedEvent } from '../events/define.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
-import { idOfSeq, replyVersions } from '../log/visibility.ts';
+import { idOfSeq, replyVersions, versionOfReply } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
 import type { NarrationResult } from './narrate.ts';
 import type { PromptReport } from './prompt-report.ts';
@@ -55,9 +55,7 @@ export function turnCommands(ctx: LogContext) {
   /** Which version of the chat's latest reply is shown, of how many. */
   function latestReplyVersion(chatId: string): { number: number; of: number } | undefined {
     const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
-    if (last?.role !== 'assistant') return undefined;
-    const versions = replyVersions(db, idOfSeq(db, last.seq)!);
-    return { number: versions.findIndex((v) => v.seq === last.seq) + 1, of: versions.length };
+    return last?.role === 'assistant' ? versionOfReply(db, last.seq) : undefined;
   }
 
   /** What a re-sent begin or regenerate answers: the turn its first event started. */
