@@ -31,8 +31,10 @@ describe('reset a bot', () => {
     expect(() => engine.authoring.resetBot(bot, 'mira')).toThrow(/exact name, Mira/);
     expect(engine.headSeq()).toBe(head);
 
+    engine.storyCommands.editState(chat, { type: 'chat_state' }, 'weather', 'fog');
     engine.authoring.resetBot(bot, 'Mira');
     const state = engine.chatState(chat)!;
+    expect(state.lastEdit).toBeNull(); // nothing from before the reset is offered for undo
     expect(state).toMatchObject({ edges: [], memories: [], activities: [], scene: null, place: null });
     expect(engine.getBot(bot)).toMatchObject({ name: 'Mira', kickoff: 'Mira waits at the lighthouse door.', initialRelationship: 'Old friends.' });
     // The story before stays readable, marked, and out of the next prompt, which starts from the kickoff.

@@ -45,12 +45,14 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
   }
 }
 
-/** The chat's latest drawer edit still in force: what "Undo last edit" takes back. */
+/** The chat's latest drawer edit still in force, made since the host's last reset: what "Undo last edit" takes back. */
 export function latestEdit(db: Db, chatId: string): { id: string; field: string } | undefined {
   return db.get<{ id: string; field: string }>(
     `SELECT e.id, json_extract(e.payload, '$.field') AS field FROM events e
-     WHERE e.chat_id = ? AND e.kind = 'manual_edit' AND ${VISIBLE('e')}
+     WHERE e.chat_id = ?1 AND e.kind = 'manual_edit' AND ${VISIBLE('e')}
        AND json_extract(e.payload, '$.target.type') != 'chat'
+       -- an edit from before the host's reset changed what the reset has since cleared
+       AND e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)
      ORDER BY e.id DESC LIMIT 1`,
     [chatId],
   );
