@@ -70,7 +70,16 @@ export async function benchSteer(): Promise<void> {
     editLatest.push(time(() => engine.edits.editTurn(chat, reply.turnId, `Edited ${i}.`)));
   }
   const at = engine.transcript(chat, { limit: 4 }).turns.at(-3)!.seq;
-  const branch = [time(() => engine.branchChat(chat, at))];
+  const latest = engine.transcript(chat, { limit: 1 }).turns.at(-1)!.seq;
+  const branchEarlier: number[] = [];
+  const branchLatest: number[] = [];
+  let branch = '';
+  for (let i = 0; i < RUNS; i++) {
+    branchEarlier.push(time(() => engine.branchChat(chat, at)));
+    branchLatest.push(time(() => (branch = engine.branchChat(chat, latest))));
+  }
+  // The copied stretch has no journal: the first rewind into it replays the branch once.
+  const branchFirstRewind = time(() => engine.rewind(branch, engine.transcript(branch, { limit: 8 }).turns.at(-6)!.seq));
 
   printTable(`Steering a chat of ${fmt(TURNS)} turns (${fmt(events)} events; Node, sqlite-wasm in memory; median of ${RUNS})`, [
     ['regenerate (a new version of the latest reply), engine', `${fmt(median(regenerate))} ms`],
@@ -79,6 +88,8 @@ export async function benchSteer(): Promise<void> {
     ['rewind, three exchanges back', `${fmt(median(rewind))} ms`],
     ['undo / restore that rewind', `${fmt(median(undo))} ms`],
     ['edit the latest reply (its analysis superseded)', `${fmt(median(editLatest))} ms`],
-    ['branch from the third-last turn (copies the story), once', `${fmt(branch[0]!)} ms`],
+    ['branch from the latest turn (copies the story in SQL)', `${fmt(median(branchLatest))} ms`],
+    ['branch from the third-last turn', `${fmt(median(branchEarlier))} ms`],
+    ['first rewind in a new branch (replays the branch once)', `${fmt(branchFirstRewind)} ms`],
   ]);
 }

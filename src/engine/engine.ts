@@ -10,7 +10,7 @@ import type { EventDraft } from './log/draft.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { rebuild, rebuildChat } from './log/rebuild.ts';
-import { installJournal } from './log/journal.ts';
+import { installJournal, JOURNAL_KEPT_EVENTS, pruneJournal } from './log/journal.ts';
 import { exportLog, importLog } from './log/backup.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
@@ -36,6 +36,8 @@ export interface EngineDeps {
   db: Db;
   now: () => number;
   randomBytes: (length: number) => Uint8Array;
+  /** How many of each chat's latest events the projection journal keeps; tests make it small to reach past it. */
+  journalKeep?: number;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
@@ -57,12 +59,19 @@ export function createEngine(deps: EngineDeps) {
   installJournal(db);
   // A database from before the journal (or restored without one): fill it once, so steering is quick from now on.
   if (!db.get('SELECT 1 AS x FROM projection_journal LIMIT 1') && db.get('SELECT 1 AS x FROM chats LIMIT 1')) rebuild(db);
+  // ...and keep it to each chat's latest events, so it does not grow with a year of play.
+  pruneJournal(db, deps.journalKeep ?? JOURNAL_KEPT_EVENTS);
   let deviceId: string | undefined;
   const ctx: LogContext = {
     db,
     now: deps.now,
     newId: () => clock.next(),
+    reserveIds: (count) => {
+      const random = deps.randomBytes(4);
+      return { block: clock.reserve(count), tail: new DataView(random.buffer, random.byteOffset, 4).getUint32(0) };
+    },
     deviceId: () => (deviceId ??= identify(db, ctx.newId, deps.now).dbId),
+    journalKeep: deps.journalKeep ?? JOURNAL_KEPT_EVENTS,
   };
 
   const engine = {
@@ -173,6 +182,8 @@ export function createEngine(deps: EngineDeps) {
         .map((r) => ({ kind: r.kind, chatId: r.chat_id })),
 
     rebuild: () => rebuild(db),
+    /** What opening does: each chat's journal kept to its latest events. */
+    pruneJournal: () => pruneJournal(db, ctx.journalKeep),
     rebuildChat: (chatId: string) => rebuildChat(db, chatId),
     headSeq: () => db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')?.seq ?? 0,
 

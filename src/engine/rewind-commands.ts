@@ -128,7 +128,7 @@ interface Snapshot {
 function snapshot(db: Db, chatId: string): Snapshot {
   const state = db.get<{ fiction_time: string; place: string | null }>(
     `SELECT s.fiction_time,
-       (SELECT c.name FROM scenes sc JOIN containers c ON c.id = sc.container_id WHERE sc.id = s.active_scene_id) AS place
+       (SELECT c.name FROM scenes sc JOIN containers c ON c.chat_id = sc.chat_id AND c.id = sc.container_id WHERE sc.chat_id = s.chat_id AND sc.id = s.active_scene_id) AS place
      FROM chat_state s WHERE s.chat_id = ?`,
     [chatId],
   );

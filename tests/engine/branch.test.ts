@@ -3,7 +3,9 @@ import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { ChatState } from '../../src/engine/queries/chat-state.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
-import { dumpProjections } from '../support/dump.ts';
+import { EVENT_DEFINITIONS } from '../../src/engine/events/registry.ts';
+import { MARKING_CHAT_KINDS, SKIPPED_IN_COPY, STRIPPED_IN_COPY } from '../../src/engine/log/copy-chat.ts';
+import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openStory } from '../support/story.ts';
 
@@ -104,5 +106,116 @@ describe('branch from here', () => {
     const head = engine.headSeq();
     expect(() => engine.branchChat(chat, 999_999)).toThrow(/not part of this chat/);
     expect(engine.headSeq()).toBe(head);
+  });
+
+  /** A story that has been steered every way a player can: versions, a rewind and its restore, edits, a hidden turn, a pin. */
+  async function steeredStory() {
+    await exchange(chat, '"One."', 'Reply one.', 5);
+    const turn = engine.turns.regenerate(chat);
+    engine.turns.finishTurn(turn, { text: 'Reply one, again.', usage: null, truncated: false, reason: null, error: null });
+    engine.turns.chooseVersion(chat, 1);
+    const two = await exchange(chat, '"Two."', 'Reply two.', -8, 'place_changed');
+    engine.rewind(chat, two.seq - 1);
+    engine.undoRewind(chat);
+    const three = await exchange(chat, '"Three."', 'Reply three.', 3);
+    engine.edits.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === '"Two."')!.turnId, '"Two, said better."');
+    engine.edits.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === 'Reply two.')!.turnId, 'Reply two, mended.');
+    engine.edits.setTurnHidden(chat, three.turnId, true);
+    engine.edits.setTurnHidden(chat, three.turnId, false);
+    const memory = engine.chatState(chat)!.memories[0]!;
+    engine.storyCommands.pinMemory(chat, memory.id, true);
+    engine.storyCommands.editState(chat, { type: 'chat_state' } as never, 'weather', 'Fog');
+    await exchange(chat, '"Four."', 'Reply four.', 1);
+    return engine.transcript(chat).turns;
+  }
+
+  it("copies a steered story's rows exactly as replaying the copied events would make them, from the latest turn or an earlier one", async () => {
+    const turns = await steeredStory();
+    const original = dumpProjections(db);
+    const fromLatest = engine.branchChat(chat, turns.at(-1)!.seq);
+    const fromEarlier = engine.branchChat(chat, turns.find((t) => t.text === '"Two, said better."')!.seq);
+    expect(engine.transcript(fromLatest).turns.map((t) => t.text)).toEqual(turns.map((t) => t.text));
+    const two = turns.findIndex((t) => t.text === '"Two, said better."');
+    expect(engine.transcript(fromEarlier).turns.map((t) => t.text)).toEqual(turns.slice(0, two + 1).map((t) => t.text));
+    expect(readable(engine.chatState(fromLatest)!)).toEqual(readable(engine.chatState(chat)!));
+    const copied = dumpProjections(db);
+    // The original's own rows did not move while its journal was undone and redone for the earlier branch.
+    for (const table of Object.keys(original)) {
+      const mine = (rows: unknown[]) => rows.filter((r) => Object.values(r as object).includes(chat));
+      expect(mine(copied[table]!)).toEqual(mine(original[table]!));
+    }
+    engine.rebuildChat(fromLatest);
+    engine.rebuildChat(fromEarlier);
+    expect(dumpProjections(db)).toEqual(copied);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(copied);
+    checkMemoryIndex(db);
+  });
+
+  it('rewinds into its copied stretch and restores it, from the journal it was given or by replaying it once', async () => {
+    const turns = await steeredStory();
+    const branch = engine.branchChat(chat, turns.at(-1)!.seq);
+    // Compared without visibility and chats: the rewind and its undo are events too (last_seq moves).
+    const story = () => {
+      const { visibility: _v, chats: _c, ...rest } = dumpProjections(db);
+      return rest;
+    };
+    const before = { dump: story(), state: readable(engine.chatState(branch)!) };
+    const replayed = () => {
+      const tail = dumpProjections(db);
+      engine.rebuildChat(branch);
+      expect(dumpProjections(db)).toEqual(tail);
+    };
+
+    // Within the copied journal: rewinding past the edit of an analysed reply puts its row back as it was.
+    engine.rewind(branch, engine.transcript(branch).turns.find((t) => t.text === '"Three."')!.seq);
+    // Both edits came after "Three.", so they go with it.
+    expect(engine.transcript(branch).turns.map((t) => t.text).slice(-2)).toEqual(['"Two."', 'Reply two.']);
+    expect(engine.transcript(chat).turns.map((t) => t.text)).toContain('Reply two, mended.');
+    replayed();
+    engine.undoRewind(branch);
+    expect(story()).toEqual(before.dump);
+
+    engine.rewind(branch, engine.transcript(branch).turns.find((t) => t.text === '"Two, said better."')!.seq);
+    expect(readable(engine.chatState(branch)!).place).toBe('The Gull');
+    replayed();
+    engine.undoRewind(branch);
+    expect(readable(engine.chatState(branch)!)).toEqual(before.state);
+    expect(story()).toEqual(before.dump);
+  });
+
+  it('rewinds behind the journal it was given (kept short here) by replaying the branch, and restores it', async () => {
+    ({ engine, db, bot, chat } = await openStory({ journalKeep: 6 }));
+    const turns = await steeredStory();
+    const branch = engine.branchChat(chat, turns.at(-1)!.seq);
+    const before = dumpProjections(db);
+    engine.rewind(branch, engine.transcript(branch).turns.find((t) => t.text === '"One."')!.seq);
+    expect(engine.transcript(branch).turns.map((t) => t.text)).toEqual(['The storm hits as you board.']);
+    const rewound = dumpProjections(db);
+    engine.rebuildChat(branch);
+    expect(dumpProjections(db)).toEqual(rewound);
+    engine.undoRewind(branch);
+    const { visibility: _v1, chats: _c1, ...now } = dumpProjections(db);
+    const { visibility: _v2, chats: _c2, ...then } = before;
+    expect(now).toEqual(then);
+  });
+
+
+  it('branches a branch', async () => {
+    const turns = await steeredStory();
+    const branch = engine.branchChat(chat, turns.at(-1)!.seq);
+    await exchange(branch, '"Five, in the branch."', 'Reply five.', 2);
+    const again = engine.branchChat(branch, engine.transcript(branch).turns.at(-1)!.seq);
+    expect(engine.listChats().map((c) => c.title)).toContain('Storm crossing (branch) (branch)');
+    expect(engine.transcript(again).turns.map((t) => t.text)).toEqual(engine.transcript(branch).turns.map((t) => t.text));
+    expect(readable(engine.chatState(again)!)).toEqual(readable(engine.chatState(branch)!));
+    const copied = dumpProjections(db);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(copied);
+  });
+
+  it('leaves out of a copy, or copies without their reference, every kind that changes what is visible', () => {
+    for (const kind of MARKING_CHAT_KINDS) expect(SKIPPED_IN_COPY.includes(kind) || kind in STRIPPED_IN_COPY, kind).toBe(true);
+    for (const kind of [...SKIPPED_IN_COPY, ...Object.keys(STRIPPED_IN_COPY)]) expect(EVENT_DEFINITIONS.some((d) => d.kind === kind), kind).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.ts';
-import { createIdClock } from '../../src/engine/ids.ts';
+import { createIdClock, idSql, readClock } from '../../src/engine/ids.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine } from '../support/sqlite.ts';
 
@@ -48,5 +48,36 @@ describe('ids from the hybrid logical clock', () => {
     const [event] = reopened.append([draft.you({ name: 'Bea' })]);
     expect(event!.id > newest).toBe(true);
     expect(event!.deviceId).toBe(reopened.identify().dbId);
+  });
+
+  it('minted in SQL from a reserved block are what the clock would have made one by one, and the clock goes on after them', async () => {
+    const { db } = await openTestEngine();
+    const t = Date.UTC(2026, 10, 23, 12);
+    const oneByOne = createIdClock(() => t, bytes);
+    const reserving = createIdClock(() => t, bytes);
+    oneByOne.next();
+    reserving.next();
+    const expected = Array.from({ length: 300 }, () => oneByOne.next());
+    const block = reserving.reserve(300);
+    const minted = db
+      .all<{ id: string }>(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299) SELECT ${idSql(block, 'i', 0xdeadbeef)} AS id FROM n`)
+      .map((r) => r.id);
+    for (const id of minted.slice(0, 5)) expect(id).toMatch(UUID_V7);
+    // Everything but the random tail is the clock's own layout.
+    expect(minted.map((id) => id.slice(0, 28))).toEqual(expected.map((id) => id.slice(0, 28)));
+    expect([...minted].sort()).toEqual(minted);
+    expect(new Set(minted.map((id) => id.slice(28))).size).toBe(300);
+    // The same offset always names the same id (a copy finds its cause's id by computing it again).
+    expect(db.get<{ id: string }>(`SELECT ${idSql(block, '7', 0xdeadbeef)} AS id`)!.id).toBe(minted[7]);
+    expect(reserving.next() > minted.at(-1)!).toBe(true);
+  });
+
+  it('reserved where the millisecond has too little counter left move to the next one', () => {
+    const t = Date.UTC(2026, 10, 23, 12);
+    const clock = createIdClock(() => t, bytes);
+    clock.observe(`${t.toString(16).padStart(12, '0').replace(/^(.{8})(.{4})$/, '$1-$2')}-7fff-bfff-fffb00000000`);
+    const block = clock.reserve(10);
+    expect(block).toEqual({ ms: t + 1, counter: 0 });
+    expect(readClock(clock.next())).toEqual({ ms: t + 1, counter: 10 });
   });
 });

@@ -23,4 +23,32 @@ describe('the projection journal', () => {
     expect(dumpProjections(db)).toEqual(incremental);
     expect(db.all<{ chat_id: string }>('SELECT chat_id FROM containers').map((c) => c.chat_id)).toEqual([b]);
   });
+
+  it('is kept to each chat\'s latest events when the database opens; steering further back replays the chat, to the same state', async () => {
+    const { engine, db } = await openTestEngine({ journalKeep: 10 });
+    const bot = engine.newId();
+    const chat = engine.newId();
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+    const turns: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const [turn] = engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: 1 })]);
+      turns.push(turn!.seq);
+    }
+    const journalRows = () => db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n;
+    const full = journalRows();
+    engine.pruneJournal();
+    const tenth = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 9', [chat])!.seq;
+    expect(db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat_id = ?', [chat])!.s).toBe(tenth);
+    expect(journalRows()).toBeLessThan(full / 2);
+
+    // Within the kept journal, and behind it: both equal a replay of the chat.
+    for (const from of [turns.at(-2)!, turns[3]!]) {
+      engine.rewind(chat, from);
+      const steered = dumpProjections(db);
+      engine.rebuildChat(chat);
+      expect(dumpProjections(db)).toEqual(steered);
+      engine.undoRewind(chat);
+    }
+    expect(db.get<{ affinity: number }>('SELECT affinity FROM edges WHERE chat_id = ?', [chat])!.affinity).toBe(80);
+  });
 });

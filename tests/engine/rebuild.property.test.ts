@@ -55,6 +55,8 @@ const op = fc.oneof(
   fc.record({ t: fc.constant('editUndo' as const), c: small, k: small }),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
+  weighted(3, fc.record({ t: fc.constant('branch' as const), c: small, k: small })),
+  fc.record({ t: fc.constant('prune' as const) }),
 );
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -100,6 +102,10 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
       const resets = db.all<{ id: string }>("SELECT id FROM events WHERE kind = 'bot_reset' ORDER BY id");
       const reset = pick(resets, o.i);
       if (reset) engine.append([{ kind: 'bot_reset_undone', payload: { reset: reset.id } }]);
+      continue;
+    }
+    if (o.t === 'prune') {
+      engine.pruneJournal();
       continue;
     }
     if (o.t === 'chat') {
@@ -289,6 +295,20 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         if (from) engine.rewind(chatId, from.seq);
         break;
       }
+      case 'branch': {
+        const seq = pick(alive('transcript', 'seq', chatId), o.k);
+        if (!seq) break;
+        // A player branches once the reply being written is done.
+        for (const r of db.all<{ turn_id: string }>("SELECT turn_id FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId])) {
+          engine.append([draft.assistantTurn(chatId, r.turn_id, c.bot, 'finished before branching')]);
+        }
+        try {
+          chats.push({ id: engine.branchChat(chatId, Number(seq)), bot: c.bot });
+        } catch (error) {
+          if (!/reset partway|not part of this chat/.test(String(error))) throw error;
+        }
+        break;
+      }
       case 'undo':
         try {
           engine.undoRewind(chatId);
@@ -370,7 +390,8 @@ describe('rebuild() equals incremental projection', () => {
     await fc.assert(
       fc.asyncProperty(story, async (ops) => {
         const clock = testClock();
-        const { engine, db } = await openTestEngine({ now: () => clock.advance(1_000) });
+        // A journal of a chat's latest 12 events: rewinds, swipes and branches reach behind it.
+        const { engine, db } = await openTestEngine({ now: () => clock.advance(1_000), journalKeep: 12 });
         const written = watchWrites(db);
         interpret(engine, db, ops);
         const incremental = dumpProjections(db);

@@ -79,7 +79,7 @@ describe('a turn', () => {
       { type: 'ooc', text: 'is this ok?' },
     ]);
     expect(engine.transcript(chat).turns[1]).toMatchObject({ promptTokens: 10, model: 'dphn/Dolphin-Mistral-24B-Venice-Edition' });
-    expect(engine.turns.checkpointed(engine.transcript(chat).turns[1]!.turnId)).toBeUndefined();
+    expect(engine.turns.checkpointed(chat, engine.transcript(chat).turns[1]!.turnId)).toBeUndefined();
   });
 
   it('never sends OOC to the narrator: not in the new turn, not from history', async () => {

@@ -39,10 +39,10 @@ export function testClock(start = Date.UTC(2026, 0, 1)) {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-export async function openTestEngine(options: { now?: () => number } = {}): Promise<{ engine: Engine; db: Db }> {
+export async function openTestEngine(options: { now?: () => number; journalKeep?: number } = {}): Promise<{ engine: Engine; db: Db }> {
   const db = await openMemoryDb();
   const engine = await openEngine(
-    { db, now: options.now ?? testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)) },
+    { db, now: options.now ?? testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)), ...(options.journalKeep ? { journalKeep: options.journalKeep } : {}) },
     readMigrations(),
   );
   return { engine, db };

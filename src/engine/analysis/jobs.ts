@@ -54,7 +54,7 @@ export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
       `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
        FROM scenes sc JOIN memories m ON m.scene_id = sc.id AND m.chat_id = sc.chat_id
        WHERE sc.closed_seq IS NOT NULL ${inChat.replace('chat_id', 'sc.chat_id')}
-         AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.scene_id = sc.id AND s.owner_id = m.owner_id)`,
+         AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.chat_id = sc.chat_id AND s.scene_id = sc.id AND s.owner_id = m.owner_id)`,
       params,
     )
     .map((r): AnalysisJob => ({ type: 'scene', chatId: r.chat_id, seq: r.closed_seq, sceneId: r.id, ownerId: r.owner_id, key: `scene:${r.id}:${r.owner_id}` }));

@@ -29,7 +29,7 @@ export function nextScene(ctx: LogContext, cast: Cast, ending: SceneEnding): Eve
   const { db } = ctx;
   const chatId = cast.chatId;
   const scene = db.get<{ id: string; container_id: string | null }>(
-    'SELECT sc.id, sc.container_id FROM chat_state s JOIN scenes sc ON sc.id = s.active_scene_id WHERE s.chat_id = ?',
+    'SELECT sc.id, sc.container_id FROM chat_state s JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id WHERE s.chat_id = ?',
     [chatId],
   );
   const drafts: EventDraft[] = [];

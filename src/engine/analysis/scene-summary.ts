@@ -37,7 +37,7 @@ export function sceneSummarySchema(otherKeys: readonly string[]) {
 export function sceneToSummarize(db: Db, chatId: string, sceneId: string, ownerId: string): SceneToSummarize | undefined {
   const scene = db.get<{ closed_seq: number | null; participants: string }>('SELECT closed_seq, participants FROM scenes WHERE id = ? AND chat_id = ?', [sceneId, chatId]);
   if (!scene || scene.closed_seq === null) return undefined;
-  if (db.get('SELECT 1 AS x FROM scene_summaries WHERE scene_id = ? AND owner_id = ?', [sceneId, ownerId])) return undefined;
+  if (db.get('SELECT 1 AS x FROM scene_summaries WHERE chat_id = ? AND scene_id = ? AND owner_id = ?', [chatId, sceneId, ownerId])) return undefined;
   const cast = castOf(db, chatId);
   if (!cast) return undefined;
   const memories = db

@@ -127,7 +127,7 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
   const { cast } = turn;
   const state = db.get<{ fiction_time: string; weather: string }>('SELECT fiction_time, weather FROM chat_state WHERE chat_id = ?', [turn.chatId]);
   const place = db.get<{ name: string }>(
-    `SELECT c.name FROM chat_state s JOIN scenes sc ON sc.id = s.active_scene_id JOIN containers c ON c.id = sc.container_id WHERE s.chat_id = ?`,
+    `SELECT c.name FROM chat_state s JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id JOIN containers c ON c.chat_id = sc.chat_id AND c.id = sc.container_id WHERE s.chat_id = ?`,
     [turn.chatId],
   )?.name;
   const people = cast.present.map((m) => `- ${m.name}${m.ref === 'you' ? " (the user's character)" : ''}`).join('\n');

@@ -32,7 +32,7 @@ export const sceneSummarized = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO scene_summaries (scene_id, owner_id, chat_id, seq, ok) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (scene_id, owner_id) DO NOTHING`,
+       ON CONFLICT (chat_id, scene_id, owner_id) DO NOTHING`,
       [p.sceneId, p.ownerId, chatId, seq, p.ok],
     );
   },

@@ -30,7 +30,7 @@ export const memoryWritten = defineEvent({
     db.run(
       `INSERT INTO memories (id, owner_id, chat_id, scene_id, summary, witness_you, witness_host, witness_guest,
          fiction_time, source, reliability, significance, pinned, auto_pinned, created_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, id) DO NOTHING`,
       [
         p.memoryId,
         p.ownerId,

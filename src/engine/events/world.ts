@@ -18,7 +18,7 @@ export const containerCreated = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO containers (id, chat_id, name, type, properties, parent_id, created_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type,
+       ON CONFLICT (chat_id, id) DO UPDATE SET name = excluded.name, type = excluded.type,
          properties = excluded.properties, parent_id = excluded.parent_id`,
       [p.containerId, chatId, p.name, p.type, json(p.properties), p.parentId, seq],
     );
@@ -73,7 +73,7 @@ export const sceneOpened = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO scenes (id, chat_id, container_id, participants, opened_seq, opened_fiction_time)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, id) DO NOTHING`,
       [p.sceneId, chatId, p.containerId, json(p.participants), seq, p.fictionTime],
     );
     db.run('UPDATE chat_state SET active_scene_id = ? WHERE chat_id = ?', [p.sceneId, chatId]);

@@ -10,7 +10,7 @@ import { CHAT_COLUMN } from '../events/registry.ts';
  * are not recorded.
  */
 
-interface TableShape {
+export interface TableShape {
   table: string;
   chatColumn: string;
   columns: string[];
@@ -20,7 +20,8 @@ interface TableShape {
 
 const shapes = new WeakMap<Db, TableShape[]>();
 
-function shapesOf(db: Db): TableShape[] {
+/** The tables holding chat rows, with their columns and keys. */
+export function chatTables(db: Db): TableShape[] {
   let known = shapes.get(db);
   if (!known) {
     known = Object.entries(CHAT_COLUMN).map(([table, chatColumn]) => {
@@ -34,10 +35,43 @@ function shapesOf(db: Db): TableShape[] {
   return known;
 }
 
+/**
+ * From which seq on a chat's journal is complete (0: all of it). A branch's copied stretch has no
+ * journal; a tail rebuild reaching behind the horizon replays the whole chat instead.
+ */
+export function journalHorizon(db: Db, chatId: string): number {
+  return db.get<{ seq: number }>('SELECT seq FROM journal_horizon WHERE chat_id = ?', [chatId])?.seq ?? 0;
+}
+
+export function setJournalHorizon(db: Db, chatId: string, seq: number): void {
+  db.run('INSERT INTO journal_horizon (chat_id, seq) VALUES (?, ?) ON CONFLICT (chat_id) DO UPDATE SET seq = excluded.seq', [chatId, seq]);
+}
+
+/**
+ * How many of a chat's latest events the journal covers: a few hundred turns back, far more than
+ * a player steers, while a year-long story's journal stays a fixed size. Steering further back than
+ * that replays the chat once (seconds for 10,000 turns), which also refills its journal.
+ */
+export const JOURNAL_KEPT_EVENTS = 2_000;
+
+/** Drops each chat's journal older than its latest `keep` events, and moves its horizon there. */
+export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number {
+  return db.transaction(() => {
+    let dropped = 0;
+    for (const { chat_id } of db.all<{ chat_id: string }>('SELECT id AS chat_id FROM chats')) {
+      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
+      if (edge === undefined || edge <= journalHorizon(db, chat_id)) continue;
+      dropped += db.run('DELETE FROM projection_journal WHERE chat_id = ? AND seq < ?', [chat_id, edge]);
+      setJournalHorizon(db, chat_id, edge);
+    }
+    return dropped;
+  });
+}
+
 /** Creates the journaling triggers on this connection (they are TEMP: each opened database gets its own). */
 export function installJournal(db: Db): void {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS journaling (seq INTEGER); DELETE FROM temp.journaling; INSERT INTO temp.journaling VALUES (NULL);');
-  for (const { table, chatColumn, columns, key } of shapesOf(db)) {
+  for (const { table, chatColumn, columns, key } of chatTables(db)) {
     const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
     const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${row}.${c}`).join(', ')})`;
     const record = (op: string, row: 'NEW' | 'OLD', prior: string) =>
@@ -61,9 +95,13 @@ export function journaled(db: Db, seq: number, apply: () => void): void {
   }
 }
 
-/** Puts the chat's rows back as they were before the event at `fromSeq`, undoing its journal backwards. */
+/**
+ * Puts the chat's rows back as they were before the event at `fromSeq`, undoing its journal
+ * backwards. The journal must reach back there (`journalHorizon`).
+ */
 export function unproject(db: Db, chatId: string, fromSeq: number): void {
-  const byTable = new Map(shapesOf(db).map((s) => [s.table, s]));
+  if (fromSeq < journalHorizon(db, chatId)) throw new Error(`the journal of chat ${chatId} does not reach back to seq ${fromSeq}`);
+  const byTable = new Map(chatTables(db).map((s) => [s.table, s]));
   const records = db.all<{ tbl: string; key: string; op: string; old: string | null }>(
     'SELECT tbl, key, op, old FROM projection_journal WHERE chat_id = ? AND seq >= ? ORDER BY id DESC',
     [chatId, fromSeq],

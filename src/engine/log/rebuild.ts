@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
-import { unproject } from './journal.ts';
+import { journalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
@@ -42,6 +42,7 @@ export function rebuild(db: Db): number {
   return db.transaction(() => {
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
+    db.run('DELETE FROM journal_horizon');
     replay(db, 'kind IN (SELECT value FROM json_each(?))', [MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
     return replay(db, VISIBLE('e'), [], (row) => project(db, definition(row.kind), fromRow(row)));
   });
@@ -58,6 +59,7 @@ export function rebuildChat(db: Db, chatId: string): number {
   return db.transaction(() => {
     for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${table} WHERE ${column} = ?`, [chatId]);
     db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
+    db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
     return replayChat(db, chatId, 0);
   });
 }
@@ -66,9 +68,11 @@ export function rebuildChat(db: Db, chatId: string): number {
  * Brings one chat's rows in line with the log from the event at `fromSeq` on: the journal undoes
  * what the events from there did, then the visible ones are projected again. What came before is
  * untouched, so a swipe or a rewind near the end costs the tail, not the story. Equal to
- * `rebuildChat`, which the property test holds it to.
+ * `rebuildChat`, which the property test holds it to; and where the chat's journal does not reach
+ * back that far (a branch's copied stretch, a pruned journal), that is what it does.
  */
 export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number {
+  if (fromSeq < journalHorizon(db, chatId)) return rebuildChat(db, chatId);
   return db.transaction(() => {
     unproject(db, chatId, fromSeq);
     return replayChat(db, chatId, fromSeq);
@@ -76,7 +80,7 @@ export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number
 }
 
 /** The chat's visible events from `fromSeq`, and the global events reaching into its rows, projected in id order. */
-function replayChat(db: Db, chatId: string, fromSeq: number): number {
+export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   const reaching = JSON.stringify(KINDS_REACHING_CHATS);
   return replay(
     db,

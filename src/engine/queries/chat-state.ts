@@ -80,7 +80,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor,
        sc.id AS scene_id, sc.participants, sc.opened_fiction_time, sc.container_id AS scene_container
      FROM chats c JOIN chat_state s ON s.chat_id = c.id
-     LEFT JOIN scenes sc ON sc.id = s.active_scene_id
+     LEFT JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id
      WHERE c.id = ?`,
     [chatId],
   );
@@ -108,8 +108,8 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
   const placeId = state.scene_container ?? activities.find((a) => a.entity === state.bot_id)?.containerId ?? null;
   const placeRow = placeId
     ? db.get<{ id: string; name: string; type: string; properties: string; parent_id: string | null }>(
-        'SELECT id, name, type, properties, parent_id FROM containers WHERE id = ?',
-        [placeId],
+        'SELECT id, name, type, properties, parent_id FROM containers WHERE chat_id = ? AND id = ?',
+        [chatId, placeId],
       )
     : undefined;
 

@@ -88,19 +88,19 @@ export function turnCommands(ctx: LogContext) {
     checkpoint(chatId: string, turnId: string, text: string): void {
       db.run(
         `INSERT INTO stream_checkpoints (turn_id, chat_id, text, updated_ts) VALUES (?, ?, ?, ?)
-         ON CONFLICT (turn_id) DO UPDATE SET text = excluded.text, updated_ts = excluded.updated_ts`,
+         ON CONFLICT (chat_id, turn_id) DO UPDATE SET text = excluded.text, updated_ts = excluded.updated_ts`,
         [turnId, chatId, text, ctx.now()],
       );
     },
 
-    checkpointed(turnId: string): string | undefined {
-      return db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [turnId])?.text;
+    checkpointed(chatId: string, turnId: string): string | undefined {
+      return db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [chatId, turnId])?.text;
     },
 
     /** Writes the reply; a turn already finished (a re-sent finish) is left as it is. */
     finishTurn(turn: Pick<StartedTurn, 'chatId' | 'turnId' | 'startedSeq' | 'speaker' | 'model'>, result: NarrationResult, prompt?: PromptReport): boolean {
       return db.transaction(() => {
-        const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE turn_id = ?', [turn.turnId]);
+        const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE chat_id = ? AND turn_id = ?', [turn.chatId, turn.turnId]);
         if (!row || row.status !== 'streaming') return false;
         appendEvents(ctx, [
           {
@@ -120,7 +120,7 @@ export function turnCommands(ctx: LogContext) {
             },
           },
         ]);
-        db.run('DELETE FROM stream_checkpoints WHERE turn_id = ?', [turn.turnId]);
+        db.run('DELETE FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [turn.chatId, turn.turnId]);
         return true;
       });
     },
@@ -131,7 +131,7 @@ export function turnCommands(ctx: LogContext) {
         const rows = db.all<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model, text FROM transcript WHERE status = 'streaming'");
         for (const row of rows) {
           // A continued reply keeps its earlier text even if no checkpoint was written yet.
-          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id])?.text ?? row.text;
+          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id])?.text ?? row.text;
           appendEvents(ctx, [
             {
               kind: 'assistant_turn',
@@ -140,10 +140,10 @@ export function turnCommands(ctx: LogContext) {
               payload: { turnId: row.turn_id, speaker: row.speaker, model: row.model ?? '', text, truncated: true, reason: 'interrupted', usage: null, error: null },
             },
           ]);
-          db.run('DELETE FROM stream_checkpoints WHERE turn_id = ?', [row.turn_id]);
+          db.run('DELETE FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id]);
         }
         // Checkpoints whose turn was rewound away or already finished are stale.
-        db.run("DELETE FROM stream_checkpoints WHERE turn_id NOT IN (SELECT turn_id FROM transcript WHERE status = 'streaming')");
+        db.run("DELETE FROM stream_checkpoints WHERE (chat_id, turn_id) NOT IN (SELECT chat_id, turn_id FROM transcript WHERE status = 'streaming')");
         return rows.map((r) => r.turn_id);
       });
     },
@@ -192,7 +192,8 @@ export function turnCommands(ctx: LogContext) {
         ]));
         return { chatId, turnId: last.turn_id, startedSeq: last.seq, speaker: last.speaker, model: last.model ?? readSettings(db).narrativeModel, inCharacter: null, prefix: last.text };
       }, (first) => {
-        const row = db.get<{ seq: number; speaker: string; model: string | null; text: string }>('SELECT seq, speaker, model, text FROM transcript WHERE turn_id = ?', [
+        const row = db.get<{ seq: number; speaker: string; model: string | null; text: string }>('SELECT seq, speaker, model, text FROM transcript WHERE chat_id = ? AND turn_id = ?', [
+          chatId,
           (first.payload as { turnId: string }).turnId,
         ])!;
         return { chatId, turnId: (first.payload as { turnId: string }).turnId, startedSeq: row.seq, speaker: row.speaker, model: row.model ?? '', inCharacter: null, prefix: row.text };
