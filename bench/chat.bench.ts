@@ -149,6 +149,32 @@ export async function benchChat(): Promise<void> {
       undos.push(await untilStub(false));
     }
 
+    // Branch the long chat from its third-last turn: click -> the branch's transcript painted.
+    const branches: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.goto(`${app.url}/chats/${longChat}`);
+      await page.getByTestId('version').waitFor();
+      const turns = page.locator('.turn');
+      const target = turns.nth((await turns.count()) - 3);
+      await target.hover();
+      branches.push(
+        await target.getByRole('button', { name: 'Branch from here' }).evaluate(async (button) => {
+          const from = location.pathname;
+          const start = performance.now();
+          (button as HTMLButtonElement).click();
+          await new Promise<void>((resolve) => {
+            const check = () =>
+              location.pathname !== from && document.querySelector('#chat-title')?.textContent?.endsWith('(branch)') && document.querySelectorAll('.turn').length > 2
+                ? resolve()
+                : requestAnimationFrame(check);
+            check();
+          });
+          await new Promise((r) => requestAnimationFrame(() => r(null)));
+          return performance.now() - start;
+        }),
+      );
+    }
+
     // Send -> first token on screen, minus what the upstream itself took to its first token.
     await page.goto(`${app.url}/chats/${newChat}`);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
@@ -184,6 +210,7 @@ export async function benchChat(): Promise<void> {
       [`flip the latest reply's version in the ${LONG_CHAT_TURNS.toLocaleString('en-US')}-turn chat: click -> screen, median / max`, `${fmt(median(flips), 1)} / ${fmt(Math.max(...flips), 1)} ms`],
       ['rewind three exchanges there: click Rewind -> stub on screen, median / max', `${fmt(median(rewinds), 1)} / ${fmt(Math.max(...rewinds), 1)} ms`],
       ['undo that rewind: click Undo -> story back on screen, median / max', `${fmt(median(undos), 1)} / ${fmt(Math.max(...undos), 1)} ms`],
+      ['branch it from the third-last turn: click -> branch painted, median / max', `${fmt(median(branches), 1)} / ${fmt(Math.max(...branches), 1)} ms`],
     ]);
   } finally {
     await context?.close();
