@@ -256,6 +256,8 @@ describe('reset a bot', () => {
     await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(1);
     await expect.poll(feelings).toBe(0);
     expect(await page.locator('.turn .story-text').allTextContents()).toContain('"Remember this."');
+    // The reply above the divider is history: nothing offers to regenerate, continue or flip it.
+    for (const name of ['Regenerate', 'Continue', 'Previous version']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     await message(page).fill('"Hello again."');
     await message(page).press('Enter');
     await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain('Answer 2.');

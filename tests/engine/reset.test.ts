@@ -41,6 +41,13 @@ describe('reset a bot', () => {
     const page = engine.transcript(chat);
     expect(page.turns.map((t) => t.text)).toContain('Mira scowls at the debt.');
     expect(page.resetSeq).toBeGreaterThan(page.turns.at(-1)!.seq);
+    // Its latest reply is history now: no versions to flip, nothing to continue or regenerate.
+    expect(page.turns.at(-1)!.versions).toBeNull();
+    const steady = engine.headSeq();
+    for (const steer of [() => engine.turns.regenerate(chat), () => engine.turns.continueReply(chat), () => engine.turns.chooseVersion(chat, 1)]) {
+      expect(steer).toThrow(/from before the reset\. Send a message/);
+    }
+    expect(engine.headSeq()).toBe(steady);
     const next = engine.turns.beginTurn(chat, '"Hello?"');
     const prompt = engine.narratorPrompt(chat, next.startedSeq, count).messages.map((m) => m.content).join('\n');
     expect(prompt).not.toContain('scowls at the debt');

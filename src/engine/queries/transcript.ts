@@ -105,7 +105,8 @@ export function chatTranscript(
   };
   result.rewinds = rewoundStretches(db, chatId, hasOlder ? (page[0]?.seq ?? 0) : 0, options.beforeSeq ?? Number.MAX_SAFE_INTEGER);
   const newest = result.turns.at(-1);
-  if (newest?.role === 'assistant' && options.beforeSeq == null) newest.versions = versionsOf(db, newest.seq);
+  // A reply from before the bot's reset is history: no versions to flip (the commands refuse too).
+  if (newest?.role === 'assistant' && options.beforeSeq == null && newest.seq > (result.resetSeq ?? 0)) newest.versions = versionsOf(db, newest.seq);
   return result;
 }
 

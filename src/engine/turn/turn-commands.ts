@@ -7,6 +7,7 @@ import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { idOfSeq, replyVersions, versionOfReply } from '../log/visibility.ts';
 import { readSettings } from '../settings.ts';
+import { hostResetSeq } from '../queries/chats.ts';
 import type { NarrationResult } from './narrate.ts';
 import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
@@ -44,6 +45,13 @@ export function turnCommands(ctx: LogContext) {
     const chat = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
     if (!chat) throw new CommandRejectedError('That chat does not exist.');
     return chat.bot_id;
+  }
+
+  /** The latest turn is from before the bot was reset: the story starts again from the kickoff, not from it. */
+  function refuseBeforeReset(chatId: string, latestSeq: number): void {
+    if (latestSeq < hostResetSeq(db, chatId)) {
+      throw new CommandRejectedError('That reply is from before the reset. Send a message to start again from the kickoff.');
+    }
   }
 
   function startedFrom(chatId: string, startedSeq: number, inCharacter: string | null): StartedTurn {
@@ -164,6 +172,7 @@ export function turnCommands(ctx: LogContext) {
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
         const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
+        refuseBeforeReset(chatId, last.seq);
         const versions = replyVersions(db, idOfSeq(db, last.seq)!);
         const target = versions[number - 1];
         if (!target) throw new CommandRejectedError(`This reply has ${versions.length} version${versions.length === 1 ? '' : 's'}; there is no version ${number}.`);
@@ -185,6 +194,7 @@ export function turnCommands(ctx: LogContext) {
           [chatId],
         );
         if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to continue.');
+        refuseBeforeReset(chatId, last.seq);
         if (!last.text.trim()) throw new CommandRejectedError('This reply is empty: regenerate it instead.');
         const analysisOf = last.finished_seq !== null ? idOfSeq(db, last.finished_seq) : undefined;
         appendEvents(ctx, stampFirst([
@@ -207,6 +217,7 @@ export function turnCommands(ctx: LogContext) {
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
         const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
+        refuseBeforeReset(chatId, last.seq);
         const settings = readSettings(db);
         // The transcript row of a reply carries its assistant_turn_started's seq.
         const regenerateOf = last.role === 'assistant' ? idOfSeq(db, last.seq) : undefined;

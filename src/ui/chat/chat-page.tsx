@@ -86,6 +86,8 @@ export function ChatPage() {
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
   const streaming = createMemo(() => turns().find((t) => t.status === 'streaming'));
   const last = createMemo(() => turns().at(-1));
+  /** Above the reset divider: history the narrator no longer reads, so not a reply to steer. */
+  const beforeReset = (turn: TranscriptTurn) => (latest()?.resetSeq ?? 0) > turn.seq;
   const ooc = createMemo((): [string, string] => {
     const marker = settings()?.oocMarker ?? '((';
     return [marker, closingMarker(marker)];
@@ -223,7 +225,7 @@ export function ChatPage() {
   /** One turn of the story, with its controls: versions on the latest reply, Rewind to here on all but the last. */
   const TurnView = (props: { turn: TranscriptTurn; next: TranscriptTurn | undefined }) => (
     <article
-      class={`turn ${props.turn.role}${(latest()?.resetSeq ?? 0) > props.turn.seq ? ' before-reset' : ''}`}
+      class={`turn ${props.turn.role}${beforeReset(props.turn) ? ' before-reset' : ''}`}
       data-status={props.turn.status}
       data-turn-id={props.turn.turnId}
     >
@@ -457,7 +459,7 @@ export function ChatPage() {
                 when={streaming()}
                 fallback={
                   <>
-                    <Show when={last()?.role === 'assistant'}>
+                    <Show when={last()?.role === 'assistant' && !beforeReset(last()!)}>
                       <Show when={last()?.text.trim()}>
                         <button type="button" onClick={continueReply} disabled={sending()} title="The narrator goes on from the last word">
                           Continue
