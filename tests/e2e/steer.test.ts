@@ -36,11 +36,19 @@ async function storyInTwoTabs(url: string, options: { drawerOpen?: boolean } = {
 
 /** Plays each line in turn, waiting for its reply and the reply's analysis. */
 async function play(page: Page, chatId: string, lines: readonly string[]) {
-  const before = await page.locator('.turn.assistant[data-status="done"]').count();
+  // Counted once the transcript is on screen (it always opens with the narration), never before.
+  await page.locator('.turn').first().waitFor();
+  const before = await page.locator('.turn.user').count();
+  const settled = () =>
+    page.evaluate(() => {
+      const turns = [...document.querySelectorAll('.turn')];
+      const last = turns.at(-1);
+      return { yours: turns.filter((t) => t.classList.contains('user')).length, replied: Boolean(last?.classList.contains('assistant') && last.getAttribute('data-status') === 'done') };
+    });
   for (const [i, line] of lines.entries()) {
     await message(page).fill(line);
     await message(page).press('Enter');
-    await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(before + i + 1);
+    await expect.poll(settled, { timeout: 20_000 }).toEqual({ yours: before + i + 1, replied: true });
     await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
   }
 }
