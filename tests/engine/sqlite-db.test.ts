@@ -50,4 +50,20 @@ describe('the sqlite-wasm Db adapter', () => {
     db.run('INSERT INTO t (v) VALUES (?)', [2]);
     expect(values()).toEqual([1, 2]);
   });
+
+  it('a commit that fails reports its own error, ends the transaction undone, and the next one works', () => {
+    // A deferred foreign key is checked at COMMIT, which is where storage-full failures happen too.
+    db.exec('PRAGMA foreign_keys = ON; CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    expect(() =>
+      db.transaction(() => {
+        db.run('INSERT INTO t (v) VALUES (1)');
+        db.run('INSERT INTO child (p) VALUES (42)');
+      }),
+    ).toThrow(/FOREIGN KEY constraint failed/);
+    expect(db.inTransaction).toBe(false);
+    expect(values()).toEqual([]);
+    db.transaction(() => db.run('INSERT INTO t (v) VALUES (2)'));
+    db.transaction(() => db.transaction(() => db.run('INSERT INTO t (v) VALUES (3)')));
+    expect(values()).toEqual([2, 3]);
+  });
 });

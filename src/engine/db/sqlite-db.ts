@@ -30,6 +30,15 @@ export function wrapSqlite(database: Database): Db {
     }
   }
 
+  /** Rolls back what a failed transaction did; one that SQLite already ended is left alone. */
+  function undo(outer: boolean, savepoint: string): void {
+    try {
+      database.exec(outer ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+    } catch (rollbackError) {
+      if (!/no transaction is active|no such savepoint/i.test(String(rollbackError))) throw rollbackError;
+    }
+  }
+
   return {
     run(sql, params) {
       return withStatement(sql, params, (stmt) => {
@@ -53,19 +62,30 @@ export function wrapSqlite(database: Database): Db {
       database.exec(sql);
     },
     transaction<T>(fn: () => T): T {
+      const outer = depth === 0;
       const savepoint = `sp${depth}`;
-      database.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+      database.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
       depth++;
+      let result: T;
       try {
-        const result = fn();
-        depth--;
-        database.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
-        return result;
+        result = fn();
       } catch (error) {
         depth--;
-        database.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        undo(outer, savepoint);
         throw error;
       }
+      try {
+        database.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
+      } catch (error) {
+        // A commit can fail (storage full, a deferred constraint). SQLite may already have rolled
+        // back, or may hold the transaction open; either way it ends here, undone, and the caller
+        // sees why. The depth goes down exactly once, so the next transaction starts clean.
+        depth--;
+        undo(outer, savepoint);
+        throw error;
+      }
+      depth--;
+      return result;
     },
     get inTransaction() {
       return depth > 0;
