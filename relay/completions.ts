@@ -6,6 +6,8 @@ import { errorBody, RelayHttpError, sendJson } from './http-error.ts';
 import type { Logger } from './logger.ts';
 import { parseCompletionRequest, readJsonBody, type CompletionRequest } from './request-body.ts';
 import type { Upstream } from './upstream.ts';
+import { readBounded, stalled, tooLarge } from './upstream-body.ts';
+import { streamScrubber } from './redact.ts';
 import type { Priority, UpstreamQueue } from './upstream-queue.ts';
 
 export interface CompletionContext {
@@ -16,6 +18,9 @@ export interface CompletionContext {
   /** Open streams per client, for RELAY_MAX_STREAMS. */
   openStreams: Map<string, number>;
   demoDelayMs: number;
+  /** The key and the relay token, redacted from everything the upstream sends back. */
+  secrets: readonly string[];
+  scrub: (text: string) => string;
 }
 
 const SSE_HEADERS = {
@@ -46,7 +51,7 @@ export async function handleCompletions(req: IncomingMessage, res: ServerRespons
     // Also what forces a CORS preflight, so another site cannot spend the quota from your browser.
     throw new RelayHttpError(415, 'invalid_request', 'Send the request body as JSON with Content-Type: application/json.');
   }
-  const body = parseCompletionRequest(await readJsonBody(req, ctx.config.maxBodyBytes));
+  const body = parseCompletionRequest(await readJsonBody(req, ctx.config.maxBodyBytes, ctx.config.bodyTimeoutMs));
   if (ctx.config.allowedModels.length > 0 && !ctx.config.allowedModels.includes(body.model)) {
     throw new RelayHttpError(403, 'model_not_allowed', `The relay does not allow the model "${body.model}". Allowed: ${ctx.config.allowedModels.join(', ')}.`);
   }
@@ -99,7 +104,7 @@ async function forward(res: ServerResponse, body: CompletionRequest, ctx: Comple
       signal,
     });
     if (!response.ok) throw await ctx.upstream.failure(response);
-    const done = body.stream ? await pipeStream(res, response, ctx, signal) : await sendWhole(res, response);
+    const done = body.stream ? await pipeStream(res, response, ctx, signal) : await sendWhole(res, response, ctx, signal);
     if (done) return;
     if (attempt >= 2) {
       throw new RelayHttpError(502, 'upstream_no_response', 'The model server answered twice without a reply. Try again.');
@@ -109,8 +114,9 @@ async function forward(res: ServerResponse, body: CompletionRequest, ctx: Comple
 }
 
 /** Returns false (send nothing) when the body is an error, so the caller can retry. */
-async function sendWhole(res: ServerResponse, response: Response): Promise<boolean> {
-  const text = await response.text();
+async function sendWhole(res: ServerResponse, response: Response, ctx: CompletionContext, signal: AbortSignal): Promise<boolean> {
+  const text = ctx.scrub(await readBounded(response, { maxBytes: ctx.config.maxEventBytes, idleMs: ctx.config.upstreamTimeoutMs, what: 'a reply', signal }));
+  if (signal.aborted) return true;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -122,65 +128,110 @@ async function sendWhole(res: ServerResponse, response: Response): Promise<boole
   return true;
 }
 
+const EVENT_END = /\r?\n\r?\n/;
+
+/** Whether an SSE event (its text, without the blank line) carries data, as opposed to a comment such as `: keep-alive`. */
+const dataOf = (event: string): string | undefined => {
+  const lines = event.split(/\r?\n/).filter((line) => line.startsWith('data:'));
+  return lines.length ? lines.map((line) => line.slice(5).trimStart()).join('\n') : undefined;
+};
+
 /**
- * Passes the upstream's SSE bytes through as they arrive. The first event is held back until it is
- * complete: if it is an error (or the stream is empty), nothing has been sent and the caller retries.
+ * Passes the upstream's SSE through as it arrives, with the key redacted even when it is split
+ * across pieces. The first data event is held back until it is complete: if it is an error (or the
+ * stream ends first), nothing has been sent and the caller retries. Comments before it are fine.
+ * No event may grow past the relay's limit, and the upstream may not go quiet for longer than its
+ * timeout: either ends the stream with an error event the app records as a truncated reply.
  */
 async function pipeStream(res: ServerResponse, response: Response, ctx: CompletionContext, signal: AbortSignal): Promise<boolean> {
   if (!response.body) return false;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  const held: Uint8Array[] = [];
-  let head = '';
+  const redact = streamScrubber(ctx.secrets);
+  const limit = ctx.config.maxEventBytes;
+  let failure: RelayHttpError | undefined;
   let idle: NodeJS.Timeout | undefined;
+  const stop = (error: RelayHttpError | undefined) => {
+    failure ??= error;
+    void reader.cancel().catch(() => {});
+  };
   const armIdle = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => void reader.cancel(new Error('idle')).catch(() => {}), ctx.config.upstreamTimeoutMs);
+    idle = setTimeout(() => stop(stalled(ctx.config.upstreamTimeoutMs)), ctx.config.upstreamTimeoutMs);
   };
-  const onAbort = () => void reader.cancel(new Error('client gone')).catch(() => {});
+  const onAbort = () => stop(undefined);
   signal.addEventListener('abort', onAbort, { once: true });
-  try {
+  /** The next piece of text, or undefined at the end; throws what stopped the stream. */
+  const next = async (): Promise<string | undefined> => {
     armIdle();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      held.push(value);
-      head += decoder.decode(value, { stream: true });
-      if (/\n\n|\r\n\r\n/.test(head)) break;
+    const { value, done } = await reader.read();
+    if (failure) throw failure;
+    return done ? undefined : decoder.decode(value, { stream: true });
+  };
+  try {
+    // Until the first data event is complete: everything read so far, and where the event being read starts.
+    let held = '';
+    let eventStart = 0;
+    let firstData: string | undefined;
+    while (firstData === undefined) {
+      const piece = await next();
+      if (piece === undefined) break;
+      const boundary = /\r?\n\r?\n/g;
+      // Only the new text is searched (and the three characters before it, for an end split across pieces).
+      boundary.lastIndex = Math.max(eventStart, held.length - 3);
+      held += piece;
+      for (let match = boundary.exec(held); match && firstData === undefined; match = boundary.exec(held)) {
+        firstData = dataOf(held.slice(eventStart, match.index));
+        eventStart = match.index + match[0].length;
+      }
+      if (firstData === undefined && held.length - eventStart > limit) throw tooLarge('an event', limit);
     }
-    const first = /data:\s*(.*)/.exec(head)?.[1]?.trim();
+    if (signal.aborted) return true;
     let firstEvent: unknown;
     try {
-      firstEvent = first && first !== '[DONE]' ? JSON.parse(first) : undefined;
+      firstEvent = firstData && firstData !== '[DONE]' ? JSON.parse(firstData) : undefined;
     } catch {
       firstEvent = undefined;
     }
     if (firstEvent === undefined || isErrorBody(firstEvent)) {
-      await reader.cancel().catch(() => {});
+      stop(undefined);
       return false;
     }
     res.writeHead(200, SSE_HEADERS);
     res.flushHeaders();
-    for (const chunk of held) res.write(chunk);
-    for (;;) {
-      armIdle();
-      const { value, done } = await reader.read();
-      if (done) break;
-      res.write(value);
+    res.write(redact.push(held));
+    let sinceEventEnd = held.length - eventStart;
+    let tail = held.slice(-3);
+    try {
+      for (let piece = await next(); piece !== undefined; piece = await next()) {
+        const ends = [...(tail + piece).matchAll(/\r?\n\r?\n/g)];
+        const last = ends.at(-1);
+        sinceEventEnd = last ? tail.length + piece.length - (last.index + last[0].length) : sinceEventEnd + piece.length;
+        if (sinceEventEnd > limit) throw tooLarge('an event', limit);
+        tail = (tail + piece).slice(-3);
+        res.write(redact.push(piece));
+      }
+      res.write(redact.end());
+      res.end();
+    } catch (error) {
+      if (signal.aborted) return true;
+      const problem = error instanceof RelayHttpError ? error : new RelayHttpError(502, 'upstream_error', `The model server's stream broke: ${error instanceof Error ? error.message : String(error)}`);
+      ctx.log.error(`upstream stream ended early: ${problem.message}`);
+      // Mid-stream: the SDK turns an error event into an APIError, so the app keeps what came as a
+      // truncated reply and offers Retry. The blank line first ends any event cut off midway.
+      res.end(`${redact.end()}\n\ndata: ${JSON.stringify(errorBody(problem.code, problem.message))}\n\n`);
     }
-    res.end();
     return true;
   } catch (error) {
     if (signal.aborted) return true;
+    if (error instanceof RelayHttpError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     ctx.log.error(`upstream stream failed: ${reason}`);
-    if (!res.headersSent) throw new RelayHttpError(502, 'upstream_error', `The model server's stream broke: ${reason}`);
-    // Mid-stream: the SDK turns an error event into an APIError, so the UI can truncate and offer Retry.
-    res.end(`data: ${JSON.stringify(errorBody('upstream_error', `The model server's stream broke: ${reason}`))}\n\n`);
-    return true;
+    throw new RelayHttpError(502, 'upstream_error', `The model server's stream broke: ${reason}`);
   } finally {
     clearTimeout(idle);
     signal.removeEventListener('abort', onAbort);
+    void reader.cancel().catch(() => {});
   }
 }
 

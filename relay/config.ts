@@ -13,9 +13,13 @@ export interface RelayConfig {
   /** Empty: every model is allowed. */
   allowedModels: string[];
   maxBodyBytes: number;
+  /** How long a client may take to send its request body. */
+  bodyTimeoutMs: number;
+  /** The largest SSE event or whole JSON reply taken from the upstream. */
+  maxEventBytes: number;
   /** How long a request may wait in the account-wide queue before it gets a 429. */
   queueTimeoutMs: number;
-  /** How long the upstream may take to start answering. */
+  /** How long the upstream may take to start answering, and may go quiet while it answers. */
   upstreamTimeoutMs: number;
   modelsCacheMs: number;
   distDir: string;
@@ -84,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
       .map((m) => m.trim())
       .filter(Boolean),
     maxBodyBytes: positiveInt(env, 'RELAY_MAX_BODY_BYTES', 1024 * 1024),
+    bodyTimeoutMs: positiveInt(env, 'RELAY_BODY_TIMEOUT_MS', 30_000),
+    maxEventBytes: positiveInt(env, 'RELAY_MAX_EVENT_BYTES', 4 * 1024 * 1024),
     queueTimeoutMs: positiveInt(env, 'RELAY_QUEUE_TIMEOUT_MS', 60_000),
     upstreamTimeoutMs: positiveInt(env, 'RELAY_UPSTREAM_TIMEOUT_MS', 120_000),
     modelsCacheMs: positiveInt(env, 'RELAY_MODELS_CACHE_MS', 5 * 60_000),

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'relay_unauthorized'
   | 'body_too_large'
+  | 'body_timeout'
   | 'invalid_json'
   | 'invalid_request'
   | 'model_not_allowed'
@@ -20,6 +21,7 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'upstream_unreachable'
   | 'upstream_no_response'
+  | 'upstream_too_large'
   | 'internal_error';
 
 export class RelayHttpError extends Error {

@@ -2,22 +2,42 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { RelayHttpError } from './http-error.ts';
 
-/** Reads a JSON body, refusing more than `maxBytes` (checked as it streams in, not after). */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/**
+ * Reads a JSON body, refusing more than `maxBytes` (checked as it streams in, not after) and a body
+ * that takes longer than `timeoutMs` to arrive (a client trickling bytes would otherwise hold a
+ * socket open for ever).
+ */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const tooLarge = () =>
     new RelayHttpError(413, 'body_too_large', `Request body is larger than the relay's limit of ${maxBytes} bytes.`, {
       Connection: 'close',
     });
   if (declared > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error?: RelayHttpError) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) finish(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onError = () => finish(new RelayHttpError(400, 'invalid_request', 'The request body was cut off.', { Connection: 'close' }));
+    const timer = setTimeout(
+      () => finish(new RelayHttpError(408, 'body_timeout', `The request body took longer than ${Math.round(timeoutMs / 1000)} s to arrive.`, { Connection: 'close' })),
+      timeoutMs,
+    );
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

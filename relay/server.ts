@@ -5,7 +5,8 @@ import { isLoopback, type RelayConfig } from './config.ts';
 import { handleCompletions } from './completions.ts';
 import { DEMO_MODELS } from './demo-model.ts';
 import { RelayHttpError, sendError, sendJson } from './http-error.ts';
-import { scrubbedLogger, scrubber, type Logger } from './logger.ts';
+import { scrubbedLogger, type Logger } from './logger.ts';
+import { scrubber } from './redact.ts';
 import { createStaticHandler } from './static-files.ts';
 import { Upstream } from './upstream.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
@@ -37,6 +38,15 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The host of an Origin header, or undefined when it is not a URL ("null", garbage). */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Host names a loopback-bound relay answers to; anything else is a DNS-rebinding attempt. */
 function hostAllowed(config: RelayConfig, hostHeader: string | undefined): boolean {
   if (!isLoopback(config.host)) return true;
@@ -45,13 +55,14 @@ function hostAllowed(config: RelayConfig, hostHeader: string | undefined): boole
 }
 
 export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
-  const scrub = scrubber([config.apiKey, config.token]);
+  const secrets = [config.apiKey, config.token];
+  const scrub = scrubber(secrets);
   const log = scrubbedLogger(deps.log, scrub);
   const upstream = new Upstream(config, scrub, deps.fetch);
   const queue = new UpstreamQueue(config.upstreamConcurrency, config.queueTimeoutMs);
   const openStreams = new Map<string, number>();
   const serveStatic = createStaticHandler(config.distDir);
-  const context = { config, upstream, queue, log, openStreams, demoDelayMs: deps.demoDelayMs ?? 25 };
+  const context = { config, upstream, queue, log, openStreams, demoDelayMs: deps.demoDelayMs ?? 25, secrets, scrub };
   const mode = config.apiKey ? 'upstream' : 'demo';
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -61,7 +72,8 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
       });
     }
     const origin = req.headers.origin;
-    if (origin && new URL(origin).host !== req.headers.host) {
+    if (origin !== undefined && hostOf(origin) !== req.headers.host) {
+      // A sandboxed frame or a file page sends "null"; neither is this app.
       throw new RelayHttpError(403, 'relay_unauthorized', 'Requests from other sites are refused.');
     }
     const method = API_ROUTES[path];

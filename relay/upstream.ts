@@ -1,6 +1,10 @@
 import type { RelayConfig } from './config.ts';
 import { RelayHttpError } from './http-error.ts';
 import { modelCost } from './upstream-queue.ts';
+import { readBounded } from './upstream-body.ts';
+
+/** More than any real error message; an upstream sending more is not read further. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface UpstreamModel {
   id: string;
@@ -70,9 +74,9 @@ export class Upstream {
     }
   }
 
-  /** Turns a non-2xx upstream response into the typed error the UI shows. The body is scrubbed. */
+  /** Turns a non-2xx upstream response into the typed error the UI shows. The body is scrubbed, then cut. */
   async failure(response: Response): Promise<RelayHttpError> {
-    const detail = this.scrub(await describeBody(response));
+    const detail = await describeBody(response, this.scrub, this.config.upstreamTimeoutMs);
     const retryAfter = response.headers.get('retry-after');
     switch (true) {
       case response.status === 401 || response.status === 403:
@@ -96,7 +100,13 @@ export class Upstream {
     if (this.models && Date.now() - this.models.at < this.config.modelsCacheMs) return this.models.list;
     const response = await this.request('/models', { method: 'GET', accept: 'application/json' });
     if (!response.ok) throw await this.failure(response);
-    const body = (await response.json().catch(() => null)) as { data?: unknown } | null;
+    const text = this.scrub(await readBounded(response, { maxBytes: this.config.maxEventBytes, idleMs: this.config.upstreamTimeoutMs, what: 'a model list' }));
+    let body: { data?: unknown } | null = null;
+    try {
+      body = JSON.parse(text) as { data?: unknown };
+    } catch {
+      body = null;
+    }
     const list = Array.isArray(body?.data)
       ? (body.data as unknown[]).filter((m): m is UpstreamModel => typeof (m as UpstreamModel)?.id === 'string')
       : [];
@@ -123,7 +133,7 @@ export class Upstream {
     try {
       const response = await this.request('/plan', { method: 'GET', accept: 'application/json' });
       if (!response.ok) return undefined;
-      return findConcurrency(await response.json());
+      return findConcurrency(JSON.parse(await readBounded(response, { maxBytes: 64 * 1024, idleMs: this.config.upstreamTimeoutMs, what: 'a plan' })));
     } catch {
       return undefined;
     }
@@ -143,8 +153,13 @@ export function findConcurrency(value: unknown, depth = 0): number | undefined {
   return undefined;
 }
 
-async function describeBody(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+/** What an error body says, in at most 500 characters: read within bounds, redacted before it is cut (a cut key would leak its start). */
+async function describeBody(response: Response, scrub: (text: string) => string, idleMs: number): Promise<string> {
+  const text = scrub(
+    await readBounded(response, { maxBytes: ERROR_BODY_BYTES, idleMs, what: 'an error' }).catch((error: unknown) =>
+      error instanceof RelayHttpError ? `(${error.message})` : '',
+    ),
+  );
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);

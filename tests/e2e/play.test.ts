@@ -208,7 +208,9 @@ describe('playing a story', () => {
     await expect.poll(() => lastReply(b).getAttribute('data-status'), { timeout: 15_000 }).toBe('truncated');
     const kept = (await replyTexts(b)).at(-1)!;
     // What was checkpointed (about twice a second) survives: at most ~half a second of words is lost.
-    expect(shown.startsWith(kept.replace(/…$/, '').trim())).toBe(true);
+    // The stream ran on between reading the screen and the crash, so either text may be the longer.
+    const saved = kept.replace(/…$/, '').trim();
+    expect(shown.startsWith(saved) || saved.startsWith(shown.trim())).toBe(true);
     const words = (text: string) => text.split(/\s+/).length;
     expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - 500 / 60 - 3);
     expect(kept).not.toMatch(/word59/);

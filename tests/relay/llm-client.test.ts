@@ -5,6 +5,8 @@ import { LlmError, type StreamPart } from '../../src/engine/llm/port.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
 import { openTestEngine } from '../support/sqlite.ts';
+import { openStory } from '../support/story.ts';
+import { testLeader } from '../support/leader.ts';
 
 let upstream: FakeUpstream | undefined;
 let relay: RunningRelay | undefined;
@@ -125,5 +127,24 @@ describe('classify through the real relay and its demo model', () => {
     });
     expect(result).toMatchObject({ ok: true, calls: 1 });
     expect(engine.classifierFailures()).toEqual([]);
+  });
+
+  it('a reply the model stops midway is kept, truncated, as "the model stopped answering" with Retry, and is not analysed', async () => {
+    upstream = await startFakeUpstream();
+    relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url, RELAY_UPSTREAM_TIMEOUT_MS: '300' });
+    const llm = createRelayClient({ baseURL: `${relay.url}/api/v1` });
+    upstream.next((_req, res) => {
+      startSse(res);
+      res.write(sseChunk('Mira opens her mouth to '));
+    });
+    const { engine, chat } = await openStory();
+    const { leader, client } = testLeader(engine, llm);
+    const { turnId } = await client.sendTurn(chat, '"Well?"');
+    await leader.idle();
+    const reply = engine.transcript(chat).turns.find((t) => t.turnId === turnId)!;
+    expect(reply).toMatchObject({ status: 'truncated', reason: 'error', text: 'Mira opens her mouth to ', error: { code: 'upstream_timeout' } });
+    expect(reply.error?.message).toMatch(/model stopped answering/);
+    expect(engine.analysis.pending(chat).filter((job) => job.type === 'turn')).toEqual([]);
+    expect(upstream.completions()).toHaveLength(1); // nothing analysed it behind our back
   });
 });

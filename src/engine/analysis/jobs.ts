@@ -29,6 +29,7 @@ interface ReplyRow {
   status: string;
   model: string | null;
   text: string;
+  reason: string | null;
 }
 
 /** Every unfinished job, or one chat's, oldest first. */
@@ -42,11 +43,12 @@ export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
   const turns = chats.flatMap((chat) =>
     db
       .all<ReplyRow>(
-        `SELECT finished_seq, analyzed_seq, status, model, text FROM transcript
+        `SELECT finished_seq, analyzed_seq, status, model, text, reason FROM transcript
          WHERE chat_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT ${ANALYSIS_WINDOW}`,
         [chat],
       )
-      .filter((r) => r.analyzed_seq === null && r.finished_seq !== null && r.status !== 'streaming' && r.model !== 'kickoff' && r.text !== '')
+      // A reply cut off by an error is not what the model meant to say: it waits for Retry, unanalysed.
+      .filter((r) => r.analyzed_seq === null && r.finished_seq !== null && r.status !== 'streaming' && r.model !== 'kickoff' && r.text !== '' && r.reason !== 'error')
       .map((r): AnalysisJob => ({ type: 'turn', chatId: chat, seq: r.finished_seq!, key: `turn:${r.finished_seq}` })),
   );
   const scenes = db
