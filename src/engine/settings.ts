@@ -4,8 +4,7 @@ import { defineEvent } from './events/define.ts';
 
 const modelId = z.string().trim().min(1, 'pick a model').max(200);
 
-export const settingsSchema = z
-  .object({
+const settingsFields = z.object({
     narrativeModel: modelId,
     classifierModel: modelId,
     classifierFallbacks: z.array(modelId).max(5),
@@ -15,11 +14,12 @@ export const settingsSchema = z
     narrativeBudget: z.object({ hard: z.number().int().min(1_000).max(128_000), soft: z.number().int().min(500).max(128_000) }),
     classifierBudget: z.number().int().min(500).max(32_000),
     classifierTimeoutMs: z.number().int().min(1_000).max(120_000),
-  })
-  .refine((s) => s.narrativeBudget.soft <= s.narrativeBudget.hard, {
-    message: 'the soft budget must not exceed the hard one',
-    path: ['narrativeBudget', 'soft'],
-  });
+});
+
+export const settingsSchema = settingsFields.refine((s) => s.narrativeBudget.soft <= s.narrativeBudget.hard, {
+  message: 'the soft budget must not exceed the hard one',
+  path: ['narrativeBudget', 'soft'],
+});
 export type Settings = z.infer<typeof settingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -38,7 +38,9 @@ export const settingsChanged = defineEvent({
   kind: 'settings_changed',
   writes: ['settings'],
   scope: 'global',
-  schema: z.object({ patch: z.record(z.string(), z.unknown()) }).refine((p) => Object.keys(p.patch).length > 0, 'nothing changed'),
+  // Each value is checked by its own rule, so a backup cannot smuggle in a setting the form would
+  // refuse. Keys this version does not know are dropped (a setting an older version had).
+  schema: z.object({ patch: settingsFields.partial() }).refine((p) => Object.keys(p.patch).length > 0, 'nothing changed'),
   apply(db, { seq, payload }) {
     for (const [key, value] of Object.entries(payload.patch)) {
       if (!(key in DEFAULT_SETTINGS)) continue;
@@ -55,10 +57,17 @@ export function readSettings(db: Db): Settings {
   const stored = Object.fromEntries(
     db.all<{ key: string; value: string }>('SELECT key, value FROM settings').map((r) => [r.key, JSON.parse(r.value) as unknown]),
   );
-  const merged = { ...DEFAULT_SETTINGS, ...stored };
-  // Stored values passed this schema when written; if a later version tightened it, fall back per key.
-  const parsed = settingsSchema.safeParse(merged);
-  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  const merged = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...stored });
+  if (merged.success) return merged.data;
+  // Stored values passed this schema when written; if a later version tightened it, fall back per
+  // key: each stored value is kept if the whole stays valid with it, so one bad value resets one setting.
+  let settings = DEFAULT_SETTINGS;
+  for (const [key, value] of Object.entries(stored)) {
+    if (!(key in DEFAULT_SETTINGS)) continue;
+    const tried = settingsSchema.safeParse({ ...settings, [key]: value });
+    if (tried.success) settings = tried.data;
+  }
+  return settings;
 }
 
 export class SettingsError extends Error {

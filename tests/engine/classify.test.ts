@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { extractJson } from '../../src/engine/llm/classify.ts';
 import { LlmError } from '../../src/engine/llm/port.ts';
@@ -16,8 +17,9 @@ const prompt = { system: 'You analyse roleplay turns.', user: 'Mira handed Ada t
 const good = '{"significance": 2, "minutesPassed": 5, "facts": ["Ada has the map"]}';
 
 let engine: Engine;
+let db: Db;
 beforeEach(async () => {
-  ({ engine } = await openTestEngine());
+  ({ engine, db } = await openTestEngine());
 });
 
 describe('classify', () => {
@@ -131,5 +133,12 @@ describe('settings', () => {
     expect(() => engine.changeSettings({ oocMarker: 'ab' })).toThrow(/oocMarker/);
     expect(() => engine.changeSettings({ colour: 'red' } as never)).toThrow(/colour: not a setting/);
     expect(engine.headSeq()).toBe(head);
+  });
+
+  it('fall back one by one when a stored value no longer passes: one bad value resets one setting, not all', () => {
+    engine.changeSettings({ retrievalK: 6, oocMarker: '[[' });
+    // As if a later version had tightened a rule: the stored value is now out of range.
+    db.run("UPDATE settings SET value = '500' WHERE key = 'retrievalK'");
+    expect(engine.settings()).toMatchObject({ retrievalK: 4, oocMarker: '[[' });
   });
 });

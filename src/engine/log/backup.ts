@@ -59,6 +59,10 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
   const parsed = backupSchema.safeParse(input);
   if (!parsed.success) {
     const isOurs = typeof input === 'object' && input !== null && (input as { format?: unknown }).format === BACKUP_FORMAT;
+    const version = isOurs ? (input as { version?: unknown }).version : undefined;
+    if (typeof version === 'number' && version > BACKUP_VERSION) {
+      throw new BackupError(`This backup was made by a newer version of the app (backup format ${version}; this one reads up to ${BACKUP_VERSION}). Update the app, then restore it.`);
+    }
     throw new BackupError(
       isOurs
         ? `This backup is damaged: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`

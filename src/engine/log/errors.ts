@@ -11,7 +11,7 @@ export class EventValidationError extends Error {
 
 export class UnknownEventKindError extends Error {
   constructor(readonly kind: string) {
-    super(`Unknown event kind "${kind}": no definition in src/engine/events/registry.ts`);
+    super(`Unknown event kind "${kind.slice(0, 60)}": this version of the app does not know it (it may come from a newer one)`);
     this.name = 'UnknownEventKindError';
   }
 }
