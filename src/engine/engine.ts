@@ -11,7 +11,9 @@ import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { rebuild, rebuildChat } from './log/rebuild.ts';
 import { installJournal, JOURNAL_KEPT_EVENTS, pruneJournal } from './log/journal.ts';
-import { exportLog, importLog } from './log/backup.ts';
+import { checkJsonBackup, exportLog, importLog, type BackupEvent } from './log/backup.ts';
+import { backupLines, createLinesReader } from './log/backup-lines.ts';
+import { restoreStaging } from './log/replace-log.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
@@ -122,6 +124,26 @@ export function createEngine(deps: EngineDeps) {
 
     identify: () => identify(db, ctx.newId, deps.now),
     exportLog: () => exportLog(db, deps.now),
+    /** The backup file's lines (format 3) for the log as it stands now; the edge compresses them. */
+    backupLines: () => backupLines(db, { exportedAt: deps.now(), database: identify(db, ctx.newId, deps.now).dbId }),
+    /** Checks a backup's lines as they come; `each` gets every checked event. */
+    backupReader: (each?: (event: BackupEvent) => void) => createLinesReader(each),
+    /** An earlier JSON backup (format 1 or 2), checked whole. */
+    checkJsonBackup: (input: unknown) => checkJsonBackup({ deviceId: ctx.deviceId, randomBytes: deps.randomBytes }, input),
+    /** Replacing the log with a checked backup's events: staged in batches, swapped in at once. */
+    restore: (() => {
+      const staging = restoreStaging(db);
+      return {
+        begin: staging.begin,
+        add: staging.add,
+        abandon: staging.abandon,
+        commit(expected: number) {
+          const done = staging.commit(expected);
+          observeLog();
+          return done;
+        },
+      };
+    })(),
     importLog(backup: unknown) {
       const imported = importLog({ db, deviceId: ctx.deviceId, randomBytes: deps.randomBytes }, backup);
       observeLog();

@@ -50,12 +50,10 @@ export interface ImportContext {
 }
 
 /**
- * Restores a backup into a database whose log is empty. A v1 backup is first brought to the
- * current shape (ids re-minted in log order, references turned from seqs into ids, markers into
- * marker payloads). Every event is checked against its kind's schema and every reference against
- * the backup before anything is written; a bad backup changes nothing and says which event is wrong.
+ * A JSON backup (format 1 or 2, the app's earlier exports) checked whole: its events as format 3
+ * carries them, in id order. Throws a BackupError naming what is wrong.
  */
-export function importLog(ctx: ImportContext, input: unknown): { events: number } {
+export function checkJsonBackup(ctx: Omit<ImportContext, 'db'>, input: unknown): { events: BackupEvent[]; exportedAt: number; version: number } {
   const parsed = backupSchema.safeParse(input);
   if (!parsed.success) {
     const isOurs = typeof input === 'object' && input !== null && (input as { format?: unknown }).format === BACKUP_FORMAT;
@@ -71,7 +69,17 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
   }
   const backup = parsed.data;
   const events = backup.version === 1 ? upgradeV1Events(backup.events, ctx.deviceId(), ctx.randomBytes, (m) => new BackupError(m)) : backup.events;
-  const checked = checkEvents(events);
+  return { events: checkEvents(events), exportedAt: backup.exportedAt, version: backup.version };
+}
+
+/**
+ * Restores a backup into a database whose log is empty. A v1 backup is first brought to the
+ * current shape (ids re-minted in log order, references turned from seqs into ids, markers into
+ * marker payloads). Every event is checked against its kind's schema and every reference against
+ * the backup before anything is written; a bad backup changes nothing and says which event is wrong.
+ */
+export function importLog(ctx: ImportContext, input: unknown): { events: number } {
+  const checked = checkJsonBackup(ctx, input).events;
   const { db } = ctx;
   db.transaction(() => {
     if (db.get('SELECT 1 AS x FROM events LIMIT 1')) {

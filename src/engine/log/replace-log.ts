@@ -1,0 +1,53 @@
+import type { Db } from '../db/port.ts';
+import type { BackupEvent } from './backup.ts';
+import { BackupError } from './backup.ts';
+import { rebuild } from './rebuild.ts';
+
+const COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
+
+/**
+ * Restoring replaces the log with a backup's: its events are first staged in a table of their own
+ * (in batches, as a file streams in, so memory stays flat), then swapped in by one transaction that
+ * either completes or leaves the database exactly as it was. Everything derived is rebuilt from
+ * the new log; the database keeps its own identity.
+ */
+export function restoreStaging(db: Db) {
+  return {
+    begin(): void {
+      db.exec(`DROP TABLE IF EXISTS restore_staging; CREATE TABLE restore_staging (
+        id TEXT PRIMARY KEY, device_id TEXT NOT NULL, ts INTEGER NOT NULL, kind TEXT NOT NULL, chat_id TEXT,
+        payload TEXT NOT NULL, cause_id TEXT, command_id TEXT) STRICT`);
+    },
+    add(events: readonly BackupEvent[]): void {
+      db.transaction(() => {
+        for (const e of events) {
+          db.run(`INSERT INTO restore_staging (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+            e.id, e.device_id, e.ts, e.kind, e.chat_id, e.payload, e.cause_id, e.command_id,
+          ]);
+        }
+      });
+    },
+    /** Swaps the staged events in for the log; `expected` is how many the verified backup held. */
+    commit(expected: number): { events: number } {
+      return db.transaction(() => {
+        const staged = db.get<{ n: number }>('SELECT count(*) AS n FROM restore_staging')!.n;
+        if (staged !== expected) throw new BackupError(`The restore staged ${staged} events of ${expected}; nothing was changed.`);
+        // The log refuses deletes (migration 0006); a restore is the one thing that replaces it,
+        // inside this transaction, with the guards put back before it ends.
+        const guards = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('events_are_immutable', 'events_are_permanent')");
+        if (guards.length !== 2) throw new Error('The log has lost its guards against change; the restore was not attempted.');
+        for (const name of ['events_are_immutable', 'events_are_permanent']) db.run(`DROP TRIGGER IF EXISTS ${name}`);
+        db.run('DELETE FROM events');
+        db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id`);
+        for (const { sql } of guards) db.exec(sql);
+        db.run('DELETE FROM stream_checkpoints');
+        rebuild(db);
+        db.run('DROP TABLE restore_staging');
+        return { events: staged };
+      });
+    },
+    abandon(): void {
+      db.exec('DROP TABLE IF EXISTS restore_staging');
+    },
+  };
+}
