@@ -80,7 +80,12 @@ export const API = {
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
 
   startFresh: { kind: 'admin', args: none },
+  /** A backup file (Blob) is checked and, after a backup of what is here now, replaces the log. */
   restoreBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },
+  /** A backup file of the log as it stands (a Blob, gzip). */
+  backupFile: { kind: 'admin', args: none },
+  /** What a backup file holds, checked through; nothing is written. */
+  checkBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },
   databaseState: { kind: 'admin', args: none },
 } as const satisfies Record<string, CallDeclaration>;
 

@@ -3,7 +3,11 @@ import { createSignal } from 'solid-js';
 import { API, type EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
+import type { BackupSummary } from '../engine/log/backup-lines.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';
+
+/** A backup file's summary before restoring it, and whether it came from this very database. */
+export type BackupPreview = BackupSummary & { sameDatabase: boolean };
 
 export type ChangeListener = (notice: ChangeNotice | 'everything') => void;
 
@@ -78,7 +82,12 @@ export function createEngineClient() {
     ready,
     admin: {
       startFresh: () => call('startFresh')(),
-      restoreBackup: (backup: unknown) => call('restoreBackup')(backup),
+      /** Replaces everything with a backup file's log, after backing up what is here. */
+      restoreBackup: (file: Blob) => call('restoreBackup')(file),
+      /** The log as a backup file (gzip, format 3). */
+      backupFile: () => call('backupFile')() as Promise<Blob>,
+      /** What a backup file holds, checked through; nothing is written. */
+      checkBackup: (file: Blob) => call('checkBackup')(file) as Promise<BackupPreview>,
     },
     onChange(listener: ChangeListener) {
       listeners.add(listener);

@@ -4,6 +4,14 @@ import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/le
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
+import { writeBackup } from './backup-store.ts';
+import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
+
+/** What the page hands over as a backup: a File or Blob, nothing else. */
+function asFile(value: unknown): Blob {
+  if (!(value instanceof Blob)) throw new Error('Choose a backup file.');
+  return value;
+}
 import {
   CHANNEL_NAME,
   DATABASE_LOCK,
@@ -57,6 +65,7 @@ const RESEND_UNACKED_MS = 1_000;
  * The UI never knows which tab leads.
  */
 export class TabCoordinator {
+  private restoring = false;
   private readonly ids = createIdClock(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
   private readonly newId = () => this.ids.next();
   private channel: BroadcastChannel | undefined;
@@ -202,6 +211,7 @@ export class TabCoordinator {
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
     const kind = declarationOf(method)?.kind;
     if (kind === 'admin') return this.runAdmin(method, args);
+    if (this.restoring) throw new Error('A backup is being restored. Try again in a moment.');
     const leader = this.leader;
     if (!leader) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
     const command = kind === 'command';
@@ -215,17 +225,45 @@ export class TabCoordinator {
     const database = this.database;
     if (!database) throw new Error('The database is still opening.');
     if (method === 'databaseState') return this.leaderInfo();
-    if (method === 'startFresh' || (method === 'restoreBackup' && !database.engine)) {
-      this.database = await database.startFresh();
+    if (method === 'backupFile') return new Response(gzipLines(this.engineOrThrow().backupLines())).blob();
+    if (method === 'checkBackup') {
+      const engine = this.engineOrThrow();
+      const summary = await checkBackupFile(engine, asFile(args[0]));
+      return { ...summary, sameDatabase: summary.database === engine.identify().dbId };
     }
-    if (method === 'restoreBackup') {
-      const engine = this.database!.engine;
-      if (!engine) throw new Error('A fresh database could not be opened.');
-      engine.importLog(args[0]);
+    try {
+      if (method === 'startFresh') this.database = await database.startFresh();
+      if (method === 'restoreBackup') await this.restore(asFile(args[0]));
+    } finally {
+      // The database under every tab may have changed (and a failed restore stopped the leader):
+      // a new epoch makes every tab refetch everything.
+      await this.lead(this.database!);
     }
-    // The database under every tab changed: a new epoch makes every tab refetch everything.
-    await this.lead(this.database!);
     return this.leaderInfo();
+  }
+
+  private engineOrThrow() {
+    const engine = this.database?.engine;
+    if (!engine) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
+    return engine;
+  }
+
+  /**
+   * Replaces the log with a backup file's. Nothing else runs meanwhile; what is here now is backed
+   * up first (and checked), so a restore can always be taken back.
+   */
+  private async restore(file: Blob): Promise<void> {
+    this.restoring = true;
+    this.leader?.stop();
+    this.leader = undefined;
+    try {
+      if (!this.database!.engine) this.database = await this.database!.startFresh();
+      const engine = this.engineOrThrow();
+      if (this.database!.storage === 'opfs' && engine.headSeq() > 0) await writeBackup(engine, 'before-restore');
+      await restoreBackupFile(engine, file);
+    } finally {
+      this.restoring = false;
+    }
   }
 
   private onMessage(message: TabMessage) {

@@ -1,5 +1,5 @@
 import { Show } from 'solid-js';
-import { readJsonFile } from '../backup-file.ts';
+import { BACKUP_ACCEPT } from '../backup-file.ts';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 
@@ -31,7 +31,7 @@ export function DatabaseProblem(props: { problem: Problem; client: AppClient; on
     const input = event.currentTarget as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
-    if (file) void run(async () => props.client.admin.restoreBackup(await readJsonFile(file)));
+    if (file) void run(async () => props.client.admin.restoreBackup(file));
   };
 
   return (
@@ -46,7 +46,7 @@ export function DatabaseProblem(props: { problem: Problem; client: AppClient; on
       <div class="row">
         <label class="button primary" aria-disabled={busy()}>
           Restore from a backup file…
-          <input type="file" accept="application/json,.json" class="visually-hidden" disabled={busy()} onChange={restore} />
+          <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={restore} />
         </label>
         <button type="button" disabled={busy()} onClick={() => void run(() => props.client.admin.startFresh())}>
           Start fresh

@@ -4,7 +4,7 @@ import { ModelSettings } from './model-settings.tsx';
 import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
-import { backupFileName, downloadJson, readJsonFile } from '../backup-file.ts';
+import { BackupSection } from './backup-section.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
@@ -25,20 +25,6 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
       setMessage({ kind: 'ok', text: 'Saved.' });
       // A new user goes on to make their first bot.
       if ((await client.engine.listBots()).length === 0 && here()) navigate('/bots/new');
-    } catch (e) {
-      setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
-    }
-  };
-
-  const exportBackup = async () => downloadJson(await client.engine.exportLog(), backupFileName());
-  const restore = async (event: Event) => {
-    const input = event.currentTarget as HTMLInputElement;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    try {
-      await client.engine.importLog(await readJsonFile(file));
-      setMessage({ kind: 'ok', text: `Restored from ${file.name}.` });
     } catch (e) {
       setMessage({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
     }
@@ -98,15 +84,7 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         {props.storage.persisted ? 'Stored persistently in this browser' : 'Stored in this browser (the browser may clear it under pressure)'}
         {props.storage.usage !== null ? `; ${formatBytes(props.storage.usage)} of ${formatBytes(props.storage.quota)} used.` : '.'}
       </p>
-      <div class="row">
-        <button type="button" onClick={() => void exportBackup()}>
-          Export backup
-        </button>
-        <label class="button">
-          Restore from backup…
-          <input type="file" accept="application/json,.json" class="visually-hidden" onChange={(e) => void restore(e)} />
-        </label>
-      </div>
+      <BackupSection client={client} />
     </section>
   );
 }

@@ -1,0 +1,123 @@
+import { createSignal, onMount, Show } from 'solid-js';
+import { createAction } from '../action.ts';
+import { BACKUP_ACCEPT, backupFileName, downloadBlob } from '../backup-file.ts';
+import type { AppClient, BackupPreview } from '../engine-client.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * Export and restore. A restore is checked through first and shown before anything changes; what
+ * is here now is backed up inside the browser before it is replaced.
+ */
+export function BackupSection(props: { client: AppClient }) {
+  const { run, busy, error } = createAction();
+  const [done, setDone] = createSignal<string | null>(null);
+  const [preview, setPreview] = createSignal<{ file: File; summary: BackupPreview } | null>(null);
+
+  const exportBackup = () =>
+    void run(async () => {
+      setDone(null);
+      downloadBlob(await props.client.admin.backupFile(), backupFileName());
+      setDone('Backup exported.');
+    });
+  const choose = (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    setDone(null);
+    void run(async () => setPreview({ file, summary: await props.client.admin.checkBackup(file) }));
+  };
+  const restore = (file: File) =>
+    void run(async () => {
+      await props.client.admin.restoreBackup(file);
+      setPreview(null);
+      setDone(`Restored from ${file.name}. What was here before is kept in this browser's backups.`);
+    });
+
+  return (
+    <div class="backup-section">
+      <div class="row">
+        <button type="button" onClick={exportBackup} disabled={busy()}>
+          Export backup
+        </button>
+        <label class="button" classList={{ disabled: busy() }}>
+          Restore from backup…
+          <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={choose} />
+        </label>
+      </div>
+      <Show when={busy() && !preview()}>
+        <p class="muted" role="status">
+          Working…
+        </p>
+      </Show>
+      <Show when={preview() ? null : error()}>
+        {(message) => (
+          <p class="error" role="alert" data-testid="backup-message" ref={(el) => queueMicrotask(() => el.scrollIntoView({ block: 'nearest' }))}>
+            {message()}
+          </p>
+        )}
+      </Show>
+      <Show when={done()}>
+        {(message) => (
+          <p class="ok" role="status" data-testid="backup-message" ref={(el) => queueMicrotask(() => el.scrollIntoView({ block: 'nearest' }))}>
+            {message()}
+          </p>
+        )}
+      </Show>
+      <Show when={preview()}>
+        {(shown) => <RestorePreview file={shown().file} summary={shown().summary} busy={busy()} error={error()} onRestore={() => restore(shown().file)} onCancel={() => setPreview(null)} />}
+      </Show>
+    </div>
+  );
+}
+
+function RestorePreview(props: { file: File; summary: BackupPreview; busy: boolean; error: string | null; onRestore: () => void; onCancel: () => void }) {
+  let dialog: HTMLDialogElement | undefined;
+  onMount(() => dialog?.showModal());
+  const s = () => props.summary;
+  return (
+    <dialog
+      ref={dialog}
+      class="restore-dialog"
+      aria-labelledby="restore-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onCancel();
+      }}
+    >
+      <h2 id="restore-title">Restore this backup?</h2>
+      <p>
+        <strong>{props.file.name}</strong>, exported {when(s().exportedAt)}
+        {s().database === null ? '' : s().sameDatabase ? ' from this browser’s stories.' : ' from another browser or a database started afresh.'}
+      </p>
+      <ul class="restore-summary">
+        <li>{plural(s().bots, 'bot')}</li>
+        <li>{plural(s().chats, 'chat')}</li>
+        <li>{plural(s().turns, 'turn')}</li>
+        <li>{plural(s().events, 'event')}, every one checked</li>
+      </ul>
+      <p>
+        Restoring replaces every bot, chat and setting here with the backup’s.
+        {s().sameDatabase ? ' It is a backup of these same stories, so anything written since it was made goes.' : ''} A backup of what is here
+        now is made first and kept in this browser.
+      </p>
+      <Show when={props.error}>
+        {(message) => (
+          <p class="error" role="alert">
+            {message()}
+          </p>
+        )}
+      </Show>
+      <div class="dialog-actions">
+        <button type="button" onClick={() => props.onCancel()} disabled={props.busy}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={() => props.onRestore()} disabled={props.busy}>
+          {props.busy ? 'Restoring…' : 'Restore'}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { botList, createBot, freshProfile, launchBrowser, openTab, startApp } from './harness.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.relay.close());
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+/** The backups the app keeps in this browser (OPFS), by name. */
+const keptBackups = (page: Page) =>
+  page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('roleplay-engine-backups', { create: true });
+    const names: string[] = [];
+    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+    return names.sort();
+  });
+
+async function exportFromSettings(page: Page): Promise<string> {
+  await page.goto(`${app.url}/settings`);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export backup' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^roleplay-engine-backup-\d{4}-\d{2}-\d{2}\.jsonl\.gz$/);
+  const path = join(freshProfile(), file.suggestedFilename());
+  await file.saveAs(path);
+  return path;
+}
+
+describe('backups from Settings', () => {
+  it('exports a checked file; restoring it shows what it holds first, backs up what is here, and every tab follows', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'Kept');
+    const path = await exportFromSettings(page);
+    const lines = gunzipSync(readFileSync(path)).toString('utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'roleplay-engine/event-log', version: 3 });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ end: true, events: lines.length - 2 });
+
+    await page.goto(`${app.url}/bots`);
+    await createBot(page, 'Written after');
+    await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept', 'Written after']);
+    const other = await openTab(context, `${app.url}/bots`);
+    await expect.poll(() => botList(other).allTextContents()).toEqual(['Kept', 'Written after']);
+
+    await page.goto(`${app.url}/settings`);
+    await page.locator('.backup-section input[type=file]').setInputFiles(path);
+    const dialog = page.getByRole('dialog', { name: 'Restore this backup?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/1 bot.*0 chats.*0 turns.*\d+ events?, every one checked/s);
+    expect(await dialog.textContent()).toMatch(/backup of these same stories/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.goto(`${app.url}/bots`);
+    await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept', 'Written after']); // cancelling changed nothing
+
+    await page.goto(`${app.url}/settings`);
+    await page.locator('.backup-section input[type=file]').setInputFiles(path);
+    await page.getByRole('dialog', { name: 'Restore this backup?' }).getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/Restored from roleplay-engine-backup/);
+    await expect.poll(() => botList(other).allTextContents(), { timeout: 10_000 }).toEqual(['Kept']);
+    // What was here before the restore is kept, whole, in this browser.
+    const kept = await keptBackups(page);
+    expect(kept.filter((n) => /-before-restore\.jsonl\.gz$/.test(n))).toHaveLength(1);
+    expect(kept.some((n) => n.endsWith('.partial'))).toBe(false);
+  });
+
+  it('refuses a damaged file before anything changes, naming the line', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'Untouched');
+    const path = await exportFromSettings(page);
+    const lines = gunzipSync(readFileSync(path)).toString('utf8').trim().split('\n');
+    const changed = lines.map((line, i) => (i === 1 ? line.replace(/"ts":(\d+)/, (_, ts) => `"ts":${Number(ts) + 1}`) : line));
+    const damaged = join(freshProfile(), 'damaged.jsonl.gz');
+    writeFileSync(damaged, gzipSync(`${changed.join('\n')}\n`));
+
+    await page.locator('.backup-section input[type=file]').setInputFiles(damaged);
+    await expect.poll(() => page.getByTestId('backup-message').textContent()).toMatch(new RegExp(`Line ${lines.length} of the backup has a checksum that does not match`));
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.goto(`${app.url}/bots`);
+    await expect.poll(() => botList(page).allTextContents()).toEqual(['Untouched']);
+    expect((await keptBackups(page)).filter((n) => n.includes('before-restore'))).toEqual([]);
+  });
+});
