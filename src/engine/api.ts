@@ -86,6 +86,10 @@ export const API = {
   backupFile: { kind: 'admin', args: none },
   /** What a backup file holds, checked through; nothing is written. */
   checkBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },
+  /** The backups kept in this browser, newest first. */
+  listBackups: { kind: 'admin', args: none },
+  /** One of them, as a File to download. */
+  storedBackup: { kind: 'admin', args: z.tuple([z.string().max(200)]) },
   databaseState: { kind: 'admin', args: none },
 } as const satisfies Record<string, CallDeclaration>;
 

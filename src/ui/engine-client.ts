@@ -4,6 +4,7 @@ import { API, type EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { BackupSummary } from '../engine/log/backup-lines.ts';
+import type { StoredBackup } from '../worker/backup-store.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';
 
 /** A backup file's summary before restoring it, and whether it came from this very database. */
@@ -83,11 +84,14 @@ export function createEngineClient() {
     admin: {
       startFresh: () => call('startFresh')(),
       /** Replaces everything with a backup file's log, after backing up what is here. */
-      restoreBackup: (file: Blob) => call('restoreBackup')(file),
+      restoreBackup: (file: Blob | { stored: string }) => call('restoreBackup')(file),
       /** The log as a backup file (gzip, format 3). */
       backupFile: () => call('backupFile')() as Promise<Blob>,
       /** What a backup file holds, checked through; nothing is written. */
-      checkBackup: (file: Blob) => call('checkBackup')(file) as Promise<BackupPreview>,
+      checkBackup: (file: Blob | { stored: string }) => call('checkBackup')(file) as Promise<BackupPreview>,
+      /** The backups kept in this browser, newest first. */
+      listBackups: () => call('listBackups')() as Promise<StoredBackup[]>,
+      storedBackup: (name: string) => call('storedBackup')(name) as Promise<File>,
     },
     onChange(listener: ChangeListener) {
       listeners.add(listener);

@@ -4,13 +4,12 @@ import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/le
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
-import { writeBackup } from './backup-store.ts';
+import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
 
-/** What the page hands over as a backup: a File or Blob, nothing else. */
-function asFile(value: unknown): Blob {
-  if (!(value instanceof Blob)) throw new Error('Choose a backup file.');
-  return value;
+/** What the page hands over as a backup: a File or Blob, or the name of one kept in this browser. */
+function isStored(value: unknown): value is { stored: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { stored?: unknown }).stored === 'string';
 }
 import {
   CHANNEL_NAME,
@@ -66,6 +65,9 @@ const RESEND_UNACKED_MS = 1_000;
  */
 export class TabCoordinator {
   private restoring = false;
+  /** The backup being written, if any: a restore waits for it, so no file mixes two logs. */
+  private backingUp: Promise<unknown> = Promise.resolve();
+  private dailyTimer: ReturnType<typeof setInterval> | undefined;
   private readonly ids = createIdClock(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
   private readonly newId = () => this.ids.next();
   private channel: BroadcastChannel | undefined;
@@ -142,6 +144,12 @@ export class TabCoordinator {
     // Send. Then pick up the analyses a previous leader left unfinished.
     const leader = this.leader;
     if (leader) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]).then(() => leader.kickAnalysis()), 500);
+    // A backup a day, written on the first open after 24 hours (and checked hourly while open).
+    clearInterval(this.dailyTimer);
+    if (leader && database.storage === 'opfs') {
+      setTimeout(() => void this.dailyBackup(), 2_000);
+      this.dailyTimer = setInterval(() => void this.dailyBackup(), 60 * 60_000);
+    }
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
     for (const [id, pending] of [...this.pending]) {
@@ -212,6 +220,8 @@ export class TabCoordinator {
     const kind = declarationOf(method)?.kind;
     if (kind === 'admin') return this.runAdmin(method, args);
     if (this.restoring) throw new Error('A backup is being restored. Try again in a moment.');
+    // A reset clears a bot's story state everywhere: keep a copy of everything first.
+    if (method === 'resetBot' && (this.database?.engine?.headSeq() ?? 0) > 0) await this.backup('before-reset');
     const leader = this.leader;
     if (!leader) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
     const command = kind === 'command';
@@ -228,18 +238,43 @@ export class TabCoordinator {
     if (method === 'backupFile') return new Response(gzipLines(this.engineOrThrow().backupLines())).blob();
     if (method === 'checkBackup') {
       const engine = this.engineOrThrow();
-      const summary = await checkBackupFile(engine, asFile(args[0]));
+      const summary = await checkBackupFile(engine, await this.backupArgument(args[0]));
       return { ...summary, sameDatabase: summary.database === engine.identify().dbId };
     }
+    if (method === 'listBackups') return database.storage === 'opfs' ? listBackups() : [];
+    if (method === 'storedBackup') return storedBackupFile(String(args[0]));
     try {
       if (method === 'startFresh') this.database = await database.startFresh();
-      if (method === 'restoreBackup') await this.restore(asFile(args[0]));
+      if (method === 'restoreBackup') await this.restore(await this.backupArgument(args[0]));
     } finally {
       // The database under every tab may have changed (and a failed restore stopped the leader):
       // a new epoch makes every tab refetch everything.
       await this.lead(this.database!);
     }
     return this.leaderInfo();
+  }
+
+  /** Writes a backup (one at a time), or says why it could not; play never waits for it. */
+  private backup(reason: BackupReason): Promise<unknown> {
+    const engine = this.database?.engine;
+    if (!engine || this.database?.storage !== 'opfs') return Promise.resolve();
+    const next = this.backingUp.catch(() => {}).then(() => writeBackup(engine, reason));
+    this.backingUp = next.catch((error: unknown) => console.error(`The ${reason} backup could not be written`, error));
+    return next;
+  }
+
+  private async dailyBackup(): Promise<void> {
+    const engine = this.database?.engine;
+    if (!engine || engine.headSeq() === 0 || this.restoring) return;
+    const newest = (await listBackups().catch(() => [])).find((b) => b.reason === 'daily');
+    if (newest && Date.now() - newest.writtenAt < 24 * 60 * 60_000) return;
+    await this.backup('daily').catch(() => {});
+  }
+
+  private async backupArgument(value: unknown): Promise<Blob> {
+    if (value instanceof Blob) return value;
+    if (isStored(value)) return storedBackupFile(value.stored);
+    throw new Error('Choose a backup file.');
   }
 
   private engineOrThrow() {
@@ -257,9 +292,10 @@ export class TabCoordinator {
     this.leader?.stop();
     this.leader = undefined;
     try {
+      await this.backingUp;
       if (!this.database!.engine) this.database = await this.database!.startFresh();
       const engine = this.engineOrThrow();
-      if (this.database!.storage === 'opfs' && engine.headSeq() > 0) await writeBackup(engine, 'before-restore');
+      if (engine.headSeq() > 0) await this.backup('before-restore');
       await restoreBackupFile(engine, file);
     } finally {
       this.restoring = false;

@@ -92,4 +92,32 @@ describe('backups from Settings', () => {
     await expect.poll(() => botList(page).allTextContents()).toEqual(['Untouched']);
     expect((await keptBackups(page)).filter((n) => n.includes('before-restore'))).toEqual([]);
   });
+
+  it('writes a daily backup once there are stories, lists it in Settings, and it downloads and restores', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'Daily');
+    await page.reload(); // the first open with stories in it
+    await expect.poll(async () => (await keptBackups(page)).filter((n) => /-daily\.jsonl\.gz$/.test(n)), { timeout: 15_000 }).toHaveLength(1);
+
+    await page.goto(`${app.url}/settings`);
+    const table = page.getByRole('table', { name: 'Backups in this browser' });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    expect(await table.locator('tbody tr').textContent()).toMatch(/Daily.*1 bot, 0 chats, \d+ events?/);
+    const download = page.waitForEvent('download');
+    await table.getByRole('button', { name: /^Download the backup of/ }).click();
+    const path = join(freshProfile(), 'daily.jsonl.gz');
+    await (await download).saveAs(path);
+    expect(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8').split('\n')[0]!)).toMatchObject({ version: 3 });
+
+    await page.goto(`${app.url}/bots`);
+    await createBot(page, 'Since');
+    await page.goto(`${app.url}/settings`);
+    await table.getByRole('button', { name: /^Restore the backup of/ }).click();
+    await page.getByRole('dialog', { name: 'Restore this backup?' }).getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/Restored from roleplay-engine-.*-daily\.jsonl\.gz/);
+    await page.goto(`${app.url}/bots`);
+    await expect.poll(() => botList(page).allTextContents()).toEqual(['Daily']);
+  });
 });
+

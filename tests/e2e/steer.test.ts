@@ -259,6 +259,14 @@ describe('reset a bot', () => {
     await dialog.getByRole('textbox', { name: 'Bot name' }).fill('Mira');
     await confirm.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Mira was reset' }).count()).toBe(1);
+    // Everything as it was just before the reset is kept in this browser too.
+    const kept = await page.evaluate(async () => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine-backups', { create: true });
+      const names: string[] = [];
+      for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+      return names;
+    });
+    expect(kept.filter((n) => /-before-reset\.jsonl\.gz$/.test(n))).toHaveLength(1);
 
     await page.goto(`${app.url}/chats/${chatId}`);
     await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(1);

@@ -1,7 +1,15 @@
-import { createSignal, onMount, Show } from 'solid-js';
+import { createResource, createSignal, For, onMount, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { BACKUP_ACCEPT, backupFileName, downloadBlob } from '../backup-file.ts';
 import type { AppClient, BackupPreview } from '../engine-client.ts';
+import { formatBytes } from '../storage-health.ts';
+
+const WHY: Record<string, string> = {
+  daily: 'Daily',
+  'before-restore': 'Before a restore',
+  'before-reset': 'Before a bot reset',
+  'before-fresh-start': 'Before starting fresh',
+};
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -13,7 +21,8 @@ const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 export function BackupSection(props: { client: AppClient }) {
   const { run, busy, error } = createAction();
   const [done, setDone] = createSignal<string | null>(null);
-  const [preview, setPreview] = createSignal<{ file: File; summary: BackupPreview } | null>(null);
+  const [preview, setPreview] = createSignal<{ name: string; source: File | { stored: string }; summary: BackupPreview } | null>(null);
+  const [kept, { refetch }] = createResource(() => props.client.admin.listBackups());
 
   const exportBackup = () =>
     void run(async () => {
@@ -27,13 +36,19 @@ export function BackupSection(props: { client: AppClient }) {
     input.value = '';
     if (!file) return;
     setDone(null);
-    void run(async () => setPreview({ file, summary: await props.client.admin.checkBackup(file) }));
+    void run(async () => setPreview({ name: file.name, source: file, summary: await props.client.admin.checkBackup(file) }));
   };
-  const restore = (file: File) =>
+  const previewStored = (name: string) => {
+    setDone(null);
+    void run(async () => setPreview({ name, source: { stored: name }, summary: await props.client.admin.checkBackup({ stored: name }) }));
+  };
+  const download = (name: string) => void run(async () => downloadBlob(await props.client.admin.storedBackup(name), name));
+  const restore = (name: string, source: File | { stored: string }) =>
     void run(async () => {
-      await props.client.admin.restoreBackup(file);
+      await props.client.admin.restoreBackup(source);
       setPreview(null);
-      setDone(`Restored from ${file.name}. What was here before is kept in this browser's backups.`);
+      setDone(`Restored from ${name}. What was here before is kept in this browser's backups.`);
+      void refetch();
     });
 
   return (
@@ -67,13 +82,56 @@ export function BackupSection(props: { client: AppClient }) {
         )}
       </Show>
       <Show when={preview()}>
-        {(shown) => <RestorePreview file={shown().file} summary={shown().summary} busy={busy()} error={error()} onRestore={() => restore(shown().file)} onCancel={() => setPreview(null)} />}
+        {(shown) => (
+          <RestorePreview name={shown().name} summary={shown().summary} busy={busy()} error={error()} onRestore={() => restore(shown().name, shown().source)} onCancel={() => setPreview(null)} />
+        )}
+      </Show>
+      <h3>Backups in this browser</h3>
+      <p class="muted">Written once a day and before anything that replaces or clears your stories; the newest 14 daily and 5 of each other kind are kept.</p>
+      <Show when={(kept() ?? []).length > 0} fallback={<p class="muted">None yet: the first is written a moment after your stories have something in them.</p>}>
+        <table class="backups" aria-label="Backups in this browser">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Why</th>
+              <th scope="col">Holds</th>
+              <th scope="col">Size</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <For each={kept()}>
+              {(b) => (
+                <tr>
+                  <td>{when(b.writtenAt)}</td>
+                  <td>{WHY[b.reason] ?? b.reason}</td>
+                  <td>
+                    {plural(b.bots, 'bot')}, {plural(b.chats, 'chat')}, {plural(b.events, 'event')}
+                  </td>
+                  <td>{formatBytes(b.size)}</td>
+                  <td>
+                    <div class="backup-actions">
+                    <button type="button" class="small" onClick={() => download(b.name)} disabled={busy()} aria-label={`Download the backup of ${when(b.writtenAt)}`}>
+                      Download
+                    </button>
+                    <button type="button" class="small" onClick={() => previewStored(b.name)} disabled={busy()} aria-label={`Restore the backup of ${when(b.writtenAt)}`}>
+                      Restore
+                    </button>
+                    </div>
+                  </td>
+                </tr>
+              )}
+            </For>
+          </tbody>
+        </table>
       </Show>
     </div>
   );
 }
 
-function RestorePreview(props: { file: File; summary: BackupPreview; busy: boolean; error: string | null; onRestore: () => void; onCancel: () => void }) {
+function RestorePreview(props: { name: string; summary: BackupPreview; busy: boolean; error: string | null; onRestore: () => void; onCancel: () => void }) {
   let dialog: HTMLDialogElement | undefined;
   onMount(() => dialog?.showModal());
   const s = () => props.summary;
@@ -89,7 +147,7 @@ function RestorePreview(props: { file: File; summary: BackupPreview; busy: boole
     >
       <h2 id="restore-title">Restore this backup?</h2>
       <p>
-        <strong>{props.file.name}</strong>, exported {when(s().exportedAt)}
+        <strong>{props.name}</strong>, exported {when(s().exportedAt)}
         {s().database === null ? '' : s().sameDatabase ? ' from this browser’s stories.' : ' from another browser or a database started afresh.'}
       </p>
       <ul class="restore-summary">
