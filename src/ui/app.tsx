@@ -40,6 +40,29 @@ export function App() {
     return null;
   });
 
+  // Once there is a story worth keeping, ask the browser to promise to keep it.
+  const stopWatchingChats = client.onChange((notice) => {
+    if (notice === 'everything' || notice.tables.includes('chats')) void client.engine.listChats().then((chats) => {
+        if (chats.length > 0) void storage.askToPersist();
+      });
+  });
+  onCleanup(stopWatchingChats);
+  // A write the browser's storage refused, said in every tab until a later one succeeds (a change
+  // notice is a write that was kept; whichever tab leads by then).
+  const [notSaved, setNotSaved] = createSignal<string | null>(null);
+  onCleanup(
+    client.onChange((notice) => {
+      if (notice !== 'everything') setNotSaved(null);
+    }),
+  );
+  onCleanup(
+    client.onPublish((topic, _seq, data) => {
+      if (topic !== 'storage') return;
+      setNotSaved((data as { problem: string | null }).problem);
+      void storage.refresh();
+    }),
+  );
+
   const remember = (dbId: string) => {
     localStorage.setItem(KNOWN_DB_KEY, dbId);
     setKnownDbId(dbId);
@@ -74,6 +97,8 @@ export function App() {
           relay={relay.health()}
           persisted={storage.health().persisted}
           storageNearlyFull={storage.nearlyFull()}
+          notSaved={notSaved()}
+          onDismissNotSaved={() => setNotSaved(null)}
           updateReady={appUpdate.updateReady()}
           onUpdate={() => void appUpdate.applyUpdate()}
         >

@@ -7,24 +7,38 @@ export interface StorageHealth {
   quota: number | null;
 }
 
-const NEARLY_FULL = 0.9;
+/** Past this share of the quota the shell warns, while there is still room to export a backup. */
+const NEARLY_FULL = 0.8;
 
-/** Asks the browser to keep this origin's data, and watches how full its storage is. */
+/**
+ * Watches whether the browser has promised to keep this origin's data and how full its storage
+ * is; asks for the promise (`persist()`) when a browser grants it: once there is a story worth
+ * keeping, and when the app is installed. Asked on a cold first visit, browsers mostly say no.
+ */
 export function createStorageHealth() {
   const [health, setHealth] = createSignal<StorageHealth>({ persisted: null, usage: null, quota: null });
   const refresh = async () => {
     const storage = navigator.storage;
     if (!storage) return setHealth({ persisted: false, usage: null, quota: null });
-    const persisted = (await storage.persisted?.().catch(() => false)) || (await storage.persist?.().catch(() => false)) || false;
+    const persisted = (await storage.persisted?.().catch(() => false)) ?? false;
     const estimate = await storage.estimate?.().catch(() => undefined);
     setHealth({ persisted, usage: estimate?.usage ?? null, quota: estimate?.quota ?? null });
   };
+  let asked = false;
+  const askToPersist = async () => {
+    if (asked || health().persisted) return;
+    asked = true;
+    await navigator.storage?.persist?.().catch(() => false);
+    await refresh();
+  };
+  addEventListener('appinstalled', () => void askToPersist());
   void refresh();
+  setInterval(() => void refresh(), 60_000);
   const nearlyFull = () => {
     const { usage, quota } = health();
     return usage !== null && quota !== null && quota > 0 && usage / quota > NEARLY_FULL;
   };
-  return { health, nearlyFull, refresh };
+  return { health, nearlyFull, refresh, askToPersist };
 }
 
 export function formatBytes(bytes: number | null): string {

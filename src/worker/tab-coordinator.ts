@@ -7,6 +7,22 @@ import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type 
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
 
+export const STORAGE_TOPIC = 'storage';
+
+/** A write the storage refused (SQLITE_IOERR, SQLITE_FULL: OPFS out of quota or failing). */
+function isStorageFailure(error: unknown): boolean {
+  const code = (error as { resultCode?: unknown })?.resultCode;
+  if (typeof code === 'number' && [10, 13].includes(code & 0xff)) return true;
+  return /QuotaExceeded|disk I\/O error|database or disk is full/i.test(error instanceof Error ? `${error.name} ${error.message}` : String(error));
+}
+
+async function describeStorageFailure(): Promise<string> {
+  const estimate = await navigator.storage?.estimate?.().catch(() => undefined);
+  const full = estimate?.usage !== undefined && estimate.quota !== undefined && estimate.quota > 0 && estimate.usage / estimate.quota > 0.9;
+  const why = full ? "this browser's storage for the app is full" : 'the browser could not write to its storage';
+  return `Your last change was not saved: ${why}. Free some space (or export a backup), then try again. Everything saved before is unchanged.`;
+}
+
 /** What the page hands over as a backup: a File or Blob, or the name of one kept in this browser. */
 function isStored(value: unknown): value is { stored: string } {
   return typeof value === 'object' && value !== null && typeof (value as { stored?: unknown }).stored === 'string';
@@ -226,9 +242,27 @@ export class TabCoordinator {
     if (!leader) throw new Error(`Your stories cannot be opened (${this.database?.state.kind ?? 'starting'}).`);
     const command = kind === 'command';
     if (command && hooks.commandDelayMs && hooks.phase !== 'after-commit') await delay();
-    const result = await leader.call(method, args);
+    let result: unknown;
+    try {
+      result = await leader.call(method, args);
+    } catch (error) {
+      if (!isStorageFailure(error)) throw error;
+      // The transaction rolled back; every tab hears why the last change was not kept.
+      const problem = await describeStorageFailure();
+      this.publishStorage(problem);
+      throw Object.assign(new Error(problem), { name: 'StorageError' });
+    }
+    if (command && this.storageProblem) this.publishStorage(null);
     if (command && hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
     return result;
+  }
+
+  private storageProblem: string | null = null;
+  private storageSeq = 0;
+  /** Tells every tab (through the leader's publish channel, topic "storage") that a write failed, or that writes work again. */
+  private publishStorage(problem: string | null) {
+    this.storageProblem = problem;
+    if (this.status.epoch) this.broadcast(this.status.epoch, { type: 'publish', topic: STORAGE_TOPIC, seq: ++this.storageSeq, data: { problem } });
   }
 
   private async runAdmin(method: string, args: unknown[]): Promise<unknown> {

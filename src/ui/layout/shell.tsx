@@ -8,6 +8,9 @@ export interface ShellProps {
   relay: RelayHealth;
   persisted: boolean | null;
   storageNearlyFull: boolean;
+  /** Why the last change was not saved (a storage failure), until a later change is. */
+  notSaved: string | null;
+  onDismissNotSaved: () => void;
   updateReady: boolean;
   onUpdate: () => void;
   children?: JSX.Element;
@@ -86,9 +89,17 @@ export function Shell(props: ShellProps) {
               <Dismiss onClick={() => banners.dismiss('not-persisted')} />
             </p>
           </Show>
+          <Show when={props.notSaved}>
+            {(problem) => (
+              <p class="banner error" data-banner="not-saved" role="alert">
+                {problem()}
+                <Dismiss onClick={() => props.onDismissNotSaved()} />
+              </p>
+            )}
+          </Show>
           <Show when={props.storageNearlyFull}>
             <p class="banner warn" data-banner="storage-full">
-              Storage is nearly full. Export a backup from Settings.
+              Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some space.
             </p>
           </Show>
           <Show when={props.updateReady}>
