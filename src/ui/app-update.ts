@@ -8,6 +8,8 @@ export function createAppUpdate() {
   const update = registerSW({
     onNeedRefresh: () => setUpdateReady(true),
     onOfflineReady: () => setOfflineReady(true),
+    // Offline, registering (which checks sw.js for an update) fails; the installed worker keeps serving.
+    onRegisterError: (error: unknown) => console.debug('service worker not registered now:', error),
   });
   return { updateReady, offlineReady, applyUpdate: () => update(true), dismiss: () => setUpdateReady(false) };
 }

@@ -43,3 +43,39 @@ it('runs in memory, and says nothing will be saved, where the browser cannot sto
   await expect.poll(() => normal.getByText('No bots yet.').isVisible()).toBe(true);
   await app.relay.close();
 });
+
+it('going offline and back, with two tabs, and the relay disappearing, raise no uncaught error in any page', async () => {
+  const app = await startApp();
+  ({ context } = await launchBrowser());
+  const problems: string[] = [];
+  const watch = (page: Awaited<ReturnType<typeof openTab>>) => {
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Uncaught/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+  };
+  const first = await openTab(context, `${app.url}/bots`);
+  watch(first);
+  await createBot(first, 'Steady');
+  const second = await openTab(context, `${app.url}/settings`);
+  watch(second);
+  await first.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+
+  await context.setOffline(true);
+  await expect.poll(() => second.locator('[data-banner="offline"]').isVisible(), { timeout: 20_000 }).toBe(true);
+  await first.reload();
+  await expect.poll(() => botList(first).allTextContents(), { timeout: 20_000 }).toEqual(['Steady']);
+  const third = await openTab(context, `${app.url}/chats`);
+  watch(third);
+  await third.evaluate(() => dispatchEvent(new Event('online')));
+  await second.waitForTimeout(2_000);
+  await context.setOffline(false);
+  await expect.poll(() => second.locator('[data-banner="offline"]').isVisible(), { timeout: 20_000 }).toBe(false);
+  await app.relay.close();
+  await first.reload();
+  await expect.poll(() => botList(first).allTextContents(), { timeout: 20_000 }).toEqual(['Steady']);
+  await second.waitForTimeout(2_000);
+  expect(problems).toEqual([]);
+});

@@ -3,11 +3,16 @@ import type { Settings } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
-async function relayModels(): Promise<string[]> {
-  const response = await fetch('/api/v1/models');
-  if (!response.ok) throw new Error(`the relay answered ${response.status}`);
-  const body = (await response.json()) as { data?: { id: string }[] };
-  return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b));
+/** The relay's models, or null when it cannot be asked (offline, relay down): the fields still take any id. */
+async function relayModels(): Promise<string[] | null> {
+  try {
+    const response = await fetch('/api/v1/models');
+    if (!response.ok) return null;
+    const body = (await response.json()) as { data?: { id: string }[] };
+    return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b));
+  } catch {
+    return null;
+  }
 }
 
 /** Which models narrate and classify, and the knobs of the turn pipeline. */
@@ -57,7 +62,9 @@ export function ModelSettings() {
           <Show when={models.error}>
             <p class="muted">The model list could not be loaded ({String(models.error?.message ?? models.error)}); type a model id.</p>
           </Show>
-          <Show when={models()}>{(list) => <p class="muted small">{list().length} models available from the relay.</p>}</Show>
+          <Show when={models() !== undefined}>
+            <p class="muted small">{models() ? `${models()!.length} models available from the relay.` : 'The relay cannot list its models right now; any model id can still be typed.'}</p>
+          </Show>
           {modelPicker('narrativeModel', 'Narrative model', s().narrativeModel)}
           {modelPicker('classifierModel', 'Classifier model', s().classifierModel)}
           <label>
