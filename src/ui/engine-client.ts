@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
-import { createSignal } from 'solid-js';
+import { createEffect, createSignal } from 'solid-js';
+import { relayToken } from './relay-token.ts';
 import { API, type EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
@@ -32,6 +33,8 @@ function testHooksFromUrl(): TestHooks | undefined {
 export function createEngineClient() {
   const worker = new Worker(new URL('../worker/db.worker.ts', import.meta.url), { type: 'module', name: 'roleplay-engine-db' });
   const remote = Comlink.wrap<DatabaseWorker>(worker);
+  // The worker cannot read localStorage: it is told the relay token, now and whenever it changes.
+  createEffect(() => void remote.setRelayToken(relayToken()));
   const [status, setStatus] = createSignal<TabStatus>({ role: 'starting', storage: null, database: null, epoch: null });
   const listeners = new Set<ChangeListener>();
   const publishListeners = new Set<(topic: string, seq: number, data: unknown) => void>();

@@ -1,16 +1,20 @@
-import { createSignal, onCleanup } from 'solid-js';
+import { createEffect, createSignal, on, onCleanup } from 'solid-js';
+import { relayFetch, relayToken } from './relay-token.ts';
 
 export type RelayHealth =
   | { state: 'checking' }
   | { state: 'online'; mode: 'upstream' | 'demo'; upstream: string | null }
-  | { state: 'offline'; reason: string };
+  | { state: 'offline'; reason: string }
+  /** The relay wants its token (RELAY_TOKEN) and this browser has none, or a wrong one. */
+  | { state: 'needs-token'; hadToken: boolean };
 
 /** Polls the relay's /api/health; the app works offline for browsing, and says when it is. */
 export function createRelayHealth(intervalMs = 15_000) {
   const [health, setHealth] = createSignal<RelayHealth>({ state: 'checking' });
   const check = async () => {
     try {
-      const response = await fetch('/api/health', { cache: 'no-store' });
+      const response = await relayFetch('/api/health', { cache: 'no-store' });
+      if (response.status === 401) return setHealth({ state: 'needs-token', hadToken: Boolean(relayToken()) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { mode: 'upstream' | 'demo'; upstream: string | null };
       setHealth({ state: 'online', mode: body.mode, upstream: body.upstream });
@@ -18,7 +22,8 @@ export function createRelayHealth(intervalMs = 15_000) {
       setHealth({ state: 'offline', reason: error instanceof Error ? error.message : String(error) });
     }
   };
-  void check();
+  // A token entered (here or in another tab) is tried at once.
+  createEffect(on(relayToken, () => void check()));
   const timer = setInterval(check, intervalMs);
   addEventListener('online', check);
   addEventListener('offline', check);

@@ -6,19 +6,25 @@ import { TabCoordinator, type TabStatus, type TestHooks, type WorkerEvent } from
 export interface DatabaseWorker {
   start(tabId: string, onEvent: (event: WorkerEvent) => void, hooks?: TestHooks): Promise<TabStatus>;
   call(method: string, args: unknown[]): Promise<unknown>;
+  /** The relay token this browser keeps (localStorage, which a worker cannot read), for the model calls this tab makes when it leads. */
+  setRelayToken(token: string): void;
 }
 
 let coordinator: TabCoordinator | undefined;
+let relayToken = '';
 
 const api: DatabaseWorker = {
   async start(tabId, onEvent, hooks) {
     if (coordinator) throw new Error('This worker was already started');
-    coordinator = new TabCoordinator(tabId, (event) => void onEvent(event), hooks);
+    coordinator = new TabCoordinator(tabId, (event) => void onEvent(event), hooks, () => relayToken);
     return coordinator.start();
   },
   call(method, args) {
     if (!coordinator) return Promise.reject(new Error('The database worker has not been started'));
     return coordinator.call(method, args);
+  },
+  setRelayToken(token) {
+    relayToken = token;
   },
 };
 

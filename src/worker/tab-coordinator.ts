@@ -99,6 +99,7 @@ export class TabCoordinator {
     private readonly tabId: string,
     private readonly emit: (event: WorkerEvent) => void,
     private readonly hooks: TestHooks = {},
+    private readonly relayToken: () => string = () => '',
   ) {}
 
   async start(): Promise<TabStatus> {
@@ -147,7 +148,7 @@ export class TabCoordinator {
     this.leader = engine
       ? createLeader({
           engine,
-          llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href }),
+          llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
           tokens: loadTokenCounter,
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),

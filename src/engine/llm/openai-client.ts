@@ -4,8 +4,11 @@ import { LlmError, type ChatMessage, type Completion, type LlmCallOptions, type 
 export interface RelayClientOptions {
   /** The relay's API root, e.g. `${location.origin}/api/v1`. */
   baseURL: string;
-  /** The relay's token when it requires one; never the upstream key, which the relay alone holds. */
-  token?: string;
+  /**
+   * The relay's token when it requires one (read on every call: the player may enter it while the
+   * app runs); never the upstream key, which the relay alone holds.
+   */
+  token?: () => string | undefined;
   fetch?: typeof fetch;
 }
 
@@ -56,18 +59,23 @@ export function toLlmError(error: unknown, sdk?: Sdk): LlmError {
 export function createRelayClient(options: RelayClientOptions): LlmClient {
   let module: Sdk | undefined;
   let sdk: Promise<OpenAI> | undefined;
-  const client = () =>
-    (sdk ??= import('openai').then(
+  let builtFor: string | undefined;
+  const client = () => {
+    const token = options.token?.() || 'relay-holds-the-key';
+    if (builtFor !== token) sdk = undefined;
+    builtFor = token;
+    return (sdk ??= import('openai').then(
       (loaded) =>
         new (module = loaded).default({
           baseURL: options.baseURL,
-          apiKey: options.token || 'relay-holds-the-key',
+          apiKey: token,
           dangerouslyAllowBrowser: true,
           maxRetries: 0,
           timeout: 10 * 60_000,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         }),
     ));
+  };
 
   const body = (messages: readonly ChatMessage[], o: LlmCallOptions) => ({
     model: o.model,

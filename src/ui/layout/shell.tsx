@@ -66,6 +66,14 @@ export function Shell(props: ShellProps) {
               it.
             </p>
           </Show>
+          <Show when={props.relay.state === 'needs-token' ? props.relay : null}>
+            {(relay) => (
+              <p class="banner warn" data-banner="needs-token" role="alert">
+                {relay().hadToken ? 'The relay refused this browser’s token.' : 'This relay needs a token.'} <A href="/settings#relay-token">Enter it in Settings</A> (it is the relay’s
+                RELAY_TOKEN).
+              </p>
+            )}
+          </Show>
           <Show when={props.relay.state === 'offline'}>
             <p class="banner" data-banner="offline">
               Offline: your chats and memories are here to read; new replies need the relay.

@@ -2,11 +2,12 @@ import { createResource, createSignal, For, Show } from 'solid-js';
 import type { Settings } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { relayFetch } from '../relay-token.ts';
 
 /** The relay's models, or null when it cannot be asked (offline, relay down): the fields still take any id. */
 async function relayModels(): Promise<string[] | null> {
   try {
-    const response = await fetch('/api/v1/models');
+    const response = await relayFetch('/api/v1/models');
     if (!response.ok) return null;
     const body = (await response.json()) as { data?: { id: string }[] };
     return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b));

@@ -5,6 +5,7 @@ import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
+import { RelayTokenField } from './relay-token-field.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
@@ -73,8 +74,11 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
             : `Relay online, forwarding to ${props.relay.upstream}.`
           : props.relay.state === 'offline'
             ? 'Relay unreachable: browsing only.'
-            : 'Checking the relay…'}
+            : props.relay.state === 'needs-token'
+              ? 'The relay needs its token (RELAY_TOKEN) before it answers.'
+              : 'Checking the relay…'}
       </p>
+      <RelayTokenField />
 
       <h2>Models and settings</h2>
       <ModelSettings />
