@@ -7,9 +7,10 @@ import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
 import { DATABASE_LOCK } from '../../src/worker/protocol.ts';
+import { findChromium } from '../chromium-path.mjs';
 
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The real relay serving the real build, on a free loopback port, with the demo model (or a given upstream). */
 export async function startApp(
