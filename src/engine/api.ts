@@ -86,6 +86,8 @@ export const API = {
   backupFile: { kind: 'admin', args: none },
   /** What a backup file holds, checked through; nothing is written. */
   checkBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },
+  /** A consistent copy of the SQLite file (a Blob), for other tools. */
+  databaseFile: { kind: 'admin', args: none },
   /** The backups kept in this browser, newest first. */
   listBackups: { kind: 'admin', args: none },
   /** One of them, as a File to download. */

@@ -92,6 +92,8 @@ export function createEngineClient() {
       backupFile: () => call('backupFile')() as Promise<Blob>,
       /** What a backup file holds, checked through; nothing is written. */
       checkBackup: (file: Blob | { stored: string }) => call('checkBackup')(file) as Promise<BackupPreview>,
+      /** A consistent copy of the SQLite file. */
+      databaseFile: () => call('databaseFile')() as Promise<Blob>,
       /** The backups kept in this browser, newest first. */
       listBackups: () => call('listBackups')() as Promise<StoredBackup[]>,
       storedBackup: (name: string) => call('storedBackup')(name) as Promise<File>,

@@ -17,6 +17,8 @@ export interface OpenDatabase {
   state: DatabaseState;
   /** Moves a broken (or unwanted) database aside, keeping a copy, and opens a new empty one. */
   startFresh(): Promise<OpenDatabase>;
+  /** The database file's bytes as they stand between two transactions (SQLite's own serialization). */
+  fileBytes(): Uint8Array;
   close(): void;
 }
 
@@ -69,7 +71,8 @@ const SQLITE_NOTADB = 26;
 
 async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>): Promise<OpenDatabase> {
   const db = wrapSqlite(database);
-  const base = { storage, startFresh, close: () => db.close() };
+  const sqlite = await loadSqlite();
+  const base = { storage, startFresh, close: () => db.close(), fileBytes: () => sqlite.capi.sqlite3_js_db_export(database.pointer!) };
   try {
     const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);
     const { dbId, created } = engine.identify();

@@ -134,6 +134,9 @@ export class TabCoordinator {
         storage: 'opfs',
         state: { kind: 'failed', detail },
         startFresh: () => openOpfsDatabase(),
+        fileBytes: () => {
+          throw new Error('The database could not be opened, so it cannot be copied.');
+        },
         close: () => {},
       };
       return failed;
@@ -275,6 +278,10 @@ export class TabCoordinator {
       const engine = this.engineOrThrow();
       const summary = await checkBackupFile(engine, await this.backupArgument(args[0]));
       return { ...summary, sameDatabase: summary.database === engine.identify().dbId };
+    }
+    if (method === 'databaseFile') {
+      if (!database.engine) throw new Error(`Your stories cannot be opened (${database.state.kind}), so there is no database to copy.`);
+      return new Blob([database.fileBytes() as Uint8Array<ArrayBuffer>], { type: 'application/vnd.sqlite3' });
     }
     if (method === 'listBackups') return database.storage === 'opfs' ? listBackups() : [];
     if (method === 'storedBackup') return storedBackupFile(String(args[0]));

@@ -75,6 +75,22 @@ describe('backups from Settings', () => {
     expect(kept.some((n) => n.endsWith('.partial'))).toBe(false);
   });
 
+  it('downloads a consistent copy of the SQLite file, named with the date', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'In the file');
+    await page.goto(`${app.url}/settings`);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download database file' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^roleplay-engine-\d{4}-\d{2}-\d{2}\.sqlite3$/);
+    const path = join(freshProfile(), file.suggestedFilename());
+    await file.saveAs(path);
+    const bytes = readFileSync(path);
+    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+    expect(bytes.includes('In the file')).toBe(true);
+  });
+
   it('refuses a damaged file before anything changes, naming the line', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/bots`);

@@ -30,6 +30,12 @@ export function BackupSection(props: { client: AppClient }) {
       downloadBlob(await props.client.admin.backupFile(), backupFileName());
       setDone('Backup exported.');
     });
+  const downloadDatabase = () =>
+    void run(async () => {
+      setDone(null);
+      downloadBlob(await props.client.admin.databaseFile(), `roleplay-engine-${new Date().toISOString().slice(0, 10)}.sqlite3`);
+      setDone('Database file downloaded: open it with any SQLite tool. To move your stories, use a backup.');
+    });
   const choose = (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
     const file = input.files?.[0];
@@ -61,6 +67,9 @@ export function BackupSection(props: { client: AppClient }) {
           Restore from backup…
           <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={choose} />
         </label>
+        <button type="button" onClick={downloadDatabase} disabled={busy()}>
+          Download database file
+        </button>
       </div>
       <Show when={busy() && !preview()}>
         <p class="muted" role="status">
