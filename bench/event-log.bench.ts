@@ -6,6 +6,7 @@ import type { Db } from '../src/engine/db/port.ts';
 import { migrate } from '../src/engine/db/migrate.ts';
 import { openMemoryDb, openTestEngine, readMigrations } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
+import { checkBackupFile, gzipLines, restoreBackupFile } from '../src/worker/backup-streams.ts';
 
 const TARGET_EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const BOTS = 20;
@@ -107,6 +108,18 @@ export async function benchEventLog(): Promise<void> {
   const count = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
   const migrateMs = await timeMigrationFromV1(db);
 
+  // The backup file (format 3) of this log: written a page at a time, checked, restored.
+  let t = performance.now();
+  const file = new Blob([await new Response(gzipLines(engine.backupLines())).arrayBuffer()]);
+  const writeMs = performance.now() - t;
+  t = performance.now();
+  await checkBackupFile(engine, file);
+  const checkMs = performance.now() - t;
+  const target = await openTestEngine({ now: Date.now });
+  t = performance.now();
+  await restoreBackupFile(target.engine, file);
+  const restoreMs = performance.now() - t;
+
   printTable(`Event log (Node ${process.version}, sqlite-wasm in memory; OPFS numbers come from the browser bench)`, [
     ['events appended', fmt(events)],
     ['commands (one transaction each)', fmt(commandsRun)],
@@ -121,6 +134,9 @@ export async function benchEventLog(): Promise<void> {
     [`transcript page of 50 (chat of ${fmt(longest.n)} turns), median`, `${fmt(median(pageTimes), 2)} ms`],
     [`list ${CHATS} chats with snippets, median`, `${fmt(median(listTimes), 2)} ms`],
     [`migrate this log from the v1 shape (0006), once`, `${fmt(migrateMs)} ms`],
+    ['backup file of the log (format 3, gzip): write / size', `${fmt(writeMs)} ms / ${fmt(file.size / 1e6, 1)} MB`],
+    ['  check it through (every line, checksum)', `${fmt(checkMs)} ms`],
+    ['  restore it into a new database (check, stage, swap, rebuild)', `${fmt(restoreMs)} ms`],
   ]);
 }
 

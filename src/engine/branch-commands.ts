@@ -37,10 +37,12 @@ export function branchCommands(ctx: LogContext) {
           );
           // A bot reset is global: a copy written after it would bring back what it cleared. Rare;
           // refused plainly until branches share history instead of copying it.
+          // Any bot the story mentions counts (its host, a guest, one it has feelings about).
           const reset = db.get<{ id: string }>(
             `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${VISIBLE('r')}
                AND r.id > (SELECT min(id) FROM events WHERE chat_id = ?2) AND r.id < ?1
-               AND json_extract(r.payload, '$.botId') IN (SELECT bot_id FROM chats WHERE id = ?2 UNION SELECT entity FROM activity WHERE chat_id = ?2)`,
+               AND EXISTS (SELECT 1 FROM events e WHERE e.chat_id = ?2 AND e.id < ?1 AND instr(e.payload, json_extract(r.payload, '$.botId')) > 0
+                           UNION ALL SELECT 1 FROM chats c WHERE c.id = ?2 AND c.bot_id = json_extract(r.payload, '$.botId'))`,
             [next?.id ?? '~', chatId],
           );
           if (reset) throw new CommandRejectedError('A bot in this story was reset partway through, so it cannot be branched yet.');

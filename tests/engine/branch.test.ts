@@ -5,6 +5,7 @@ import type { ChatState } from '../../src/engine/queries/chat-state.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { EVENT_DEFINITIONS } from '../../src/engine/events/registry.ts';
 import { MARKING_CHAT_KINDS, SKIPPED_IN_COPY, STRIPPED_IN_COPY } from '../../src/engine/log/copy-chat.ts';
+import { draft } from '../support/fixtures.ts';
 import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openStory } from '../support/story.ts';
@@ -100,6 +101,14 @@ describe('branch from here', () => {
     expect(() => engine.branchChat(chat, first.seq)).toThrow(/reset partway/);
     expect(engine.headSeq()).toBe(head);
     expect(engine.listChats()).toHaveLength(1);
+  });
+
+  it('refuses too when the reset bot only had feelings in the story (the property test found this)', async () => {
+    const guest = engine.newId();
+    engine.append([draft.bot(guest, { name: 'Tam' }), draft.edge(chat, guest, 'you', { affinityDelta: 4 })]);
+    engine.authoring.resetBot(guest, 'Tam');
+    const first = await exchange(chat, '"One."', 'Reply one.', 5);
+    expect(() => engine.branchChat(chat, first.seq)).toThrow(/reset partway/);
   });
 
   it('refuses a turn that is not in the chat, writing nothing', async () => {
