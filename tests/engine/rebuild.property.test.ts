@@ -426,6 +426,9 @@ describe('rebuild() equals incremental projection', () => {
         restored.engine.rebuild();
         expect(dumpProjections(restored.db)).toEqual(incremental);
         checkMemoryIndex(restored.db);
+        // Thousands of runs must not exhaust the wasm heap.
+        restored.db.close();
+        db.close();
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 150), ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : {}) },
     );
