@@ -7,6 +7,7 @@ export { API, readsOf, type QueryName } from './api.ts';
 export type { EngineClient } from './leader/handlers.ts';
 export { streamTopic, type StreamMessage } from './leader/narrator.ts';
 export { botFields } from './events/authoring.ts';
+export { TEXT_LIMITS } from './events/fields.ts';
 export { kickoffSchema, type Kickoff } from './kickoff.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';

@@ -72,7 +72,8 @@ describe('the living state of a chat', () => {
     await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 20:02');
 
     // Pinning a memory and moving the clock by hand go through the engine and come back live.
-    await page.getByTestId('memory').nth(1).getByRole('button', { name: 'Pin' }).click();
+    // Each pin button is named after its memory, not just "Pin".
+    await page.getByTestId('memory').nth(1).getByRole('button', { name: /^Pin “.*lighthouse map/ }).click();
     await expect.poll(() => page.getByTestId('pin-count').textContent()).toBe('pinned 1/8');
     expect((await drawer(page, chatId)).memories.filter((m) => m.pinned).map((m) => m.summary)[0]).toContain('lighthouse map');
     await page.getByRole('button', { name: '+1 hour' }).click();

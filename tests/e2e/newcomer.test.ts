@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
+import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { launchBrowser, openTab, startApp } from './harness.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -24,5 +25,39 @@ describe('the first screens a newcomer meets', () => {
     await page.mouse.wheel(0, 2_000);
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => [window.scrollY, document.querySelector('.rail')!.getBoundingClientRect().top])).toEqual([0, 0]);
+  });
+
+  it('a name too long is stopped by the field and, if it gets through, refused in plain words; a long unbroken name wraps in the drawer', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots/new`);
+    const name = page.getByLabel('Name');
+    expect(await name.getAttribute('maxlength')).toBe('80');
+    expect(await page.getByLabel('Persona').getAttribute('maxlength')).toBe('20000');
+    const refused = await page.evaluate(async () => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      return engine
+        .saveBot({ name: 'M'.repeat(5_000), persona: '', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null)
+        .then(() => 'saved', (e: Error) => e.message);
+    });
+    expect(refused).toMatch(/keep it to 80 characters or fewer/);
+    expect(refused).not.toMatch(/Too big|<=/);
+
+    const kickoff = defaultKickoff({ name: 'M'.repeat(80), initialRelationship: '' }, new Date(2026, 0, 1, 20));
+    const chatId = await page.evaluate(async (kickoff) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      await engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+      const bot = await engine.saveBot({ name: 'M'.repeat(80), persona: 'Long named.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: 'Here.' }, null);
+      localStorage.setItem('roleplay-engine/drawer', 'open');
+      return engine.startChat(bot, kickoff) as Promise<string>;
+    }, kickoff);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const drawer = page.getByTestId('story-drawer');
+    await expect.poll(() => drawer.textContent()).toContain('M'.repeat(80));
+    expect(await drawer.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    // Nothing on the chat screen reaches past the window (the drawer's toggle was pushed off it).
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('.chat *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => `${el.tagName}.${el.className}`),
+    );
+    expect(outside).toEqual([]);
   });
 });

@@ -16,9 +16,13 @@ export const eventId = z.string().regex(ID_PATTERN, 'must be an event id');
 export const entityRef = z.union([z.literal('you'), uuid]);
 export type EntityRef = z.infer<typeof entityRef>;
 
-export const shortText = (max: number) => z.string().trim().max(max);
-export const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
-export const longText = z.string().max(20_000);
+/** The rule a too-long text breaks, in the words the form shows beside the field. */
+const atMost = (max: number) => `keep it to ${max.toLocaleString('en-US')} characters or fewer`;
+export const shortText = (max: number) => z.string().trim().max(max, atMost(max));
+export const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, atMost(max));
+export const longText = z.string().max(20_000, atMost(20_000));
+/** Field limits the forms give their inputs as `maxlength`, so a paste stops where the rule does. */
+export const TEXT_LIMITS = { name: 80, long: 20_000, relationship: 2_000, sample: 2_000, trait: 80 } as const;
 
 /** In-fiction time: an ISO 8601 date-time (an offset or Z is optional; fiction has no time zone). */
 export const fictionTime = z

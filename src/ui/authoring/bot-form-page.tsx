@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Index, Show } from 'solid-js';
 import { createStillHere } from '../still-here.ts';
-import { botFields } from '../../engine/for-ui.ts';
+import { botFields, TEXT_LIMITS } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
@@ -18,7 +18,7 @@ interface BotDraft {
 
 const empty: BotDraft = { name: '', persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
 
-function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; value: string; onInput: (v: string) => void }) {
+function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
   return (
     <div class="field">
@@ -34,6 +34,7 @@ function Field(props: { name: string; label: string; error?: string; hint?: stri
           <input
             id={id}
             name={props.name}
+            maxLength={props.maxLength}
             value={props.value}
             aria-invalid={Boolean(props.error)}
             aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
@@ -45,6 +46,7 @@ function Field(props: { name: string; label: string; error?: string; hint?: stri
           id={id}
           name={props.name}
           rows={props.rows}
+          maxLength={props.maxLength}
           value={props.value}
           aria-invalid={Boolean(props.error)}
           aria-describedby={props.error ? `${id}-error` : props.hint ? `${id}-hint` : undefined}
@@ -112,8 +114,8 @@ export function BotFormPage() {
     <section aria-labelledby="bot-form-title">
       <h1 id="bot-form-title">{params.id ? `Edit ${existing()?.name ?? 'bot'}` : 'New bot'}</h1>
       <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
-        <Field name="name" label="Name" value={form().name} error={errors().name} onInput={set('name')} />
-        <Field name="persona" label="Persona" rows={4} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
+        <Field name="name" label="Name" maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
+        <Field name="persona" label="Persona" rows={4} maxLength={TEXT_LIMITS.long} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
         <fieldset>
           <legend>Voice samples</legend>
           <p class="hint">Lines in their voice, so the narrator can match how they speak.</p>
@@ -144,9 +146,9 @@ export function BotFormPage() {
           </Show>
         </fieldset>
         <Field name="traits" label="Traits" hint="Separated by commas: wry, loyal, afraid of deep water" value={form().traits} error={errors().traits ?? Object.entries(errors()).find(([k]) => k.startsWith('traits.'))?.[1]} onInput={set('traits')} />
-        <Field name="backstory" label="Backstory" rows={4} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
-        <Field name="initialRelationship" label="Relationship to you" rows={2} hint="How they know you when the story starts." value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
-        <Field name="kickoff" label="Kickoff" rows={5} hint="The opening scene, in prose. It becomes the first message of every new chat with this bot." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <Field name="backstory" label="Backstory" rows={4} maxLength={TEXT_LIMITS.long} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
+        <Field name="initialRelationship" label="Relationship to you" rows={2} maxLength={TEXT_LIMITS.relationship} hint="How they know you when the story starts." value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
+        <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose. It becomes the first message of every new chat with this bot." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
         <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
         <div class="row">
           <button type="submit">{params.id ? 'Save bot' : 'Create bot'}</button>

@@ -266,7 +266,14 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                         {'○'.repeat(3 - memory.significance)}
                       </span>
                     </Editable>
-                    <button type="button" class="small quiet" aria-pressed={memory.pinned} disabled={busy()} onClick={() => togglePin(memory)}>
+                    <button
+                      type="button"
+                      class="small quiet"
+                      aria-pressed={memory.pinned}
+                      aria-label={`Pin “${memory.summary.length > 60 ? `${memory.summary.slice(0, 59)}…` : memory.summary}”`}
+                      disabled={busy()}
+                      onClick={() => togglePin(memory)}
+                    >
                       {memory.pinned ? (memory.autoPinned ? 'Pinned (auto)' : 'Pinned') : 'Pin'}
                     </button>
                   </div>
