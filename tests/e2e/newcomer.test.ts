@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { defaultKickoff } from '../../src/engine/kickoff.ts';
-import { launchBrowser, openTab, startApp } from './harness.ts';
+import { launchBrowser, openTab, startApp, storyReady } from './harness.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let context: BrowserContext | undefined;
@@ -60,4 +60,24 @@ describe('the first screens a newcomer meets', () => {
     );
     expect(outside).toEqual([]);
   });
+
+  it("a new chat's opening is the author's: no Regenerate or Continue on it, and an empty Send says it lets them go on", async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const chatId = await storyReady(page);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await page.locator('.turn.assistant').first().waitFor();
+    for (const name of ['Regenerate', 'Continue']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Let them go on');
+    await box.fill('"Hello."');
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Send');
+    await box.fill('   ');
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Let them go on');
+    // Letting them go on is a reply of the narrator's, which can then be regenerated.
+    await page.getByRole('button', { name: 'Let them go on' }).click();
+    await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByRole('button', { name: 'Regenerate', exact: true }).count()).toBe(1);
+  });
 });
+

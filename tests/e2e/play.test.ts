@@ -162,6 +162,9 @@ describe('playing a story', () => {
     expect(narratorRequests()).toBe(before + 2);
     await expect.poll(() => narratorCalls().at(-1)!.aborted()).toBe(true);
 
+    // One Regenerate, in the banner beside the problem, not a second one in the composer.
+    for (const page of [a, b]) expect(await page.getByRole('button', { name: 'Regenerate', exact: true }).count()).toBe(1);
+
     // Regenerate from the banner gives a full reply in place of the stopped one.
     wordDelay = 2;
     await b.locator('[data-banner="reply-problem"]').getByRole('button', { name: 'Regenerate' }).click();

@@ -112,4 +112,13 @@ describe('versions of the latest reply (swipes)', () => {
     engine.undoRewind(chat);
     expect(latest()).toMatchObject({ text: 'One.', versions: { number: 1, of: 2 } });
   });
+
+  it("refuses to regenerate or continue the opening: it is the author's kickoff (issue 13)", () => {
+    expect(engine.transcript(chat).turns).toHaveLength(1);
+    const head = engine.headSeq();
+    expect(() => engine.turns.regenerate(chat)).toThrow(/The opening is the story’s kickoff/);
+    expect(() => engine.turns.continueReply(chat)).toThrow(/The opening is the story’s kickoff/);
+    expect(engine.headSeq()).toBe(head);
+  });
 });
+

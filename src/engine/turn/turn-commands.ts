@@ -54,6 +54,11 @@ export function turnCommands(ctx: LogContext) {
     }
   }
 
+  /** The opening narration is the author's kickoff (its versions are the bot's greetings): not the model's to redo or extend. */
+  function refuseOpening(model: string | null): void {
+    if (model === 'kickoff') throw new CommandRejectedError('The opening is the story’s kickoff, written by its author. Write your first line to begin.');
+  }
+
   function startedFrom(chatId: string, startedSeq: number, inCharacter: string | null): StartedTurn {
     const row = db.get<{ payload: string }>('SELECT payload FROM events WHERE seq = ?', [startedSeq])!;
     const p = JSON.parse(row.payload) as { turnId: string; speaker: string; model: string };
@@ -195,6 +200,7 @@ export function turnCommands(ctx: LogContext) {
         );
         if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to continue.');
         refuseBeforeReset(chatId, last.seq);
+        refuseOpening(last.model);
         if (!last.text.trim()) throw new CommandRejectedError('This reply is empty: regenerate it instead.');
         const analysisOf = last.finished_seq !== null ? idOfSeq(db, last.finished_seq) : undefined;
         appendEvents(ctx, stampFirst([
@@ -215,9 +221,10 @@ export function turnCommands(ctx: LogContext) {
       return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
         if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
-        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
+        const last = db.get<{ seq: number; role: string; model: string | null }>('SELECT seq, role, model FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         refuseBeforeReset(chatId, last.seq);
+        if (last.role === 'assistant') refuseOpening(last.model);
         const settings = readSettings(db);
         // The transcript row of a reply carries its assistant_turn_started's seq.
         const regenerateOf = last.role === 'assistant' ? idOfSeq(db, last.seq) : undefined;

@@ -459,18 +459,26 @@ export function ChatPage() {
                 when={streaming()}
                 fallback={
                   <>
-                    <Show when={last()?.role === 'assistant' && !beforeReset(last()!)}>
+                    {/* Not on the opening (the author's kickoff) nor on history before a reset. */}
+                    <Show when={last()?.role === 'assistant' && last()!.model !== 'kickoff' && !beforeReset(last()!)}>
                       <Show when={last()?.text.trim()}>
                         <button type="button" onClick={continueReply} disabled={sending()} title="The narrator goes on from the last word">
                           Continue
                         </button>
                       </Show>
-                      <button type="button" onClick={regenerate} disabled={sending()}>
-                        Regenerate
-                      </button>
+                      {/* A reply with a problem offers its own Regenerate or Retry, in its banner. */}
+                      <Show when={!replyProblem(last()!)}>
+                        <button type="button" onClick={regenerate} disabled={sending()}>
+                          Regenerate
+                        </button>
+                      </Show>
                     </Show>
-                    <button type="submit" disabled={sending() || Boolean(streaming())}>
-                      Send
+                    <button
+                      type="submit"
+                      disabled={sending() || Boolean(streaming())}
+                      title={draft().trim() ? undefined : 'Send nothing: the narrator carries the scene on'}
+                    >
+                      {draft().trim() ? 'Send' : 'Let them go on'}
                     </button>
                   </>
                 }
