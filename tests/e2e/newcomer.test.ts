@@ -79,5 +79,33 @@ describe('the first screens a newcomer meets', () => {
     await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(2);
     await expect.poll(() => page.getByRole('button', { name: 'Regenerate', exact: true }).count()).toBe(1);
   });
+
+  it("the chat list's previews stay inside their column with an ellipsis, and show no *asterisks*", async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
+    const opening = `*Mira leans over the rail* and watches the harbour lights go out one by one, ${'while the storm gathers over the water '.repeat(8)}**and then she laughs.**`;
+    await page.evaluate(
+      async ({ kickoff, opening }) => {
+        const engine = (globalThis as any).roleplayEngine.engine;
+        await engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+        const bot = await engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: opening }, null);
+        await engine.startChat(bot, kickoff);
+      },
+      { kickoff, opening },
+    );
+    await page.goto(`${app.url}/chats`);
+    const snippet = page.locator('.chat-card .snippet').first();
+    await expect.poll(() => snippet.textContent()).toMatch(/^Mira leans over the rail and watches/);
+    expect(await snippet.textContent()).not.toContain('*');
+    const fit = await page.evaluate(() => {
+      const list = document.querySelector('ul.cards')!.getBoundingClientRect();
+      const card = document.querySelector('.chat-card')!.getBoundingClientRect();
+      const line = document.querySelector('.chat-card .snippet') as HTMLElement;
+      return { inside: card.right <= list.right + 1, ellipsis: line.scrollWidth > line.clientWidth, page: document.documentElement.scrollWidth <= innerWidth };
+    });
+    expect(fit).toEqual({ inside: true, ellipsis: true, page: true });
+  });
 });
 

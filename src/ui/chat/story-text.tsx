@@ -1,31 +1,11 @@
 import { For, type JSX } from 'solid-js';
+import { inlineSpans } from './inline-spans.ts';
 
 /**
  * Light markdown for story text, rendered as nodes (never as HTML, so a reply cannot inject
  * markup): paragraphs, > blockquotes, **bold**, *italic* or _italic_ (actions), and OOC asides
  * ((like this)) dimmed and smaller.
  */
-type Inline = { kind: 'text' | 'bold' | 'italic' | 'ooc'; text: string };
-
-function escapeForRegex(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-export function inlineSpans(text: string, oocOpen = '((', oocClose = '))'): Inline[] {
-  const pattern = new RegExp(`(${escapeForRegex(oocOpen)}[\\s\\S]*?(?:${escapeForRegex(oocClose)}|$))|\\*\\*([^*]+)\\*\\*|\\*([^*\\n]+)\\*|_([^_\\n]+)_`, 'g');
-  const spans: Inline[] = [];
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (match.index > last) spans.push({ kind: 'text', text: text.slice(last, match.index) });
-    if (match[1] !== undefined) spans.push({ kind: 'ooc', text: match[1] });
-    else if (match[2] !== undefined) spans.push({ kind: 'bold', text: match[2] });
-    else spans.push({ kind: 'italic', text: match[3] ?? match[4] ?? '' });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) spans.push({ kind: 'text', text: text.slice(last) });
-  return spans;
-}
-
 function InlineText(props: { text: string; ooc: [string, string] }): JSX.Element {
   return (
     <For each={inlineSpans(props.text, ...props.ooc)}>

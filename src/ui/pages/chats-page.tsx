@@ -1,3 +1,4 @@
+import { plainText } from '../chat/inline-spans.ts';
 import { A, Navigate } from '@solidjs/router';
 import { createResource, For, Match, Show, Switch } from 'solid-js';
 import { describeFictionTime } from '../../engine/for-ui.ts';
@@ -40,7 +41,7 @@ export function ChatsPage() {
                             <strong>{chat.title}</strong> <span class="muted">with {chat.botName ?? 'a deleted bot'}</span>
                           </span>
                           <span class="muted small">{describeFictionTime(chat.fictionTime)}</span>
-                          <span class="snippet">{chat.lastReply ?? 'No reply yet.'}</span>
+                          <span class="snippet">{chat.lastReply ? plainText(chat.lastReply) : 'No reply yet.'}</span>
                         </A>
                       </li>
                     )}
