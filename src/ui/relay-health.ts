@@ -9,8 +9,12 @@ export type RelayHealth =
   | { state: 'needs-token'; hadToken: boolean };
 
 /** Polls the relay's /api/health; the app works offline for browsing, and says when it is. */
+/** While the relay is away it is asked again every couple of seconds, so "Offline" goes as soon as it is back. */
+const AWAY_INTERVAL_MS = 2_000;
+
 export function createRelayHealth(intervalMs = 15_000) {
   const [health, setHealth] = createSignal<RelayHealth>({ state: 'checking' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const check = async () => {
     try {
       const response = await relayFetch('/api/health', { cache: 'no-store' });
@@ -19,16 +23,23 @@ export function createRelayHealth(intervalMs = 15_000) {
       const body = (await response.json()) as { mode: 'upstream' | 'demo'; upstream: string | null };
       setHealth({ state: 'online', mode: body.mode, upstream: body.upstream });
     } catch (error) {
+      const wasOffline = health().state === 'offline';
       setHealth({ state: 'offline', reason: error instanceof Error ? error.message : String(error) });
+      // Gone just now: switch to asking every couple of seconds.
+      if (!wasOffline) schedule();
     }
   };
   // A token entered (here or in another tab) is tried at once.
   createEffect(on(relayToken, () => void check()));
-  const timer = setInterval(check, intervalMs);
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void check().finally(schedule), health().state === 'offline' ? AWAY_INTERVAL_MS : intervalMs);
+  };
+  schedule();
   addEventListener('online', check);
   addEventListener('offline', check);
   onCleanup(() => {
-    clearInterval(timer);
+    clearTimeout(timer);
     removeEventListener('online', check);
     removeEventListener('offline', check);
   });

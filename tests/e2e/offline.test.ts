@@ -79,3 +79,18 @@ it('going offline and back, with two tabs, and the relay disappearing, raise no 
   await second.waitForTimeout(2_000);
   expect(problems).toEqual([]);
 });
+
+it('says "Offline" while the relay is gone and stops saying it within seconds of its return', async () => {
+  let app = await startApp();
+  const port = app.port;
+  ({ context } = await launchBrowser());
+  const page = await openTab(context, `${app.url}/bots`);
+  await app.relay.close();
+  await page.evaluate(() => dispatchEvent(new Event('offline'))); // the browser noticing, as it does on a network change
+  await expect.poll(() => page.locator('[data-banner="offline"]').isVisible(), { timeout: 20_000 }).toBe(true);
+  app = await startApp({}, { port });
+  const back = Date.now();
+  await expect.poll(() => page.locator('[data-banner="offline"]').isVisible(), { timeout: 10_000 }).toBe(false);
+  expect(Date.now() - back).toBeLessThan(5_000);
+  await app.relay.close();
+});
