@@ -107,5 +107,20 @@ describe('the first screens a newcomer meets', () => {
     });
     expect(fit).toEqual({ inside: true, ellipsis: true, page: true });
   });
+
+  it('a phone opening a chat with the drawer remembered open sees the story and the composer; the drawer is a tap away', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.turn').first().isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Story state' }).click();
+    await expect.poll(() => page.getByTestId('story-drawer').isVisible()).toBe(true);
+    // What a wide screen remembered is left as it was.
+    expect(await page.evaluate(() => localStorage.getItem('roleplay-engine/drawer'))).toBe('open');
+  });
 });
 

@@ -24,10 +24,15 @@ export function ChatPage() {
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
   const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));
   // The drawer stays open or closed as the reader left it; wide screens start with it open.
-  const [drawerOpen, setDrawerOpen] = createSignal(localStorage.getItem(DRAWER_KEY) === null ? window.innerWidth > 1100 : localStorage.getItem(DRAWER_KEY) === 'open');
+  // On a phone the drawer takes the whole screen, so a chat always opens on its story there; the
+  // remembered choice is a wide screen's.
+  const phone = () => window.matchMedia('(max-width: 640px)').matches;
+  const [drawerOpen, setDrawerOpen] = createSignal(
+    phone() ? false : localStorage.getItem(DRAWER_KEY) === null ? window.innerWidth > 1100 : localStorage.getItem(DRAWER_KEY) === 'open',
+  );
   const toggleDrawer = () => {
     setDrawerOpen(!drawerOpen());
-    localStorage.setItem(DRAWER_KEY, drawerOpen() ? 'open' : 'closed');
+    if (!phone()) localStorage.setItem(DRAWER_KEY, drawerOpen() ? 'open' : 'closed');
   };
   const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
   const [olderRewinds, setOlderRewinds] = createSignal<RewoundStretch[]>([]);
