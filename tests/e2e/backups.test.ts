@@ -103,6 +103,14 @@ describe('backups from Settings', () => {
 
     await page.locator('.backup-section input[type=file]').setInputFiles(damaged);
     await expect.poll(() => page.getByTestId('backup-message').textContent()).toMatch(new RegExp(`Line ${lines.length} of the backup has a checksum that does not match`));
+    // Said beside the button that asked, not under the page title far above (issue 13).
+    const gap = await page.evaluate(() => {
+      const button = document.querySelector('.backup-section label.button')!.getBoundingClientRect();
+      const message = document.querySelector('[data-testid="backup-message"]')!.getBoundingClientRect();
+      return message.top - button.bottom;
+    });
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThan(80);
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.goto(`${app.url}/bots`);
     await expect.poll(() => botList(page).allTextContents()).toEqual(['Untouched']);
