@@ -36,10 +36,10 @@ function topicOf(text: string): string {
   return candidates.sort((a, b) => b.length - a.length)[0] ?? 'the evening';
 }
 
+/** The bot's name as the narrator prompt gives it, whatever its letters (Élodie, Captain Mira, 李娜). */
 function speakerName(system: string): string {
-  const match =
-    /You write ([A-Z][\w'-]+?)'s words/.exec(system) ?? /(?:You are|you play|Character:|Name:)\s+([A-Z][a-zA-Z'-]+)/.exec(system);
-  return match?.[1] ?? 'Your companion';
+  const match = /You write (.{1,80}?)'s words/.exec(system) ?? /(?:You are|you play|Character:|Name:)\s+([^\s,.:;]{1,80})/u.exec(system);
+  return match?.[1]?.trim() || 'Your companion';
 }
 
 export function demoReply(request: CompletionRequest): string {

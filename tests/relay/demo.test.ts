@@ -37,6 +37,21 @@ describe('the built-in demo model (no key configured)', () => {
     expect(usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) });
   });
 
+  it('speaks with the bot\'s name as the narrator prompt gives it, whatever its letters (issue 13)', async () => {
+    for (const name of ['Captain Élodie Vance', '李娜']) {
+      const reply = await relay.client().chat.completions.create({
+        model: 'dphn/Dolphin-Mistral-24B-Venice-Edition',
+        messages: [
+          { role: 'system', content: `You are the narrator of an interactive story. You write ${name}'s words and actions and everything else in the world.` },
+          { role: 'user', content: '"Hello?"' },
+        ],
+      });
+      const text = reply.choices[0]?.message.content ?? '';
+      expect(text, name).toContain(name);
+      expect(text, name).not.toContain('Your companion');
+    }
+  });
+
   it('answers a JSON request with JSON that fits the schema in the prompt', async () => {
     const schema = {
       type: 'object',
