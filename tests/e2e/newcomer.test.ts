@@ -122,5 +122,20 @@ describe('the first screens a newcomer meets', () => {
     // What a wide screen remembered is left as it was.
     expect(await page.evaluate(() => localStorage.getItem('roleplay-engine/drawer'))).toBe('open');
   });
+
+  it('the demo notice, once put away, stays away in this browser; warnings about losing data come back next session', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const demo = page.locator('[data-banner="demo"]');
+    await demo.waitFor();
+    await demo.getByRole('button').click();
+    await expect.poll(() => demo.count()).toBe(0);
+    const persisted = await page.evaluate(async () => navigator.storage.persisted());
+    if (!persisted) await page.locator('[data-banner="not-persisted"]').getByRole('button').click();
+
+    const next = await openTab(context, `${app.url}/chats`); // a new tab is a new session
+    await expect.poll(() => next.locator('[data-banner="not-persisted"]').count()).toBe(persisted ? 0 : 1);
+    expect(await next.locator('[data-banner="demo"]').count()).toBe(0);
+  });
 });
 

@@ -18,15 +18,19 @@ export interface ShellProps {
 
 const DISMISSED = 'roleplay-engine/dismissed-banners';
 
-/** Banners a user may put away for this session; warnings about losing data come back next time. */
+/** Notices put away once stay away in this browser; warnings about losing data come back each session. */
+const KEPT_AWAY = new Set(['demo']);
+
+/** Banners a user may put away: for good (`KEPT_AWAY`, in localStorage) or for this session. */
 function createDismissals() {
-  const [dismissed, setDismissed] = createSignal<string[]>(JSON.parse(sessionStorage.getItem(DISMISSED) ?? '[]') as string[]);
+  const read = (storage: Storage) => JSON.parse(storage.getItem(DISMISSED) ?? '[]') as string[];
+  const [dismissed, setDismissed] = createSignal<string[]>([...read(localStorage), ...read(sessionStorage)]);
   return {
     shown: (name: string) => !dismissed().includes(name),
     dismiss: (name: string) => {
-      const next = [...dismissed(), name];
-      sessionStorage.setItem(DISMISSED, JSON.stringify(next));
-      setDismissed(next);
+      const storage = KEPT_AWAY.has(name) ? localStorage : sessionStorage;
+      storage.setItem(DISMISSED, JSON.stringify([...read(storage), name]));
+      setDismissed([...dismissed(), name]);
     },
   };
 }
