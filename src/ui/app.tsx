@@ -41,10 +41,15 @@ export function App() {
   });
 
   // Once there is a story worth keeping, ask the browser to promise to keep it.
+  // Asked once, so this stops listening then; a notice names the chats it touched, so only a
+  // refetch-everything needs a query.
   const stopWatchingChats = client.onChange((notice) => {
-    if (notice === 'everything' || notice.tables.includes('chats')) void client.engine.listChats().then((chats) => {
-        if (chats.length > 0) void storage.askToPersist();
-      });
+    const someChat = notice === 'everything' ? client.engine.listChats().then((chats) => chats.length > 0) : Promise.resolve(notice.chats.length > 0);
+    void someChat.then((yes) => {
+      if (!yes) return;
+      stopWatchingChats();
+      void storage.askToPersist();
+    });
   });
   onCleanup(stopWatchingChats);
   // A write the browser's storage refused, said in every tab until a later one succeeds (a change

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.ts';
 import type { BackupEvent } from '../engine/log/backup.ts';
-import type { BackupSummary } from '../engine/log/backup-lines.ts';
+import { createStoryCount, type BackupSummary } from '../engine/log/backup-lines.ts';
 
 /**
  * The backup file at the edge: the engine's lines, gzip-compressed by the platform's
@@ -85,14 +85,19 @@ export class BackupDamagedError extends Error {
 
 const STAGE_BATCH = 1_000;
 
+/** A JSON backup (formats 1 and 2, earlier exports), parsed and checked whole, with its summary. */
+async function checkedJson(engine: Engine, file: Blob): Promise<{ events: BackupEvent[]; summary: BackupSummary }> {
+  const { events, exportedAt, version } = engine.checkJsonBackup(parseJson(await file.text()));
+  const story = createStoryCount();
+  for (const e of events) story.add(e.kind, e.chat_id, JSON.parse(e.payload));
+  return { events, summary: { version, exportedAt, database: null, events: events.length, ...story.counts() } };
+}
+
 /** What a backup file holds, checked through to its last line; nothing is written. */
 export async function checkBackupFile(engine: Engine, file: Blob): Promise<BackupSummary> {
   const kind = await sniffBackup(file);
   if (kind === 'unknown') throw new BackupDamagedError('This file is not a Roleplay Engine backup.');
-  if (kind === 'json') {
-    const { events, exportedAt, version } = engine.checkJsonBackup(parseJson(await file.text()));
-    return summarize(events, exportedAt, version);
-  }
+  if (kind === 'json') return (await checkedJson(engine, file)).summary;
   const reader = engine.backupReader();
   for await (const line of gunzipLines(file.stream() as ReadableStream<Uint8Array>)) reader.line(line);
   return reader.end();
@@ -100,10 +105,12 @@ export async function checkBackupFile(engine: Engine, file: Blob): Promise<Backu
 
 /**
  * Replaces the log with a backup file's: checked whole first (nothing is written if any line is
- * wrong), then read again and staged in batches, then swapped in by one transaction.
+ * wrong), then staged in batches (a gzip file read again, and checked again: it could have changed
+ * on disk between the two reads), then swapped in by one transaction.
  */
 export async function restoreBackupFile(engine: Engine, file: Blob): Promise<BackupSummary> {
-  const summary = await checkBackupFile(engine, file);
+  const json = (await sniffBackup(file)) === 'json' ? await checkedJson(engine, file) : undefined;
+  const summary = json?.summary ?? (await checkBackupFile(engine, file));
   engine.restore.begin();
   try {
     let batch: BackupEvent[] = [];
@@ -111,13 +118,12 @@ export async function restoreBackupFile(engine: Engine, file: Blob): Promise<Bac
       engine.restore.add(batch);
       batch = [];
     };
-    if ((await sniffBackup(file)) === 'json') {
-      for (const event of engine.checkJsonBackup(parseJson(await file.text())).events) {
+    if (json) {
+      for (const event of json.events) {
         batch.push(event);
         if (batch.length >= STAGE_BATCH) flush();
       }
     } else {
-      // Read again, checked again: the file could have changed on disk between the two reads.
       const reader = engine.backupReader((event) => batch.push(event));
       for await (const line of gunzipLines(file.stream() as ReadableStream<Uint8Array>)) {
         reader.line(line);
@@ -140,21 +146,4 @@ function parseJson(text: string): unknown {
   } catch {
     throw new BackupDamagedError('This backup file is damaged: it is not valid JSON.');
   }
-}
-
-/** A JSON backup's summary, from its checked events. */
-function summarize(events: readonly BackupEvent[], exportedAt: number, version: number): BackupSummary {
-  let bots = 0;
-  let chats = 0;
-  let turns = 0;
-  const seenBots = new Set<string>();
-  for (const e of events) {
-    if (e.kind === 'bot_authored') {
-      const id = (JSON.parse(e.payload) as { botId: string }).botId;
-      if (!seenBots.has(id)) (seenBots.add(id), bots++);
-    }
-    if (e.kind === 'chat_created') chats++;
-    if (e.kind === 'user_turn' || e.kind === 'assistant_turn') turns++;
-  }
-  return { version, exportedAt, database: null, events: events.length, bots, chats, turns };
 }

@@ -7,6 +7,19 @@ import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type 
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
 
+import {
+  CHANNEL_NAME,
+  DATABASE_LOCK,
+  readMessage,
+  RemoteError,
+  serializeError,
+  type ChangeNotice,
+  type DatabaseState,
+  type LeaderInfo,
+  type StorageMode,
+  type TabMessage,
+} from './protocol.ts';
+
 export const STORAGE_TOPIC = 'storage';
 
 /** A write the storage refused (SQLITE_IOERR, SQLITE_FULL: OPFS out of quota or failing). */
@@ -27,18 +40,7 @@ async function describeStorageFailure(): Promise<string> {
 function isStored(value: unknown): value is { stored: string } {
   return typeof value === 'object' && value !== null && typeof (value as { stored?: unknown }).stored === 'string';
 }
-import {
-  CHANNEL_NAME,
-  DATABASE_LOCK,
-  readMessage,
-  RemoteError,
-  serializeError,
-  type ChangeNotice,
-  type DatabaseState,
-  type LeaderInfo,
-  type StorageMode,
-  type TabMessage,
-} from './protocol.ts';
+
 
 export interface TabStatus {
   role: 'starting' | 'leader' | 'follower';
@@ -256,16 +258,16 @@ export class TabCoordinator {
       this.publishStorage(problem);
       throw Object.assign(new Error(problem), { name: 'StorageError' });
     }
-    if (command && this.storageProblem) this.publishStorage(null);
     if (command && hooks.commandDelayMs && hooks.phase === 'after-commit') await delay();
     return result;
   }
 
-  private storageProblem: string | null = null;
   private storageSeq = 0;
-  /** Tells every tab (through the leader's publish channel, topic "storage") that a write failed, or that writes work again. */
-  private publishStorage(problem: string | null) {
-    this.storageProblem = problem;
+  /**
+   * Tells every tab (through the leader's publish channel, topic "storage") that a write failed.
+   * Tabs clear it themselves at the next change notice, a write that was kept, whoever leads then.
+   */
+  private publishStorage(problem: string) {
     if (this.status.epoch) this.broadcast(this.status.epoch, { type: 'publish', topic: STORAGE_TOPIC, seq: ++this.storageSeq, data: { problem } });
   }
 
@@ -296,7 +298,10 @@ export class TabCoordinator {
     return this.leaderInfo();
   }
 
-  /** Writes a backup (one at a time), or says why it could not; play never waits for it. */
+  /**
+   * Writes a backup, one at a time. The daily one runs beside play (the file is read a page at a
+   * time); a restore or a reset waits for the one it asked for.
+   */
   private backup(reason: BackupReason): Promise<unknown> {
     const engine = this.database?.engine;
     if (!engine || this.database?.storage !== 'opfs') return Promise.resolve();

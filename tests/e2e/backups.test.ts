@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { botList, createBot, freshProfile, launchBrowser, openTab, startApp } from './harness.ts';
+import { botList, createBot, freshProfile, keptBackups, launchBrowser, openTab, startApp } from './harness.ts';
 
 let app: Awaited<ReturnType<typeof startApp>>;
 let context: BrowserContext | undefined;
@@ -15,16 +15,6 @@ afterEach(async () => {
   await context?.close();
   context = undefined;
 });
-
-/** The backups the app keeps in this browser (OPFS), by name. */
-const keptBackups = (page: Page) =>
-  page.evaluate(async () => {
-    const root = await navigator.storage.getDirectory();
-    const dir = await root.getDirectoryHandle('roleplay-engine-backups', { create: true });
-    const names: string[] = [];
-    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
-    return names.sort();
-  });
 
 async function exportFromSettings(page: Page): Promise<string> {
   await page.goto(`${app.url}/settings`);

@@ -125,3 +125,14 @@ export async function touchDatabaseFiles<T>(page: Page, touch: () => Promise<T>,
     }
   }
 }
+
+/** The backups the app keeps in this browser (its OPFS backups directory), by name. */
+export function keptBackups(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('roleplay-engine-backups', { create: true });
+    const names: string[] = [];
+    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+    return names.sort();
+  });
+}

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
+import { keptBackups, launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -260,12 +260,7 @@ describe('reset a bot', () => {
     await confirm.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Mira was reset' }).count()).toBe(1);
     // Everything as it was just before the reset is kept in this browser too.
-    const kept = await page.evaluate(async () => {
-      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine-backups', { create: true });
-      const names: string[] = [];
-      for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
-      return names;
-    });
+    const kept = await keptBackups(page);
     expect(kept.filter((n) => /-before-reset\.jsonl\.gz$/.test(n))).toHaveLength(1);
 
     await page.goto(`${app.url}/chats/${chatId}`);

@@ -5,7 +5,7 @@ import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
 import { isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
-import { BACKUP_FORMAT, BackupError, type BackupEvent } from './backup.ts';
+import { BACKUP_FORMAT, BackupError, newerFormatMessage, type BackupEvent } from './backup.ts';
 
 /**
  * The backup file (format 3): one JSON value per line, gzip-compressed at the edge. A header line,
@@ -87,6 +87,21 @@ function hasProtoKey(value: unknown): boolean {
 
 const TURN_KINDS = new Set(['user_turn', 'assistant_turn']);
 
+/** What a backup's preview counts, from its checked events: bots authored, chats started, turns written. */
+export function createStoryCount() {
+  const bots = new Set<string>();
+  const chats = new Set<string>();
+  let turns = 0;
+  return {
+    add(kind: string, chatId: string | null, payload: unknown): void {
+      if (kind === 'bot_authored') bots.add((payload as { botId: string }).botId);
+      if (kind === 'chat_created' && chatId) chats.add(chatId);
+      if (TURN_KINDS.has(kind)) turns++;
+    },
+    counts: () => ({ bots: bots.size, chats: chats.size, turns }),
+  };
+}
+
 /**
  * Checks a format-3 backup a line at a time: the header, every event (its shape, its kind's schema,
  * id order, no repeated ids or command ids, causes and references to events before it, no
@@ -98,8 +113,7 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
   const encoder = new TextEncoder();
   const ids = new Set<string>();
   const commands = new Set<string>();
-  const bots = new Set<string>();
-  const chats = new Set<string>();
+  const story = createStoryCount();
   let summary: BackupSummary | undefined;
   let ended = false;
   let last = '';
@@ -125,9 +139,7 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
       if (!summary) {
         const h = header.safeParse(value);
         if (!h.success) throw new BackupError('This file is not a Roleplay Engine backup (its first line is not a backup header).');
-        if (h.data.version > LINES_VERSION) {
-          throw new BackupError(`This backup was made by a newer version of the app (backup format ${h.data.version}; this one reads up to ${LINES_VERSION}). Update the app, then restore it.`);
-        }
+        if (h.data.version > LINES_VERSION) throw new BackupError(newerFormatMessage(h.data.version, LINES_VERSION));
         if (h.data.version !== LINES_VERSION) fail(`says it is backup format ${h.data.version}, which is not a line-by-line format.`);
         summary = { version: h.data.version, exportedAt: h.data.exportedAt, database: h.data.database, events: 0, bots: 0, chats: 0, turns: 0 };
         return;
@@ -167,16 +179,14 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
       ids.add(event.id);
       last = event.id;
       summary.events++;
-      if (event.kind === 'bot_authored') bots.add((checked as { botId: string }).botId);
-      if (event.kind === 'chat_created' && event.chat_id) chats.add(event.chat_id);
-      if (TURN_KINDS.has(event.kind)) summary.turns++;
+      story.add(event.kind, event.chat_id, checked);
       each?.({ ...event, payload: JSON.stringify(checked) });
     },
     /** The summary of a whole, verified backup; throws when the file ended early. */
     end(): BackupSummary {
       if (!summary) throw new BackupError('This file is empty: it is not a backup.');
       if (!ended) throw new BackupError(`The backup ends after line ${number} without its end-of-backup line: the file was cut short.`);
-      return { ...summary, bots: bots.size, chats: chats.size };
+      return { ...summary, ...story.counts() };
     },
   };
 }

@@ -32,6 +32,10 @@ export class BackupError extends Error {
   override name = 'BackupError';
 }
 
+/** The message for a backup made by a newer app, in any format. */
+export const newerFormatMessage = (version: number, readable: number) =>
+  `This backup was made by a newer version of the app (backup format ${version}; this one reads up to ${readable}). Update the app, then restore it.`;
+
 /** The whole log in id order: everything needed to rebuild every table. No settings secrets exist to leak. */
 export function exportLog(db: Db, now: () => number): Backup {
   return {
@@ -58,9 +62,7 @@ export function checkJsonBackup(ctx: Omit<ImportContext, 'db'>, input: unknown):
   if (!parsed.success) {
     const isOurs = typeof input === 'object' && input !== null && (input as { format?: unknown }).format === BACKUP_FORMAT;
     const version = isOurs ? (input as { version?: unknown }).version : undefined;
-    if (typeof version === 'number' && version > BACKUP_VERSION) {
-      throw new BackupError(`This backup was made by a newer version of the app (backup format ${version}; this one reads up to ${BACKUP_VERSION}). Update the app, then restore it.`);
-    }
+    if (typeof version === 'number' && version > BACKUP_VERSION) throw new BackupError(newerFormatMessage(version, BACKUP_VERSION));
     throw new BackupError(
       isOurs
         ? `This backup is damaged: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
