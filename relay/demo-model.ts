@@ -50,6 +50,7 @@ export function demoReply(request: CompletionRequest): string {
     return JSON.stringify(schema ? instanceOf(schema, topicOf(lastUser)) : {});
   }
   const name = speakerName(system);
+  if (/\(Write .{1,80}'s next message in the story/.test(lastUser)) return demoDraft(lastUser, request);
   const said = /"([^"]{1,160})"/.exec(lastUser)?.[1];
   const did = /\*([^*]{1,160})\*/.exec(lastUser)?.[1];
   const random = seeded(lastUser + system.length);
@@ -75,6 +76,19 @@ export function demoReply(request: CompletionRequest): string {
     `*${name} waits, clearly curious where this is going.*`,
   ]);
   return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add an API key to the relay to play with a real one.)`;
+}
+
+/** Impersonate on the demo model: the player's next line, in their voice, about what was last said. */
+function demoDraft(lastUser: string, request: CompletionRequest): string {
+  const story = request.messages.filter((m) => m.role === 'assistant').at(-1)?.content ?? lastUser;
+  const topic = topicOf(story.replace(/\(This is the demo model[^)]*\)/, ''));
+  const random = seeded(story);
+  const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
+  return pick([
+    `*I lean back and think it over.* "Tell me more about ${topic}. I want to hear all of it."`,
+    `"${topic[0]!.toUpperCase()}${topic.slice(1)}? Really?" *I laugh softly and shake my head.* "Go on, then."`,
+    `*I hold your gaze for a moment.* "Fine. But only if you tell me what ${topic} has to do with tonight."`,
+  ]);
 }
 
 export function wantsJson(request: CompletionRequest): boolean {

@@ -53,6 +53,9 @@ export const API = {
   exportLog: { kind: 'query', args: none, reads: [] },
   streamState: { kind: 'query', args: z.tuple([id]), reads: [] },
   proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true, reads: [] },
+  /** A draft of the player's next message, written by the narrator model; nothing is recorded. */
+  impersonate: { kind: 'query', args: z.tuple([id]), reads: [] },
+  recentlyDeleted: { kind: 'query', args: none, reads: ['chats', 'bots'] },
   analysisStatus: { kind: 'query', args: z.tuple([id]), reads: ['transcript', 'scenes', 'memories', 'scene_summaries'] },
 
   // The payloads below are checked by the command itself, with messages written for the user.
@@ -78,6 +81,12 @@ export const API = {
   editState: { kind: 'command', args: z.tuple([id, z.record(z.string(), z.unknown()), z.string().max(40), z.unknown()]) },
   undoStateEdit: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
+  deleteChat: { kind: 'command', args: z.tuple([id]) },
+  restoreChat: { kind: 'command', args: z.tuple([id]) },
+  deleteBot: { kind: 'command', args: z.tuple([id]) },
+  restoreBot: { kind: 'command', args: z.tuple([id]) },
+  /** "Delete forever": a purge of one deleted chat or bot, now rather than after 30 days. */
+  purgeNow: { kind: 'command', args: z.tuple([z.object({ chatId: id.optional(), botId: id.optional() })]), rebuilds: true },
 
   startFresh: { kind: 'admin', args: none },
   /** A backup file (Blob) is checked and, after a backup of what is here now, replaces the log. */

@@ -31,6 +31,7 @@ import { storyCommands } from './story-commands.ts';
 import { rewindCommands } from './rewind-commands.ts';
 import { branchCommands } from './branch-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
+import { deletionCommands } from './deletion-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
@@ -82,6 +83,7 @@ export function createEngine(deps: EngineDeps) {
     edits: turnEdits(ctx),
     authoring: authoringCommands(ctx),
     storyCommands: storyCommands(ctx),
+    deletion: deletionCommands(ctx),
 
     /**
      * The background work after replies (analysis, scene summaries): what is pending, and running
@@ -102,12 +104,14 @@ export function createEngine(deps: EngineDeps) {
     searchMemories: (search: MemorySearch) => searchMemories(db, search),
 
     /** The narrator's prompt for the reply started at `replySeq`, within the configured budgets. */
-    narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter) => narratorPrompt(db, chatId, replySeq, readSettings(db), count),
+    narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter, mode?: 'reply' | 'impersonate') =>
+      narratorPrompt(db, chatId, replySeq, readSettings(db), count, mode),
 
     /** Starts a chat from a confirmed kickoff; returns the chat id. */
     startChat(botId: string, kickoff: unknown, commandId?: string): string {
       const bot = getBot(db, botId);
       if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      if (bot.deleted) throw new CommandRejectedError(`${bot.name} is in Recently deleted: restore it to start a chat.`);
       return startChat(ctx, bot, kickoff, commandId);
     },
 

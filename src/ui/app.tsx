@@ -8,6 +8,7 @@ import { BotsPage } from './pages/bots-page.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
+import { DeletedPage } from './pages/deleted-page.tsx';
 import { BotFormPage } from './authoring/bot-form-page.tsx';
 import { KickoffPage } from './authoring/kickoff-page.tsx';
 import { ChatPage } from './chat/chat-page.tsx';
@@ -122,6 +123,7 @@ export function App() {
         <Route path="/" component={() => <Navigate href="/chats" />} />
         <Route path="/chats" component={ChatsPage} />
         <Route path="/chats/:id" component={ChatPage} />
+        <Route path="/deleted" component={DeletedPage} />
         <Route path="/bots" component={BotsPage} />
         <Route path="/bots/new" component={BotFormPage} />
         <Route path="/bots/:id/edit" component={BotFormPage} />

@@ -10,12 +10,16 @@ export interface LiveQueryScope {
   chatId?: Accessor<string | undefined>;
 }
 
+/** Tables of rows that belong to no chat: a change to one matters to every chat that shows it (a bot's name, its deletion). */
+const GLOBAL_TABLES = ['you', 'bots', 'settings'];
+
 function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
   const chat = scope.chatId?.();
   if (notice.rebuilt) return notice.chats.length === 0 || chat === undefined || notice.chats.includes(chat);
   const reads = readsOf(scope.query);
-  if (!notice.tables.some((t) => reads.includes(t))) return false;
-  return chat === undefined || notice.chats.includes(chat);
+  const touched = notice.tables.filter((t) => reads.includes(t));
+  if (touched.length === 0) return false;
+  return chat === undefined || notice.chats.includes(chat) || touched.some((t) => GLOBAL_TABLES.includes(t));
 }
 
 /**

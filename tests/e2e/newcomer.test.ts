@@ -123,6 +123,30 @@ describe('the first screens a newcomer meets', () => {
     expect(await page.evaluate(() => localStorage.getItem('roleplay-engine/drawer'))).toBe('open');
   });
 
+  it("a phone's notices take one line until opened, and the composer stays a few lines tall", async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const chatId = await storyReady(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await page.locator('[data-banner="demo"]').waitFor();
+    // Two notices at least: the demo model, and storage this headless browser did not promise to keep.
+    await page.locator('[data-banner="not-persisted"]').waitFor({ state: 'attached' });
+    const shown = () =>
+      page.evaluate(() => ({
+        visible: [...document.querySelectorAll('.banner')].filter((b) => (b as HTMLElement).offsetParent !== null).length,
+        height: document.querySelector('.notices')!.getBoundingClientRect().height,
+      }));
+    const folded = await shown();
+    expect(folded.visible).toBe(1);
+    expect(folded.height).toBeLessThan(48);
+    await page.getByRole('button', { name: 'Show all notices' }).click();
+    expect((await shown()).visible).toBe(2);
+    await page.getByRole('button', { name: 'Show fewer notices' }).click();
+    expect((await shown()).visible).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(150);
+  });
+
   it('the demo notice, once put away, stays away in this browser; warnings about losing data come back next session', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats`);

@@ -28,8 +28,8 @@ describe('appending events', () => {
   });
 
   it('rejects an unknown kind with a clear error and writes nothing', () => {
-    expect(() => engine.append([{ kind: 'bot_deleted', payload: {} } as unknown as EventDraft])).toThrow(UnknownEventKindError);
-    expect(() => engine.append([{ kind: 'bot_deleted', payload: {} } as unknown as EventDraft])).toThrow(/Unknown event kind "bot_deleted"/);
+    expect(() => engine.append([{ kind: 'bot_teleported', payload: {} } as unknown as EventDraft])).toThrow(UnknownEventKindError);
+    expect(() => engine.append([{ kind: 'bot_teleported', payload: {} } as unknown as EventDraft])).toThrow(/Unknown event kind "bot_teleported"/);
     expect(count('events')).toBe(0);
   });
 

@@ -37,7 +37,7 @@ describe('backup and restore of the event log', () => {
       [{ ...good, events: 'nope' }, /damaged: events/],
       [{ ...good, events: good.events.map((e, i) => (i === 1 ? { ...e, payload: '{"name": ""' } : e)) }, /Event 2 \(bot_authored\) has a payload that is not JSON/],
       [{ ...good, events: good.events.map((e, i) => (i === 1 ? { ...e, payload: JSON.stringify({ botId: 'x' }) } : e)) }, /Event 2 \(bot_authored\) is invalid: .*botId/],
-      [{ ...good, events: good.events.map((e, i) => (i === 2 ? { ...e, kind: 'chat_deleted' } : e)) }, /Unknown event kind "chat_deleted": this version of the app does not know it/],
+      [{ ...good, events: good.events.map((e, i) => (i === 2 ? { ...e, kind: 'chat_teleported' } : e)) }, /Unknown event kind "chat_teleported": this version of the app does not know it/],
       [{ ...good, events: [...good.events].reverse() }, /out of order/],
       [{ ...good, events: good.events.map((e, i) => (i === 4 ? { ...e, cause_id: '01890000-0000-7000-8000-000000000999' } : e)) }, /Event 5 \(.*\) points its cause at 01890000-0000-7000-8000-000000000999, which is not in the backup/],
       [{ ...good, events: good.events.map((e) => (e.kind === 'chat_rewound' ? { ...e, payload: JSON.stringify({ from: '01890000-0000-7000-8000-0000000000aa' }) } : e)) }, /\(chat_rewound\) refers to event 01890000-0000-7000-8000-0000000000aa, which is not in the backup/],

@@ -57,6 +57,9 @@ const op = fc.oneof(
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
   weighted(3, fc.record({ t: fc.constant('branch' as const), c: small, k: small })),
   fc.record({ t: fc.constant('prune' as const) }),
+  fc.record({ t: fc.constant('deletion' as const), c: small, restore: fc.boolean() }),
+  fc.record({ t: fc.constant('botDeletion' as const), i: small, restore: fc.boolean() }),
+  fc.record({ t: fc.constant('purge' as const), c: small }),
 );
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -102,6 +105,11 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
       const resets = db.all<{ id: string }>("SELECT id FROM events WHERE kind = 'bot_reset' ORDER BY id");
       const reset = pick(resets, o.i);
       if (reset) engine.append([{ kind: 'bot_reset_undone', payload: { reset: reset.id } }]);
+      continue;
+    }
+    if (o.t === 'botDeletion') {
+      const id = pick(bots, o.i);
+      if (id) (o.restore ? engine.deletion.restoreBot : engine.deletion.deleteBot)(id);
       continue;
     }
     if (o.t === 'prune') {
@@ -309,6 +317,13 @@ function interpret(engine: Engine, db: Db, ops: readonly Op[]) {
         }
         break;
       }
+      case 'deletion':
+        (o.restore ? engine.deletion.restoreChat : engine.deletion.deleteChat)(chatId);
+        break;
+      case 'purge':
+        engine.deletion.deleteChat(chatId);
+        engine.deletion.purgeNow({ chatId });
+        break;
       case 'undo':
         try {
           engine.undoRewind(chatId);

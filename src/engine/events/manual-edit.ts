@@ -29,7 +29,7 @@ const targets = {
     },
   },
   chat: { table: 'chats', fields: { title: requiredText(120) } },
-  chat_state: { table: 'chat_state', fields: { weather: shortText(200), narrativeAnchor: shortText(2_000) } },
+  chat_state: { table: 'chat_state', fields: { weather: shortText(200), narrativeAnchor: shortText(2_000), directorNote: shortText(2_000) } },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
   memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },
   turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },

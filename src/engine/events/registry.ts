@@ -2,6 +2,7 @@ import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.ts';
 import { chatCreated, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
+import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
 import { manualEdit, manualEditUndone } from './manual-edit.ts';
@@ -44,6 +45,11 @@ export const EVENT_DEFINITIONS = [
   replyContinued,
   botResetUndone,
   manualEditUndone,
+  chatDeleted,
+  chatRestored,
+  botDeleted,
+  botRestored,
+  purged,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
@@ -54,24 +60,8 @@ export function definitionOf(kind: string): EventDefinition | undefined {
   return byKind.get(kind);
 }
 
-export { PROJECTED_TABLES, type ProjectedTable } from './tables.ts';
+export { CHAT_COLUMN, PROJECTED_TABLES, type ProjectedTable } from './tables.ts';
 import { PROJECTED_TABLES } from './tables.ts';
-
-/** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
-export const CHAT_COLUMN: Partial<Record<(typeof PROJECTED_TABLES)[number], string>> = {
-  chats: 'id',
-  chat_state: 'chat_id',
-  containers: 'chat_id',
-  scenes: 'chat_id',
-  activity: 'chat_id',
-  edges: 'chat_id',
-  edge_facts: 'chat_id',
-  memories: 'chat_id',
-  transcript: 'chat_id',
-  classifier_failures: 'chat_id',
-  scene_summaries: 'chat_id',
-  state_edits: 'chat_id',
-};
 
 /**
  * The tables an event of this kind can change: what its projection declares, plus `chats` for

@@ -24,3 +24,19 @@ export const PROJECTED_TABLES = [
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];
+
+/** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
+export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
+  chats: 'id',
+  chat_state: 'chat_id',
+  containers: 'chat_id',
+  scenes: 'chat_id',
+  activity: 'chat_id',
+  edges: 'chat_id',
+  edge_facts: 'chat_id',
+  memories: 'chat_id',
+  transcript: 'chat_id',
+  classifier_failures: 'chat_id',
+  scene_summaries: 'chat_id',
+  state_edits: 'chat_id',
+};

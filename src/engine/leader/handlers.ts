@@ -42,6 +42,10 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     streamState: (chatId: string) => narrator.state(chatId),
     /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
     proposeKickoff: (botId: string) => proposeKickoff(botId),
+    /** "Impersonate": the player's next message drafted in their voice, for the composer; not sent. */
+    impersonate: (chatId: string) => narrator.impersonate(chatId),
+    /** "Recently deleted": chats and bots that can still be restored, with when each goes for good. */
+    recentlyDeleted: () => engine.deletion.recentlyDeleted(),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
 
@@ -79,6 +83,11 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     /** "Undo last edit" in the drawer. */
     undoStateEdit: (commandId: string, chatId: string) => engine.storyCommands.undoStateEdit(chatId, commandId),
     advanceClock: (commandId: string, chatId: string, minutes: number) => engine.storyCommands.advanceClock(chatId, minutes, commandId),
+    deleteChat: (commandId: string, chatId: string) => engine.deletion.deleteChat(chatId, commandId),
+    restoreChat: (commandId: string, chatId: string) => engine.deletion.restoreChat(chatId, commandId),
+    deleteBot: (commandId: string, botId: string) => engine.deletion.deleteBot(botId, commandId),
+    restoreBot: (commandId: string, botId: string) => engine.deletion.restoreBot(botId, commandId),
+    purgeNow: (commandId: string, target: { chatId?: string; botId?: string }) => engine.deletion.purgeNow(target, commandId),
   } satisfies Handlers;
 }
 

@@ -125,6 +125,8 @@ export function createLeader(deps: LeaderDeps) {
     /** Taking over: commit what a dead leader left streaming (never re-run it), then resume analysis. */
     start(): void {
       narrator.recover();
+      // What was deleted more than 30 days ago goes now, as one logged purge.
+      if (engine.deletion.purgeExpired()) notify(true);
     },
     /** Looks for background work (after the tokenizer is warm, or whenever a caller wants). */
     kickAnalysis: () => analysis.kick(),

@@ -19,6 +19,14 @@ export const streamTopic = (chatId: string) => `stream:${chatId}`;
 
 export const CHECKPOINT_MS = 500;
 const MAX_REPLY_TOKENS = 700;
+const IMPERSONATE_TOKENS = 250;
+
+/** A model's draft as the composer should hold it: without a "Name:" label it may have put first. */
+export function draftOf(text: string, youName: string): string {
+  const trimmed = text.trim();
+  const label = youName && trimmed.toLowerCase().startsWith(`${youName.toLowerCase()}:`) ? youName.length + 1 : 0;
+  return trimmed.slice(label).trim();
+}
 
 export interface NarratorDeps {
   engine: Engine;
@@ -68,6 +76,22 @@ export class NarratorService {
     this.deps.notify(true);
     this.stream(turn);
     return { turnId: turn.turnId };
+  }
+
+  /**
+   * "Impersonate": the narrator model drafts the player's next message from the same story it would
+   * answer, for the composer. Nothing is written: the player edits it, sends it or throws it away.
+   */
+  async impersonate(chatId: string): Promise<{ text: string }> {
+    const { engine } = this.deps;
+    const prompt = engine.narratorPrompt(chatId, engine.headSeq() + 1, await this.deps.tokens(), 'impersonate');
+    const completion = await this.deps.llm.complete(prompt.messages, {
+      model: engine.settings().narrativeModel,
+      maxTokens: IMPERSONATE_TOKENS,
+      temperature: 0.9,
+      priority: 'narrator',
+    });
+    return { text: draftOf(completion.text, engine.getYou()?.name ?? '') };
   }
 
   /** Stop from any tab: the reply keeps what it has, marked truncated. */

@@ -12,6 +12,8 @@ export interface Bot {
   updatedSeq: number;
   /** Reset and not undone: the bot's page offers Undo reset. */
   wasReset: boolean;
+  /** In "Recently deleted": hidden from the lists until restored. */
+  deleted: boolean;
 }
 
 export interface You {
@@ -31,6 +33,7 @@ interface BotRow {
   kickoff: string;
   updated_seq: number;
   reset_seq: number | null;
+  deleted_ts: number | null;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -44,12 +47,13 @@ const toBot = (r: BotRow): Bot => ({
   kickoff: r.kickoff,
   updatedSeq: r.updated_seq,
   wasReset: r.reset_seq !== null,
+  deleted: r.deleted_ts !== null,
 });
 
-const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq';
+const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts';
 
 export function listBots(db: Db): Bot[] {
-  return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots ORDER BY name COLLATE NOCASE, id`).map(toBot);
+  return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);
 }
 
 export function getBot(db: Db, id: string): Bot | undefined {

@@ -44,6 +44,10 @@ export interface ChatState {
   fictionTime: string;
   weather: string;
   narrativeAnchor: string;
+  /** The player's standing instruction to the narrator, told near the end of every prompt ('' when none). */
+  directorNote: string;
+  /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
+  deleted: 'chat' | 'bot' | null;
   scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
   place: Place | null;
   activities: Activity[];
@@ -66,6 +70,9 @@ interface StateRow {
   fiction_time: string;
   weather: string;
   narrative_anchor: string;
+  director_note: string;
+  chat_deleted: number | null;
+  bot_deleted: number | null;
   scene_id: string | null;
   participants: string | null;
   opened_fiction_time: string | null;
@@ -77,7 +84,8 @@ const MEMORY_LIMIT = 50;
 /** Everything the chat's side drawer shows: clock, scene, place, who does what, feelings, memories. */
 export function chatState(db: Db, chatId: string): ChatState | undefined {
   const state = db.get<StateRow>(
-    `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor,
+    `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor, s.director_note,
+       c.deleted_ts AS chat_deleted, (SELECT b.deleted_ts FROM bots b WHERE b.id = c.bot_id) AS bot_deleted,
        sc.id AS scene_id, sc.participants, sc.opened_fiction_time, sc.container_id AS scene_container
      FROM chats c JOIN chat_state s ON s.chat_id = c.id
      LEFT JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id
@@ -157,6 +165,8 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     fictionTime: state.fiction_time,
     weather: state.weather,
     narrativeAnchor: state.narrative_anchor,
+    directorNote: state.director_note,
+    deleted: state.chat_deleted !== null ? 'chat' : state.bot_deleted !== null ? 'bot' : null,
     scene:
       state.scene_id === null
         ? null

@@ -39,6 +39,8 @@ export function listChats(db: Db): ChatListItem[] {
        FROM chats c
        JOIN chat_state s ON s.chat_id = c.id
        LEFT JOIN bots b ON b.id = c.bot_id
+       -- a deleted chat, or one whose bot was deleted, is in "Recently deleted" instead
+       WHERE c.deleted_ts IS NULL AND b.deleted_ts IS NULL
        ORDER BY c.last_seq DESC`,
     )
     .map((r) => ({

@@ -6,8 +6,11 @@ import { VISIBLE } from '../log/visibility.ts';
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
   switch (target.type) {
     case 'chat_state': {
-      const row = db.get<{ weather: string; narrative_anchor: string }>('SELECT weather, narrative_anchor FROM chat_state WHERE chat_id = ?', [chatId]);
-      return row && (field === 'weather' ? row.weather : row.narrative_anchor);
+      const row = db.get<{ weather: string; narrative_anchor: string; director_note: string }>(
+        'SELECT weather, narrative_anchor, director_note FROM chat_state WHERE chat_id = ?',
+        [chatId],
+      );
+      return row && ({ weather: row.weather, narrativeAnchor: row.narrative_anchor, directorNote: row.director_note } as Record<string, unknown>)[field];
     }
     case 'chat':
       return db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [chatId])?.title;

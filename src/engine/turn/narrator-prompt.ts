@@ -21,7 +21,15 @@ const HISTORY_LIMIT = 300;
  * before it, ending with the user's turn it answers (or a request to continue). The user's words
  * reach it only as in-character text: OOC asides are stripped from every turn.
  */
-export function narratorPrompt(db: Db, chatId: string, replySeq: number, settings: Settings, count: TokenCounter): AssembledPrompt & { report: PromptReport } {
+export function narratorPrompt(
+  db: Db,
+  chatId: string,
+  replySeq: number,
+  settings: Settings,
+  count: TokenCounter,
+  /** 'impersonate': the same story, but the model drafts the player's next message instead of the reply. */
+  mode: 'reply' | 'impersonate' = 'reply',
+): AssembledPrompt & { report: PromptReport } {
   const drawer = chatState(db, chatId);
   if (!drawer) throw new Error(`No chat ${chatId}`);
   const bot = getBot(db, drawer.botId);
@@ -36,9 +44,13 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
   system(
     'must',
     'frame',
-    `You are the narrator of an interactive story. You write ${botName}'s words and actions and everything else in the world, ` +
-      `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
-      `Stay in the story; do not mention being an AI.`,
+    mode === 'impersonate'
+      ? `You write ${youName}'s words and actions in an interactive story, as the user who plays ${youName} would: ` +
+          `one short paragraph, what ${youName} says in quotes and does between asterisks, in ${youName}'s voice. ` +
+          `You never write ${botName}'s words or actions, nor anyone else's. Stay in the story; do not mention being an AI.`
+      : `You are the narrator of an interactive story. You write ${botName}'s words and actions and everything else in the world, ` +
+          `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
+          `Stay in the story; do not mention being an AI.`,
   );
   system('must', 'persona', `${botName}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
   system('must', 'you', `${youName}${you?.pronouns ? ` (${you.pronouns})` : ''}: ${you?.persona ?? ''}`);
@@ -123,9 +135,23 @@ export function narratorPrompt(db: Db, chatId: string, replySeq: number, setting
     label: 'new turn',
     slot: 'history',
     role: 'user',
-    text: answering?.text ?? `(${youName} waits. Continue the scene.)`,
+    text:
+      mode === 'impersonate'
+        ? `${answering ? `${answering.text}\n\n` : ''}(Write ${youName}'s next message in the story: only ${youName}'s words and actions.)`
+        : (answering?.text ?? `(${youName} waits. Continue the scene.)`),
     keep: 0,
   });
+  // Last, so it weighs most: the player's standing instruction, which the model follows but never voices.
+  if (drawer.directorNote.trim()) {
+    parts.push({
+      tier: 'must',
+      label: "director's note",
+      slot: 'history',
+      role: 'user',
+      text: `[Director's note, for the narrator only: follow it, never mention it. ${drawer.directorNote.trim()}]`,
+      keep: 0,
+    });
+  }
   const assembled = assemblePrompt(parts, settings.narrativeBudget, count);
   return { ...assembled, report: reportOf(assembled, settings.narrativeBudget, pinned, recalled) };
 }

@@ -48,7 +48,14 @@ export function reportOf(assembled: AssembledPrompt, budget: Budget, pinned: rea
   return {
     budget: { soft: budget.soft, hard: budget.hard },
     tokens: assembled.tokens,
-    parts: assembled.parts.map((p) => ({ label: p.label.slice(0, 120), tier: p.tier, tokens: p.tokens, kept: p.kept, text: p.slot === 'system' ? p.text.slice(0, 40_000) : null })),
+    // Story turns are in the transcript already; what else went in is shown with its words.
+    parts: assembled.parts.map((p) => ({
+      label: p.label.slice(0, 120),
+      tier: p.tier,
+      tokens: p.tokens,
+      kept: p.kept,
+      text: p.slot === 'system' || p.label === "director's note" ? p.text.slice(0, 40_000) : null,
+    })),
     memories: [
       ...pinned.map((m) => ({ id: m.id, summary: m.summary.slice(0, 4_000), pinned: true, significance: m.significance, score: null, relevance: null, recency: null, matched: [] })),
       ...recalled.map((m) => ({

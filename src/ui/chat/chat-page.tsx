@@ -5,6 +5,7 @@ import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { StoryDrawer } from './story-drawer.tsx';
+import { Editable } from './editable.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { RewindDialog } from './rewind-dialog.tsx';
@@ -162,6 +163,32 @@ export function ChatPage() {
       setDraft('');
     });
   };
+  const [drafting, setDrafting] = createSignal(false);
+  /** Impersonate: the narrator's draft of your next message lands in the composer, for you to edit or send. */
+  const impersonate = () =>
+    void run(async () => {
+      setDrafting(true);
+      try {
+        const { text } = await client.engine.impersonate(chatId());
+        // Words typed while the draft was on its way are the player's: they are never replaced.
+        if (!draft().trim()) setDraft(text);
+        input?.focus();
+      } finally {
+        setDrafting(false);
+      }
+    });
+  /** The composer's hint points here: the drawer opens on the director's note, ready to write. */
+  const openDirectorNote = () => {
+    if (!drawerOpen()) toggleDrawer();
+    queueMicrotask(() => document.querySelector<HTMLButtonElement>('[aria-label="Edit director\'s note"]')?.click());
+  };
+  /** Deleting is undoable for 30 days: the chat list says so and offers Undo. */
+  const deleteChat = () =>
+    void run(async () => {
+      const title = header()?.title ?? '';
+      await client.engine.deleteChat(chatId());
+      navigate(`/chats?deleted=${encodeURIComponent(chatId())}&title=${encodeURIComponent(title)}`);
+    });
   const regenerate = () => void run(() => client.engine.regenerate(chatId()));
   const continueReply = () => void run(() => client.engine.continueReply(chatId()));
   const versions = createMemo(() => (streaming() ? null : (last()?.versions ?? null)));
@@ -340,7 +367,15 @@ export function ChatPage() {
     <section class="chat" aria-labelledby="chat-title">
       <header class="chat-header">
         <div>
-          <h1 id="chat-title">{header()?.title ?? 'Chat'}</h1>
+          <h1 id="chat-title">
+            <Show when={header()} fallback="Chat">
+              {(h) => (
+                <Editable label="chat title" value={h().title} save={(title: string) => client.engine.editState(chatId(), { type: 'chat' }, 'title', title)}>
+                  {h().title}
+                </Editable>
+              )}
+            </Show>
+          </h1>
           <p class="muted">
             <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
             <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
@@ -353,10 +388,27 @@ export function ChatPage() {
             </Show>
           </p>
         </div>
-        <button type="button" class="small quiet drawer-toggle" aria-expanded={drawerOpen()} aria-controls="story-drawer" onClick={toggleDrawer}>
-          {drawerOpen() ? 'Hide story state' : 'Story state'}
-        </button>
+        <div class="row header-actions">
+          <button type="button" class="small quiet" onClick={deleteChat} disabled={sending() || Boolean(streaming()) || Boolean(header()?.deleted)}>
+            Delete chat
+          </button>
+          <button type="button" class="small quiet drawer-toggle" aria-expanded={drawerOpen()} aria-controls="story-drawer" onClick={toggleDrawer}>
+            {drawerOpen() ? 'Hide story state' : 'Story state'}
+          </button>
+        </div>
       </header>
+      <Show when={header()?.deleted}>
+        {(what) => (
+          <p class="banner warn" role="status" data-banner="chat-deleted">
+            <span class="banner-text">
+              {what() === 'chat' ? 'This chat is in Recently deleted.' : 'This chat’s bot is in Recently deleted, and the chat with it.'}{' '}
+              <button type="button" class="small" onClick={() => void run(() => (what() === 'chat' ? client.engine.restoreChat(chatId()) : client.engine.restoreBot(header()!.botId)))}>
+                {what() === 'chat' ? 'Restore chat' : 'Restore bot'}
+              </button>
+            </span>
+          </p>
+        )}
+      </Show>
 
       <div class="chat-body" data-drawer={drawerOpen() ? 'open' : 'closed'}>
         <div class="chat-main">
@@ -450,6 +502,7 @@ export function ChatPage() {
               aria-label="Message"
               placeholder={`"Say something," *do something*  ${ooc()[0]}out of character${ooc()[1]}`}
               rows={2}
+              aria-describedby="composer-hint"
               value={draft()}
               onInput={(event) => setDraft(event.currentTarget.value)}
               onKeyDown={(event) => {
@@ -464,6 +517,15 @@ export function ChatPage() {
                 when={streaming()}
                 fallback={
                   <>
+                    <button
+                      type="button"
+                      class="quiet"
+                      onClick={impersonate}
+                      disabled={sending() || Boolean(draft().trim())}
+                      title={draft().trim() ? 'Clear your message to have one drafted' : 'The narrator drafts your next message in your voice; nothing is sent'}
+                    >
+                      {drafting() ? 'Drafting…' : 'Impersonate'}
+                    </button>
                     {/* Not on the opening (the author's kickoff) nor on history before a reset. */}
                     <Show when={last()?.role === 'assistant' && last()!.model !== 'kickoff' && !beforeReset(last()!)}>
                       <Show when={last()?.text.trim()}>
@@ -496,6 +558,13 @@ export function ChatPage() {
                 </button>
               </Show>
             </div>
+            <p id="composer-hint" class="composer-hint small-text muted">
+              {ooc()[0]}Asides{ooc()[1]} stay between you and the app: the narrator never sees them. To steer the narrator, write a{' '}
+              <button type="button" class="link" onClick={openDirectorNote}>
+                director's note
+              </button>
+              .
+            </p>
           </form>
         </div>
         <Show when={drawerOpen() && header()}>

@@ -50,6 +50,16 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         )}
       </Show>
 
+      <section aria-labelledby="drawer-director">
+        <h2 id="drawer-director">Director's note</h2>
+        <p class="small-text muted">The narrator follows it in every reply and never says it aloud.</p>
+        <p class="small-text" data-testid="director-note">
+          <Editable label="director's note" kind="long" value={props.drawer.directorNote} save={edit({ type: 'chat_state' }, 'directorNote')}>
+            {props.drawer.directorNote || <span class="muted">None. Try “Keep replies short” or “She hides her fear”.</span>}
+          </Editable>
+        </p>
+      </section>
+
       <section aria-labelledby="drawer-clock">
         <h2 id="drawer-clock">When and where</h2>
         <p data-testid="drawer-time">{describeFictionTime(props.drawer.fictionTime)}</p>

@@ -46,6 +46,8 @@ function Dismiss(props: { onClick: () => void }) {
 /** The frame of every screen: the left rail, and one line per thing the user must know now. */
 export function Shell(props: ShellProps) {
   const banners = createDismissals();
+  // On a phone the notices take one line until the reader opens them (CSS keys off data-open).
+  const [noticesOpen, setNoticesOpen] = createSignal(false);
   return (
     <div class="shell">
       <nav class="rail" aria-label="Main">
@@ -63,29 +65,34 @@ export function Shell(props: ShellProps) {
         </A>
       </nav>
       <div class="main">
+        <div class="notices" data-open={noticesOpen() ? 'true' : 'false'}>
         <div class="banners" role="status" aria-live="polite">
           <Show when={props.status.storage === 'memory'}>
             <p class="banner warn" data-banner="memory">
-              This window cannot save: private browsing, or a browser without storage support. Nothing will be saved when you close
-              it.
+              <span class="banner-text">
+                This window cannot save: private browsing, or a browser without storage support. Nothing will be saved when you close
+                it.
+              </span>
             </p>
           </Show>
           <Show when={props.relay.state === 'needs-token' ? props.relay : null}>
             {(relay) => (
               <p class="banner warn" data-banner="needs-token" role="alert">
-                {relay().hadToken ? 'The relay refused this browser’s token.' : 'This relay needs a token.'} <A href="/settings#relay-token">Enter it in Settings</A> (it is the relay’s
-                RELAY_TOKEN).
+                <span class="banner-text">
+                  {relay().hadToken ? 'The relay refused this browser’s token.' : 'This relay needs a token.'} <A href="/settings#relay-token">Enter it in Settings</A> (it is the
+                  relay’s RELAY_TOKEN).
+                </span>
               </p>
             )}
           </Show>
           <Show when={props.relay.state === 'offline'}>
             <p class="banner" data-banner="offline">
-              Offline: your chats and memories are here to read; new replies need the relay.
+              <span class="banner-text">Offline: your chats and memories are here to read; new replies need the relay.</span>
             </p>
           </Show>
           <Show when={props.relay.state === 'online' && props.relay.mode === 'demo' && banners.shown('demo')}>
             <p class="banner info" data-banner="demo">
-              <span>
+              <span class="banner-text">
                 Demo model: replies are canned. Put <code>FEATHERLESS_API_KEY</code> in <code>.relay.env</code> and restart the relay to
                 play for real.
               </span>
@@ -94,7 +101,7 @@ export function Shell(props: ShellProps) {
           </Show>
           <Show when={props.persisted === false && props.status.storage === 'opfs' && banners.shown('not-persisted')}>
             <p class="banner warn" data-banner="not-persisted">
-              <span>
+              <span class="banner-text">
                 The browser has not promised to keep your stories: it may clear them when space runs low. Install the app or export a
                 backup from Settings.
               </span>
@@ -104,24 +111,37 @@ export function Shell(props: ShellProps) {
           <Show when={props.notSaved}>
             {(problem) => (
               <p class="banner error" data-banner="not-saved" role="alert">
-                {problem()}
+                <span class="banner-text">{problem()}</span>
                 <Dismiss onClick={() => props.onDismissNotSaved()} />
               </p>
             )}
           </Show>
           <Show when={props.storageNearlyFull}>
             <p class="banner warn" data-banner="storage-full">
-              Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some space.
+              <span class="banner-text">
+                Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some
+                space.
+              </span>
             </p>
           </Show>
           <Show when={props.updateReady}>
             <p class="banner info" data-banner="update">
-              A new version is ready.{' '}
+              <span class="banner-text">A new version is ready.</span>
               <button type="button" onClick={() => props.onUpdate()}>
                 Reload to update
               </button>
             </p>
           </Show>
+        </div>
+        <button
+          type="button"
+          class="notices-toggle small quiet"
+          aria-expanded={noticesOpen()}
+          aria-label={noticesOpen() ? 'Show fewer notices' : 'Show all notices'}
+          onClick={() => setNoticesOpen(!noticesOpen())}
+        >
+          {noticesOpen() ? 'Less' : 'More'}
+        </button>
         </div>
         <main class="content">{props.children}</main>
       </div>

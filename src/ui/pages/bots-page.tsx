@@ -1,19 +1,47 @@
 import { A } from '@solidjs/router';
-import { For, Show } from 'solid-js';
+import { createSignal, For, Show } from 'solid-js';
+import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
 export function BotsPage() {
   const client = useClient();
   const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
+  const { run, busy, error } = createAction();
+  /** The bot just deleted, for its Undo. */
+  const [deleted, setDeleted] = createSignal<{ id: string; name: string } | null>(null);
+  const remove = (bot: { id: string; name: string }) => void run(() => client.engine.deleteBot(bot.id).then(() => setDeleted(bot)));
+  const undo = (bot: { id: string }) => void run(() => client.engine.restoreBot(bot.id).then(() => setDeleted(null)));
   return (
     <section aria-labelledby="bots-title">
       <div class="title-row">
         <h1 id="bots-title">Bots</h1>
-        <A class="button primary" href="/bots/new">
-          New bot
-        </A>
+        <div class="row">
+          <A class="button quiet" href="/deleted">
+            Recently deleted
+          </A>
+          <A class="button primary" href="/bots/new">
+            New bot
+          </A>
+        </div>
       </div>
+      <Show when={deleted()}>
+        {(bot) => (
+          <div class="toast inline-toast" role="status" data-testid="deleted-toast">
+            <span>{bot().name} and their chats moved to Recently deleted.</span>
+            <button type="button" class="small" disabled={busy()} onClick={() => undo(bot())}>
+              Undo
+            </button>
+          </div>
+        )}
+      </Show>
+      <Show when={error()}>
+        {(message) => (
+          <p class="error" role="alert">
+            {message()}
+          </p>
+        )}
+      </Show>
       <Show when={bots()} fallback={<p class="muted">Loading…</p>}>
         {(list) => (
           <Show when={list().length > 0} fallback={<p class="muted">No bots yet.</p>}>
@@ -31,6 +59,9 @@ export function BotsPage() {
                       <A class="button" href={`/bots/${bot.id}/edit`} aria-label={`Edit ${bot.name}`}>
                         Edit
                       </A>
+                      <button type="button" class="quiet" aria-label={`Delete ${bot.name}`} disabled={busy()} onClick={() => remove(bot)}>
+                        Delete
+                      </button>
                       <A class="button primary" href={`/bots/${bot.id}/start`} aria-label={`Start a chat with ${bot.name}`}>
                         Start a chat
                       </A>

@@ -1,6 +1,7 @@
 import { plainText } from '../chat/inline-spans.ts';
-import { A, Navigate } from '@solidjs/router';
+import { A, Navigate, useSearchParams } from '@solidjs/router';
 import { createResource, For, Match, Show, Switch } from 'solid-js';
+import { createAction } from '../action.ts';
 import { describeFictionTime } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
@@ -9,6 +10,9 @@ import { createLiveQuery } from '../live-query.ts';
 export function ChatsPage() {
   const client = useClient();
   const chats = createLiveQuery(client, { query: 'listChats' }, () => client.engine.listChats());
+  // A chat deleted from its page lands here, with a way back.
+  const [search, setSearch] = useSearchParams<{ deleted?: string; title?: string }>();
+  const { run: restore, busy: restoring, error: restoreError } = createAction();
   const [firstRun] = createResource(async () => {
     const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
     return { needsYou: !you, needsBot: bots.length === 0 };
@@ -25,10 +29,31 @@ export function ChatsPage() {
         <section aria-labelledby="chats-title">
           <div class="title-row">
             <h1 id="chats-title">Chats</h1>
-            <A class="button" href="/bots">
-              New chat
-            </A>
+            <div class="row">
+              <A class="button quiet" href="/deleted">
+                Recently deleted
+              </A>
+              <A class="button" href="/bots">
+                New chat
+              </A>
+            </div>
           </div>
+          <Show when={search.deleted}>
+            {(chatId) => (
+              <div class="toast inline-toast" role="status" data-testid="deleted-toast">
+                <span>“{search.title ?? 'The chat'}” moved to Recently deleted.</span>
+                <button
+                  type="button"
+                  class="small"
+                  disabled={restoring()}
+                  onClick={() => void restore(() => client.engine.restoreChat(chatId()).then(() => setSearch({ deleted: undefined, title: undefined })))}
+                >
+                  Undo
+                </button>
+                <Show when={restoreError()}>{(message) => <span class="error">{message()}</span>}</Show>
+              </div>
+            )}
+          </Show>
           <Show when={chats()} fallback={<p class="muted">Loading…</p>}>
             {(list) => (
               <Show when={list().length > 0} fallback={<p class="muted">No chats yet. Pick a bot and start a story with it.</p>}>

@@ -1,0 +1,146 @@
+import type { LogContext } from './log/append.ts';
+import { appendEvents } from './log/append.ts';
+import { command, type StampFirst } from './log/command.ts';
+import { CommandRejectedError } from './log/errors.ts';
+
+/** How long a deleted chat or bot can be brought back before it is purged. */
+export const KEPT_DELETED_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */
+const BOT_EVENT_KINDS = ['bot_authored', 'bot_reset', 'bot_deleted', 'bot_restored'];
+
+export interface DeletedChat {
+  id: string;
+  title: string;
+  botName: string | null;
+  deletedTs: number;
+  /** When the purge takes it for good (ms). */
+  purgeTs: number;
+}
+export interface DeletedBot {
+  id: string;
+  name: string;
+  /** The chats it hosts, which went and come back with it. */
+  chats: number;
+  deletedTs: number;
+  purgeTs: number;
+}
+
+/**
+ * Delete and restore chats and bots, and the purge. Deleting marks (the events stay); only a purge,
+ * itself a logged event, removes data: what was deleted more than 30 days ago, or at once when the
+ * player says "Delete forever".
+ */
+export function deletionCommands(ctx: LogContext) {
+  const { db } = ctx;
+  const nothing = () => undefined;
+  const chat = (chatId: string) => db.get<{ deleted_ts: number | null }>('SELECT deleted_ts FROM chats WHERE id = ?', [chatId]);
+  const bot = (botId: string) => db.get<{ deleted_ts: number | null }>('SELECT deleted_ts FROM bots WHERE id = ?', [botId]);
+
+  /** Appends the purge and removes exactly what it names, in one transaction. */
+  function purge(chatIds: readonly string[], botIds: readonly string[], stampFirst: StampFirst = (d) => [...d]): void {
+    const hosted = botIds.length
+      ? db.all<{ id: string }>(`SELECT id FROM chats WHERE bot_id IN (${botIds.map(() => '?').join(', ')})`, [...botIds]).map((r) => r.id)
+      : [];
+    const chats = [...new Set([...chatIds, ...hosted])];
+    const events = botIds.length
+      ? db
+          .all<{ id: string }>(
+            `SELECT e.id FROM events e WHERE e.chat_id IS NULL AND (
+               (e.kind IN (${BOT_EVENT_KINDS.map(() => '?').join(', ')}) AND json_extract(e.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))
+               OR (e.kind = 'bot_reset_undone' AND json_extract(e.payload, '$.reset') IN
+                 (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND json_extract(r.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))))`,
+            [...BOT_EVENT_KINDS, ...botIds, ...botIds],
+          )
+          .map((r) => r.id)
+      : [];
+    appendEvents(ctx, stampFirst([{ kind: 'purged', payload: { chats, bots: [...botIds], events } }]));
+    for (const chatId of chats) {
+      db.run('DELETE FROM events WHERE chat_id = ?', [chatId]);
+      db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
+      db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
+      db.run('DELETE FROM stream_checkpoints WHERE chat_id = ?', [chatId]);
+    }
+    for (const id of events) db.run('DELETE FROM events WHERE id = ?', [id]);
+  }
+
+  return {
+    deleteChat(chatId: string, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const row = chat(chatId);
+        if (!row) throw new CommandRejectedError('That chat no longer exists.');
+        if (row.deleted_ts !== null) return;
+        appendEvents(ctx, stampFirst([{ kind: 'chat_deleted', chatId, payload: {} }]));
+      }, nothing);
+    },
+
+    restoreChat(chatId: string, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const row = chat(chatId);
+        if (!row) throw new CommandRejectedError('That chat was deleted for good: it cannot come back.');
+        if (row.deleted_ts === null) return;
+        appendEvents(ctx, stampFirst([{ kind: 'chat_restored', chatId, payload: {} }]));
+      }, nothing);
+    },
+
+    deleteBot(botId: string, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const row = bot(botId);
+        if (!row) throw new CommandRejectedError('That bot no longer exists.');
+        if (row.deleted_ts !== null) return;
+        appendEvents(ctx, stampFirst([{ kind: 'bot_deleted', payload: { botId } }]));
+      }, nothing);
+    },
+
+    restoreBot(botId: string, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const row = bot(botId);
+        if (!row) throw new CommandRejectedError('That bot was deleted for good: it cannot come back.');
+        if (row.deleted_ts === null) return;
+        appendEvents(ctx, stampFirst([{ kind: 'bot_restored', payload: { botId } }]));
+      }, nothing);
+    },
+
+    /** "Delete forever" in Recently deleted: only what is deleted already can be purged. */
+    purgeNow(target: { chatId?: string; botId?: string }, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        if (target.chatId) {
+          if (chat(target.chatId)?.deleted_ts == null) throw new CommandRejectedError('Only a deleted chat can be deleted forever.');
+          purge([target.chatId], [], stampFirst);
+        } else if (target.botId) {
+          if (bot(target.botId)?.deleted_ts == null) throw new CommandRejectedError('Only a deleted bot can be deleted forever.');
+          purge([], [target.botId], stampFirst);
+        }
+      }, nothing);
+    },
+
+    /** Purges what was deleted more than 30 days ago; run when a tab starts leading. Answers whether anything went. */
+    purgeExpired(): boolean {
+      return db.transaction(() => {
+        const before = ctx.now() - KEPT_DELETED_MS;
+        const chats = db.all<{ id: string }>('SELECT id FROM chats WHERE deleted_ts IS NOT NULL AND deleted_ts < ?', [before]).map((r) => r.id);
+        const bots = db.all<{ id: string }>('SELECT id FROM bots WHERE deleted_ts IS NOT NULL AND deleted_ts < ?', [before]).map((r) => r.id);
+        if (chats.length === 0 && bots.length === 0) return false;
+        purge(chats, bots);
+        return true;
+      });
+    },
+
+    /** "Recently deleted": what can still be brought back, newest first, with when it goes for good. */
+    recentlyDeleted(): { chats: DeletedChat[]; bots: DeletedBot[] } {
+      const chats = db
+        .all<{ id: string; title: string; bot_name: string | null; deleted_ts: number }>(
+          `SELECT c.id, c.title, b.name AS bot_name, c.deleted_ts FROM chats c LEFT JOIN bots b ON b.id = c.bot_id
+           WHERE c.deleted_ts IS NOT NULL ORDER BY c.deleted_ts DESC`,
+        )
+        .map((r) => ({ id: r.id, title: r.title, botName: r.bot_name, deletedTs: r.deleted_ts, purgeTs: r.deleted_ts + KEPT_DELETED_MS }));
+      const bots = db
+        .all<{ id: string; name: string; chats: number; deleted_ts: number }>(
+          `SELECT b.id, b.name, b.deleted_ts, (SELECT count(*) FROM chats c WHERE c.bot_id = b.id) AS chats FROM bots b
+           WHERE b.deleted_ts IS NOT NULL ORDER BY b.deleted_ts DESC`,
+        )
+        .map((r) => ({ id: r.id, name: r.name, chats: r.chats, deletedTs: r.deleted_ts, purgeTs: r.deleted_ts + KEPT_DELETED_MS }));
+      return { chats, bots };
+    },
+  };
+}

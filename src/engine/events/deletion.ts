@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Db } from '../db/port.ts';
+import { defineEvent } from './define.ts';
+import { uuid } from './fields.ts';
+import { CHAT_COLUMN } from './tables.ts';
+
+/**
+ * Deleting only marks: the events stay, "Recently deleted" lists the chat or bot for 30 days, and
+ * restoring is another event. A chat of a deleted bot is hidden with it and comes back with it.
+ */
+export const chatDeleted = defineEvent({
+  kind: 'chat_deleted',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({}),
+  apply(db, { ts, chatId }) {
+    db.run('UPDATE chats SET deleted_ts = ? WHERE id = ?', [ts, chatId]);
+  },
+});
+
+export const chatRestored = defineEvent({
+  kind: 'chat_restored',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({}),
+  apply(db, { chatId }) {
+    db.run('UPDATE chats SET deleted_ts = NULL WHERE id = ?', [chatId]);
+  },
+});
+
+export const botDeleted = defineEvent({
+  kind: 'bot_deleted',
+  writes: ['bots'],
+  scope: 'global',
+  schema: z.object({ botId: uuid }),
+  apply(db, { ts, payload }) {
+    db.run('UPDATE bots SET deleted_ts = ? WHERE id = ?', [ts, payload.botId]);
+  },
+});
+
+export const botRestored = defineEvent({
+  kind: 'bot_restored',
+  writes: ['bots'],
+  scope: 'global',
+  schema: z.object({ botId: uuid }),
+  apply(db, { payload }) {
+    db.run('UPDATE bots SET deleted_ts = NULL WHERE id = ?', [payload.botId]);
+  },
+});
+
+/**
+ * The one event that removes data, written by the purge of what was deleted long enough ago (or by
+ * "Delete forever"): the chats named go with every event of theirs, and the global events named
+ * (a bot's versions, resets, deletion) go too. The log's guard lets exactly those rows be deleted.
+ * Replayed, it removes whatever rows of theirs a projection still holds (none, once they are gone).
+ */
+export const purged = defineEvent({
+  kind: 'purged',
+  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility'],
+  scope: 'global',
+  schema: z.object({
+    chats: z.array(uuid).max(10_000),
+    bots: z.array(uuid).max(10_000),
+    /** Global events removed with the bots: named one by one, since they carry no chat. */
+    events: z.array(z.string().max(64)).max(100_000),
+  }),
+  apply(db, { payload }) {
+    for (const chatId of payload.chats) forgetChat(db, chatId);
+    for (const botId of payload.bots) db.run('DELETE FROM bots WHERE id = ?', [botId]);
+  },
+});
+
+function forgetChat(db: Db, chatId: string): void {
+  db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
+  for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${table} WHERE ${column} = ?`, [chatId]);
+}

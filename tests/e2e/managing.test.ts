@@ -1,0 +1,81 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { exportLog, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.relay.close());
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+const chatTitles = (page: Page) => page.getByRole('list', { name: 'Chats' }).locator('strong').allTextContents();
+
+describe('managing chats and bots', () => {
+  it('renames a chat in its header; deletes it with Undo on the list; Recently deleted restores it, or deletes it forever after asking twice', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.goto(`${app.url}/chats/${chatId}`);
+
+    await page.getByRole('button', { name: 'Edit chat title' }).click();
+    await page.getByRole('textbox', { name: 'chat title' }).fill('The long night');
+    await page.getByRole('textbox', { name: 'chat title' }).press('Enter');
+    await expect.poll(() => page.locator('#chat-title').textContent()).toContain('The long night');
+
+    await page.getByRole('button', { name: 'Delete chat' }).click();
+    await page.waitForURL(/\/chats\?deleted=/);
+    await expect.poll(() => page.getByTestId('deleted-toast').textContent()).toContain('“The long night” moved to Recently deleted.');
+    await expect.poll(() => page.getByText('No chats yet').isVisible()).toBe(true);
+    await page.getByTestId('deleted-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => chatTitles(page)).toEqual(['The long night']);
+
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await page.getByRole('button', { name: 'Delete chat' }).click();
+    await page.waitForURL(/\/chats\?deleted=/);
+    await page.getByRole('link', { name: 'Recently deleted' }).click();
+    const deleted = page.getByRole('list', { name: 'Deleted chats' });
+    await expect.poll(() => deleted.textContent()).toMatch(/The long night.*with Mira, deleted .* goes for good on/);
+    await page.getByRole('button', { name: 'Restore The long night' }).click();
+    await expect.poll(() => page.getByText('Nothing deleted.').isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Back to chats' }).click();
+    await expect.poll(() => chatTitles(page)).toEqual(['The long night']);
+
+    await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.deleteChat(id), chatId);
+    await page.goto(`${app.url}/deleted`);
+    await page.getByRole('button', { name: 'Delete The long night forever' }).click();
+    // The first click only asks.
+    expect(await deleted.locator('li').count()).toBe(1);
+    await page.getByRole('button', { name: 'Really delete The long night forever?' }).click();
+    await expect.poll(() => page.getByText('Nothing deleted.').isVisible()).toBe(true);
+    const log = await exportLog(page);
+    expect(log.events.some((e) => e.kind === 'purged')).toBe(true);
+    expect(log.events.filter((e) => e.kind === 'user_turn' || e.kind === 'chat_created')).toHaveLength(0);
+  });
+
+  it('a bot deleted from the Bots page takes its chats along, with Undo; a tab showing one of them says so and can restore it', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    const other = await openTab(context, `${app.url}/chats/${chatId}`);
+    await page.goto(`${app.url}/bots`);
+    await page.getByRole('button', { name: 'Delete Mira' }).click();
+    await expect.poll(() => page.getByTestId('deleted-toast').textContent()).toContain('Mira and their chats moved to Recently deleted.');
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).count()).toBe(0);
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').textContent()).toContain('bot is in Recently deleted');
+
+    await page.getByTestId('deleted-toast').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents()).toEqual(['Mira']);
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Delete Mira' }).click();
+    await other.getByRole('button', { name: 'Restore bot' }).click();
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count()).toBe(0);
+    await page.goto(`${app.url}/chats`);
+    await expect.poll(() => chatTitles(page)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { exportLog, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.relay.close());
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+const NOTE = 'Mira never mentions the storm.';
+
+describe('steering words', () => {
+  it("the composer's hint opens the director's note; the note is kept, shown, and told in the next reply's prompt", async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'closed'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    const hint = page.locator('#composer-hint');
+    await expect.poll(() => hint.textContent()).toMatch(/\(\(Asides\)\) stay between you and the app/);
+    expect(await message.getAttribute('aria-describedby')).toBe('composer-hint');
+
+    await hint.getByRole('button', { name: "director's note" }).click();
+    const field = page.getByRole('textbox', { name: "director's note" });
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await field.fill(NOTE);
+    await page.getByRole('group', { name: "Editing director's note" }).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('director-note').textContent()).toContain(NOTE);
+
+    await message.fill('"Shall we sail?"');
+    await message.press('Enter');
+    const replied = () => page.evaluate(() => [...document.querySelectorAll('.turn.assistant')].map((t) => t.getAttribute('data-status')));
+    await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done']);
+    const told = await page.evaluate(async (chatId) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      const turn = (await engine.transcript(chatId)).turns.at(-1);
+      const report = await engine.replyPrompt(chatId, turn.turnId);
+      return report.parts.find((p: { label: string }) => p.label === "director's note");
+    }, chatId);
+    expect(told).toMatchObject({ tier: 'must', kept: true });
+    expect(told.text).toContain(NOTE);
+  });
+
+  it('Impersonate drafts your next message into the composer and sends nothing; it never replaces words you typed', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    const impersonate = page.getByRole('button', { name: 'Impersonate' });
+    const before = (await exportLog(page)).events.length;
+
+    await impersonate.click();
+    await expect.poll(() => message.inputValue(), { timeout: 15_000 }).toMatch(/\*I .+\*/);
+    const drafted = await message.inputValue();
+    expect(drafted).not.toMatch(/demo model|Mira says|^Ada:/);
+    expect(await page.locator('.turn.user').count()).toBe(0);
+    expect((await exportLog(page)).events.length).toBe(before);
+    await expect.poll(() => impersonate.isDisabled()).toBe(true);
+
+    await message.fill('');
+    await expect.poll(() => impersonate.isDisabled()).toBe(false);
+    await message.fill('"My own words."');
+    await expect.poll(() => impersonate.isDisabled()).toBe(true);
+    await message.press('Enter');
+    await expect.poll(() => page.locator('.turn.user .story-text').last().textContent(), { timeout: 15_000 }).toContain('My own words.');
+  });
+});
