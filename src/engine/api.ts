@@ -56,6 +56,8 @@ export const API = {
   /** A draft of the player's next message, written by the narrator model; nothing is recorded. */
   impersonate: { kind: 'query', args: z.tuple([id]), reads: [] },
   recentlyDeleted: { kind: 'query', args: none, reads: ['chats', 'bots'] },
+  /** Search across every chat's story; hits link to their turn. */
+  searchChats: { kind: 'query', args: z.tuple([z.string().max(500)]), reads: ['transcript', 'chats', 'bots', 'you'] },
   analysisStatus: { kind: 'query', args: z.tuple([id]), reads: ['transcript', 'scenes', 'memories', 'scene_summaries'] },
 
   // The payloads below are checked by the command itself, with messages written for the user.

@@ -18,6 +18,7 @@ import { identify } from './db/identity.ts';
 import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
+import { searchChats } from './queries/search.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
@@ -99,6 +100,9 @@ export function createEngine(deps: EngineDeps) {
           signal,
         ),
     },
+
+    /** Search across every chat's story (the transcript's full-text index). */
+    searchChats: (text: string) => searchChats(db, text),
 
     /** A bot's memories of a chat that fit a query, only those its role there witnessed. */
     searchMemories: (search: MemorySearch) => searchMemories(db, search),

@@ -12,6 +12,7 @@ export { kickoffSchema, type Kickoff } from './kickoff.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
+export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';

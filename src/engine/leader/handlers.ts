@@ -46,6 +46,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     impersonate: (chatId: string) => narrator.impersonate(chatId),
     /** "Recently deleted": chats and bots that can still be restored, with when each goes for good. */
     recentlyDeleted: () => engine.deletion.recentlyDeleted(),
+    searchChats: (text: string) => engine.searchChats(text),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
 

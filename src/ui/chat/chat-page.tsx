@@ -1,4 +1,4 @@
-import { useNavigate, useParams } from '@solidjs/router';
+import { useNavigate, useParams, useSearchParams } from '@solidjs/router';
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from 'solid-js';
 import { closingMarker, describeFictionTime, streamTopic, type RewoundStretch, type StreamMessage, type TranscriptTurn } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
@@ -155,6 +155,27 @@ export function ChatPage() {
   );
   onMount(() => input?.focus());
 
+  // A search hit opens the chat at its turn (?turn=<seq>): older pages load until it is there.
+  const [query] = useSearchParams<{ turn?: string }>();
+  createEffect(
+    on([() => query.turn, () => latest() !== undefined], ([turn, loaded]) => {
+      const seq = Number(turn);
+      if (!turn || !loaded || !Number.isInteger(seq)) return;
+      void (async () => {
+        const find = () => scroller?.querySelector<HTMLElement>(`.turn[data-seq="${seq}"]`);
+        while (!find() && cursor() !== null && cursor()! > seq) await loadOlder();
+        queueMicrotask(() => {
+          const found = find();
+          if (!found) return;
+          stick = false;
+          found.scrollIntoView({ block: 'center' });
+          found.classList.add('found');
+          setTimeout(() => found.classList.remove('found'), 4_000);
+        });
+      })();
+    }),
+  );
+
   const send = () => {
     const text = draft();
     if (streaming() || sending()) return;
@@ -260,6 +281,7 @@ export function ChatPage() {
       class={`turn ${props.turn.role}${beforeReset(props.turn) ? ' before-reset' : ''}`}
       data-status={props.turn.status}
       data-turn-id={props.turn.turnId}
+      data-seq={props.turn.seq}
     >
       <div class="speaker">
         <strong>{props.turn.speakerName}</strong>
@@ -367,15 +389,15 @@ export function ChatPage() {
     <section class="chat" aria-labelledby="chat-title">
       <header class="chat-header">
         <div>
-          <h1 id="chat-title">
-            <Show when={header()} fallback="Chat">
-              {(h) => (
+          <Show when={header()} fallback={<h1 id="chat-title">Chat</h1>}>
+            {(h) => (
+              <div class="chat-title-line">
                 <Editable label="chat title" value={h().title} save={(title: string) => client.engine.editState(chatId(), { type: 'chat' }, 'title', title)}>
-                  {h().title}
+                  <h1 id="chat-title">{h().title}</h1>
                 </Editable>
-              )}
-            </Show>
-          </h1>
+              </div>
+            )}
+          </Show>
           <p class="muted">
             <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
             <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>

@@ -1,6 +1,7 @@
 import { plainText } from '../chat/inline-spans.ts';
 import { A, Navigate, useSearchParams } from '@solidjs/router';
-import { createResource, For, Match, Show, Switch } from 'solid-js';
+import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
+import { ChatSearchResults } from './chat-search.tsx';
 import { createAction } from '../action.ts';
 import { describeFictionTime } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
@@ -11,8 +12,17 @@ export function ChatsPage() {
   const client = useClient();
   const chats = createLiveQuery(client, { query: 'listChats' }, () => client.engine.listChats());
   // A chat deleted from its page lands here, with a way back.
-  const [search, setSearch] = useSearchParams<{ deleted?: string; title?: string }>();
+  const [params, setParams] = useSearchParams<{ deleted?: string; title?: string }>();
   const { run: restore, busy: restoring, error: restoreError } = createAction();
+  // What is typed in the search field, settled for a moment before it is searched.
+  const [typed, setTyped] = createSignal('');
+  const [searching, setSearching] = createSignal('');
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  const search = (text: string) => {
+    setTyped(text);
+    clearTimeout(settle);
+    settle = setTimeout(() => setSearching(text), 150);
+  };
   const [firstRun] = createResource(async () => {
     const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
     return { needsYou: !you, needsBot: bots.length === 0 };
@@ -38,15 +48,15 @@ export function ChatsPage() {
               </A>
             </div>
           </div>
-          <Show when={search.deleted}>
+          <Show when={params.deleted}>
             {(chatId) => (
               <div class="toast inline-toast" role="status" data-testid="deleted-toast">
-                <span>“{search.title ?? 'The chat'}” moved to Recently deleted.</span>
+                <span>“{params.title ?? 'The chat'}” moved to Recently deleted.</span>
                 <button
                   type="button"
                   class="small"
                   disabled={restoring()}
-                  onClick={() => void restore(() => client.engine.restoreChat(chatId()).then(() => setSearch({ deleted: undefined, title: undefined })))}
+                  onClick={() => void restore(() => client.engine.restoreChat(chatId()).then(() => setParams({ deleted: undefined, title: undefined })))}
                 >
                   Undo
                 </button>
@@ -54,6 +64,21 @@ export function ChatsPage() {
               </div>
             )}
           </Show>
+          <Show when={(chats()?.length ?? 0) > 0 || typed()}>
+            <input
+              type="search"
+              class="chat-search"
+              aria-label="Search all chats"
+              placeholder="Search all chats"
+              maxLength={500}
+              value={typed()}
+              onInput={(event) => search(event.currentTarget.value)}
+            />
+          </Show>
+          <Show when={searching().trim() && typed().trim()}>
+            <ChatSearchResults client={client} text={searching()} />
+          </Show>
+          <Show when={!typed().trim()}>
           <Show when={chats()} fallback={<p class="muted">Loading…</p>}>
             {(list) => (
               <Show when={list().length > 0} fallback={<p class="muted">No chats yet. Pick a bot and start a story with it.</p>}>
@@ -74,6 +99,7 @@ export function ChatsPage() {
                 </ul>
               </Show>
             )}
+          </Show>
           </Show>
         </section>
       </Match>
