@@ -147,6 +147,33 @@ describe('the first screens a newcomer meets', () => {
     expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(150);
   });
 
+  it('the kickoff form asks the essentials first; the rest waits behind "More details", which opens itself on a refused field', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const botId = await page.evaluate(async () => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      await engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+      return engine.saveBot({ name: 'Mira', pronouns: 'she/her', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: 'The storm breaks.' }, null);
+    });
+    await page.goto(`${app.url}/bots/${botId}/start`);
+    for (const label of ['Title', 'Where it begins', 'When (in the story)', 'What you are doing', 'What Mira is doing']) {
+      await expect.poll(() => page.getByLabel(label, { exact: true }).isVisible(), label).toBe(true);
+    }
+    const kind = page.getByLabel('Kind of place');
+    expect(await kind.isVisible()).toBe(false);
+    await page.getByText('More details').click();
+    await kind.fill('');
+    await page.getByText('More details').click();
+    expect(await kind.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Start the story' }).click();
+    await expect.poll(() => kind.isVisible()).toBe(true);
+    expect(await kind.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.more-details').textContent()).toContain('say what kind of place it is');
+    await kind.fill('ship');
+    await page.getByRole('button', { name: 'Start the story' }).click();
+    await page.waitForURL(/\/chats\/[^/]+$/);
+  });
+
   it('the demo notice, once put away, stays away in this browser; warnings about losing data come back next session', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats`);

@@ -257,7 +257,7 @@ describe('manual edits', () => {
     const before = db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
     expect(() =>
       engine.append([{ kind: 'manual_edit', payload: { target: { type: 'bot', id: bot }, field: 'created_seq', prior: 1, value: 9 } }]),
-    ).toThrow(/"created_seq" cannot be edited on a bot; editable: name, persona/);
+    ).toThrow(/"created_seq" cannot be edited on a bot; editable: name, pronouns, persona/);
     expect(() =>
       engine.append([{ kind: 'manual_edit', chatId: chat, payload: { target: { type: 'edge', source: bot, target: 'you' }, field: 'trust', prior: 50, value: 150 } }]),
     ).toThrow(/value: Too big/i);

@@ -98,3 +98,20 @@ describe('impersonate', () => {
     expect(draftOf('Adam walks in.', 'Ada')).toBe('Adam walks in.');
   });
 });
+
+describe("a bot's pronouns", () => {
+  it('are told with its persona; a bot authored before pronouns has none, and its event is kept as written', async () => {
+    const { engine, db, bot, chat } = await openStory();
+    const persona = async () => engine.narratorPrompt(chat, engine.headSeq() + 1, await loadTokenCounter()).parts.find((p) => p.label === 'persona')!.text;
+    expect(engine.getBot(bot)!.pronouns).toBe('');
+    expect(await persona()).toMatch(/^Mira: /);
+    const authored = db.get<{ payload: string }>("SELECT payload FROM events WHERE kind = 'bot_authored'")!;
+    expect(JSON.parse(authored.payload)).not.toHaveProperty('pronouns');
+
+    const { pronouns: _none, ...fields } = { ...engine.getBot(bot)!, pronouns: undefined };
+    engine.authoring.saveBot({ ...fields, pronouns: ' she/her ' }, bot);
+    expect(engine.getBot(bot)!.pronouns).toBe('she/her');
+    expect(await persona()).toMatch(/^Mira \(she\/her\): /);
+    expect(() => engine.authoring.saveBot({ ...fields, pronouns: 'x'.repeat(41) }, bot)).toThrow(/40 characters or fewer/);
+  });
+});

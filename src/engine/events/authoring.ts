@@ -26,6 +26,11 @@ export const youAuthored = defineEvent({
 
 export const botFields = z.object({
   name: requiredText(80),
+  /**
+   * Absent from bots authored before pronouns were asked (none). Optional, not defaulted: an old
+   * event's payload must come out of a backup or a sync byte for byte as it went in.
+   */
+  pronouns: shortText(40).optional(),
   persona: longText,
   voiceSamples: z.array(z.string().trim().min(1).max(2_000)).max(20),
   traits: z.array(z.string().trim().min(1).max(80)).max(40),
@@ -43,9 +48,9 @@ export const botAuthored = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
-         created_seq, updated_seq, reset_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, persona = excluded.persona,
+         created_seq, updated_seq, reset_seq, pronouns)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, persona = excluded.persona,
          voice_samples = excluded.voice_samples, traits = excluded.traits, backstory = excluded.backstory,
          initial_relationship = excluded.initial_relationship, kickoff = excluded.kickoff,
          updated_seq = excluded.updated_seq`,
@@ -60,6 +65,7 @@ export const botAuthored = defineEvent({
         p.kickoff,
         seq,
         seq,
+        p.pronouns ?? '',
       ],
     );
   },

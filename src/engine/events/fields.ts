@@ -22,7 +22,7 @@ export const shortText = (max: number) => z.string().trim().max(max, atMost(max)
 export const requiredText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, atMost(max));
 export const longText = z.string().max(20_000, atMost(20_000));
 /** Field limits the forms give their inputs as `maxlength`, so a paste stops where the rule does. */
-export const TEXT_LIMITS = { name: 80, long: 20_000, relationship: 2_000, sample: 2_000, trait: 80 } as const;
+export const TEXT_LIMITS = { name: 80, pronouns: 40, long: 20_000, relationship: 2_000, sample: 2_000, trait: 80 } as const;
 
 /** In-fiction time: an ISO 8601 date-time (an offset or Z is optional; fiction has no time zone). */
 export const fictionTime = z

@@ -20,6 +20,7 @@ const targets = {
     table: 'bots',
     fields: {
       name: requiredText(80),
+      pronouns: shortText(40),
       persona: longText,
       backstory: longText,
       initialRelationship: shortText(2_000),

@@ -3,6 +3,7 @@ import type { Db } from '../db/port.ts';
 export interface Bot {
   id: string;
   name: string;
+  pronouns: string;
   persona: string;
   voiceSamples: string[];
   traits: string[];
@@ -25,6 +26,7 @@ export interface You {
 interface BotRow {
   id: string;
   name: string;
+  pronouns: string;
   persona: string;
   voice_samples: string;
   traits: string;
@@ -39,6 +41,7 @@ interface BotRow {
 const toBot = (r: BotRow): Bot => ({
   id: r.id,
   name: r.name,
+  pronouns: r.pronouns,
   persona: r.persona,
   voiceSamples: JSON.parse(r.voice_samples) as string[],
   traits: JSON.parse(r.traits) as string[],
@@ -50,7 +53,7 @@ const toBot = (r: BotRow): Bot => ({
   deleted: r.deleted_ts !== null,
 });
 
-const BOT_COLUMNS = 'id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);

@@ -52,7 +52,7 @@ export function narratorPrompt(
           `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
           `Stay in the story; do not mention being an AI.`,
   );
-  system('must', 'persona', `${botName}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
+  system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
   system('must', 'you', `${youName}${you?.pronouns ? ` (${you.pronouns})` : ''}: ${you?.persona ?? ''}`);
   const place = drawer.place
     ? `Place: ${drawer.place.name} (${drawer.place.type})${Object.keys(drawer.place.properties).length ? `; ${Object.entries(drawer.place.properties).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}.`

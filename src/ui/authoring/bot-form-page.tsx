@@ -8,6 +8,7 @@ import { ResetBot } from './reset-bot.tsx';
 
 interface BotDraft {
   name: string;
+  pronouns: string;
   persona: string;
   voiceSamples: string[];
   traits: string;
@@ -16,7 +17,7 @@ interface BotDraft {
   kickoff: string;
 }
 
-const empty: BotDraft = { name: '', persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+const empty: BotDraft = { name: '', pronouns: '', persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -88,6 +89,7 @@ export function BotFormPage() {
     const f = form();
     const candidate = {
       name: f.name,
+      pronouns: f.pronouns,
       persona: f.persona,
       voiceSamples: f.voiceSamples.map((v) => v.trim()).filter(Boolean),
       traits: f.traits.split(',').map((t) => t.trim()).filter(Boolean),
@@ -115,6 +117,7 @@ export function BotFormPage() {
       <h1 id="bot-form-title">{params.id ? `Edit ${existing()?.name ?? 'bot'}` : 'New bot'}</h1>
       <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
         <Field name="name" label="Name" maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
+        <Field name="pronouns" label="Pronouns" maxLength={TEXT_LIMITS.pronouns} hint="she/her, he/him, they/them…: how the story speaks of them." value={form().pronouns} error={errors().pronouns} onInput={set('pronouns')} />
         <Field name="persona" label="Persona" rows={4} maxLength={TEXT_LIMITS.long} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
         <fieldset>
           <legend>Voice samples</legend>

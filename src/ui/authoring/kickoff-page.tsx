@@ -7,6 +7,9 @@ import { createStillHere } from '../still-here.ts';
 
 type Path = string;
 
+/** The kickoff fields shown first; the rest wait behind "More details". */
+const ESSENTIALS: readonly Path[] = ['title', 'place.name', 'fictionTime', 'you.verb', 'bot.verb'];
+
 /**
  * The kickoff, made editable: the classifier's reading of the opening scene (or plain defaults when
  * it fails), which the user corrects and confirms. Confirming starts the chat in one command.
@@ -21,6 +24,8 @@ export function KickoffPage() {
   const [errors, setErrors] = createSignal<Record<Path, string>>({});
   const [failure, setFailure] = createSignal<string | null>(null);
   const [starting, setStarting] = createSignal(false);
+  /** "More details" is open: by the player, or because a field in it was refused. */
+  const [more, setMore] = createSignal(false);
   const here = createStillHere();
   const [proposal] = createResource(
     () => params.id,
@@ -68,13 +73,12 @@ export function KickoffPage() {
     </div>
   );
 
-  /** What one side is doing when the story opens. */
+  /** The rest of what one side is doing when the story opens (what they do is among the essentials). */
   const activity = (who: 'you' | 'bot', legend: string, words: { your: string; you: string; are: string }) => (
     <fieldset>
       <legend>{legend}</legend>
       {text(`${who}.posture`, `${words.your} posture`)}
       {text(`${who}.slot`, `Where ${words.you} ${words.are}`)}
-      {text(`${who}.verb`, `What ${words.you} ${words.are} doing`)}
       {list(`${who}.holding`, `What ${words.you} hold`)}
     </fieldset>
   );
@@ -84,7 +88,10 @@ export function KickoffPage() {
     const candidate = kickoff();
     const checked = kickoffSchema.safeParse(candidate);
     if (!checked.success) {
-      setErrors(fieldErrors(checked.error));
+      const refused = fieldErrors(checked.error);
+      setErrors(refused);
+      // A refused field behind "More details" must be seen to be fixed.
+      if (Object.keys(refused).some((path) => !ESSENTIALS.includes(path))) setMore(true);
       return;
     }
     setErrors({});
@@ -111,27 +118,9 @@ export function KickoffPage() {
               </p>
             </Show>
             {text('title', 'Title')}
-            <fieldset>
-              <legend>Place</legend>
-              {text('place.name', 'Place')}
-              {text('place.type', 'Kind of place')}
-              <div class="row">
-                <label class="check">
-                  <input type="checkbox" checked={k().place.moving} onChange={(e) => update('place.moving', e.currentTarget.checked)} /> Moving
-                </label>
-                <label class="check">
-                  <input type="checkbox" checked={k().place.public} onChange={(e) => update('place.public', e.currentTarget.checked)} /> Public
-                </label>
-                <label class="inline">
-                  Voices carry
-                  <select value={k().place.audibleRange} onChange={(e) => update('place.audibleRange', e.currentTarget.value)}>
-                    <For each={['whisper', 'room', 'building', 'street']}>{(range) => <option value={range}>{range}</option>}</For>
-                  </select>
-                </label>
-              </div>
-            </fieldset>
+            {text('place.name', 'Where it begins')}
             <div class="field">
-              <label for="kickoff-time">In-fiction time</label>
+              <label for="kickoff-time">When (in the story)</label>
               <input
                 id="kickoff-time"
                 type="datetime-local"
@@ -141,23 +130,48 @@ export function KickoffPage() {
               />
               <Show when={errors().fictionTime}>{(m) => <p class="error">{m()}</p>}</Show>
             </div>
-            {text('weather', 'Weather')}
-            {activity('you', 'You', { your: 'Your', you: 'you', are: 'are' })}
-            {activity('bot', bot()?.name ?? 'The bot', { your: 'Their', you: 'they', are: 'are' })}
-            <fieldset>
-              <legend>What {bot()?.name ?? 'they'} thinks of you</legend>
-              {text('edge.summary', 'How they see you', { rows: 3 })}
-              <div class="field">
-                <label for="kickoff-facts">What they know about you</label>
-                <textarea
-                  id="kickoff-facts"
-                  rows={3}
-                  value={k().edge.facts.join('\n')}
-                  onInput={(e) => update('edge.facts', e.currentTarget.value.split('\n').map((s) => s.trim()).filter(Boolean))}
-                />
-                <p class="hint">One fact a line.</p>
+            {text('you.verb', 'What you are doing')}
+            {text('bot.verb', `What ${bot()?.name ?? 'they'} is doing`)}
+            <details class="more-details" open={more()} onToggle={(e) => setMore(e.currentTarget.open)}>
+              <summary>More details</summary>
+              <div class="stack">
+                <fieldset>
+                  <legend>Place</legend>
+                  {text('place.type', 'Kind of place')}
+                  <div class="row">
+                    <label class="check">
+                      <input type="checkbox" checked={k().place.moving} onChange={(e) => update('place.moving', e.currentTarget.checked)} /> Moving
+                    </label>
+                    <label class="check">
+                      <input type="checkbox" checked={k().place.public} onChange={(e) => update('place.public', e.currentTarget.checked)} /> Public
+                    </label>
+                    <label class="inline">
+                      Voices carry
+                      <select value={k().place.audibleRange} onChange={(e) => update('place.audibleRange', e.currentTarget.value)}>
+                        <For each={['whisper', 'room', 'building', 'street']}>{(range) => <option value={range}>{range}</option>}</For>
+                      </select>
+                    </label>
+                  </div>
+                </fieldset>
+                {text('weather', 'Weather')}
+                {activity('you', 'You', { your: 'Your', you: 'you', are: 'are' })}
+                {activity('bot', bot()?.name ?? 'The bot', { your: 'Their', you: 'they', are: 'are' })}
+                <fieldset>
+                  <legend>What {bot()?.name ?? 'they'} thinks of you</legend>
+                  {text('edge.summary', 'How they see you', { rows: 3 })}
+                  <div class="field">
+                    <label for="kickoff-facts">What they know about you</label>
+                    <textarea
+                      id="kickoff-facts"
+                      rows={3}
+                      value={k().edge.facts.join('\n')}
+                      onInput={(e) => update('edge.facts', e.currentTarget.value.split('\n').map((s) => s.trim()).filter(Boolean))}
+                    />
+                    <p class="hint">One fact a line.</p>
+                  </div>
+                </fieldset>
               </div>
-            </fieldset>
+            </details>
             <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
             <button type="submit" disabled={starting()}>
               Start the story
