@@ -47,10 +47,10 @@ describe('managing chats and bots', () => {
 
     await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.deleteChat(id), chatId);
     await page.goto(`${app.url}/deleted`);
-    await page.getByRole('button', { name: 'Delete The long night forever' }).click();
+    await page.getByRole('button', { name: 'Delete forever: The long night' }).click();
     // The first click only asks.
     expect(await deleted.locator('li').count()).toBe(1);
-    await page.getByRole('button', { name: 'Really delete The long night forever?' }).click();
+    await page.getByRole('button', { name: 'Really delete forever? The long night' }).click();
     await expect.poll(() => page.getByText('Nothing deleted.').isVisible()).toBe(true);
     const log = await exportLog(page);
     expect(log.events.some((e) => e.kind === 'purged')).toBe(true);

@@ -140,9 +140,9 @@ describe('the first screens a newcomer meets', () => {
     const folded = await shown();
     expect(folded.visible).toBe(1);
     expect(folded.height).toBeLessThan(48);
-    await page.getByRole('button', { name: 'Show all notices' }).click();
+    await page.getByRole('button', { name: 'More notices' }).click();
     expect((await shown()).visible).toBe(2);
-    await page.getByRole('button', { name: 'Show fewer notices' }).click();
+    await page.getByRole('button', { name: 'Fewer notices' }).click();
     expect((await shown()).visible).toBe(1);
     expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(150);
   });

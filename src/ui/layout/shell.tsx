@@ -137,10 +137,10 @@ export function Shell(props: ShellProps) {
           type="button"
           class="notices-toggle small quiet"
           aria-expanded={noticesOpen()}
-          aria-label={noticesOpen() ? 'Show fewer notices' : 'Show all notices'}
+          aria-label={noticesOpen() ? 'Fewer notices' : 'More notices'}
           onClick={() => setNoticesOpen(!noticesOpen())}
         >
-          {noticesOpen() ? 'Less' : 'More'}
+          {noticesOpen() ? 'Fewer' : 'More'}
         </button>
         </div>
         <main class="content">{props.children}</main>

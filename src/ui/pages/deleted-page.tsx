@@ -37,7 +37,7 @@ export function DeletedPage() {
         <button
           type="button"
           class="danger"
-          aria-label={confirming() === props.key ? `Really delete ${props.title} forever?` : `Delete ${props.title} forever`}
+          aria-label={confirming() === props.key ? `Really delete forever? ${props.title}` : `Delete forever: ${props.title}`}
           disabled={busy()}
           onClick={() => forever(props.key, props.purge)}
         >

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { freshProfile, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.relay.close());
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+/** axe-core's serious and critical findings on what the page shows now, one line each. */
+async function violations(page: Page, where: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
+}
+
+describe('accessibility', () => {
+  it('every page and dialog has no serious or critical axe violation, wide and on a phone', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/settings?welcome=1`);
+    const found: string[] = [];
+    const check = async (where: string) => found.push(...(await violations(page, where)));
+
+    await page.getByRole('button', { name: 'Export backup' }).waitFor();
+    await check('welcome');
+    const chatId = await storyReady(page);
+    await page.evaluate(async (chatId) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      await engine.sendTurn(chatId, '"Shall we?" ((quietly))');
+    }, chatId);
+    // This tab leads: it stays until the reply is written (leaving would cut it short).
+    const replied = () =>
+      page.evaluate(async (chatId) => {
+        const { turns } = await (globalThis as any).roleplayEngine.engine.transcript(chatId);
+        return turns.filter((t: { role: string; status: string }) => t.role === 'assistant' && t.status === 'done').length;
+      }, chatId);
+    await expect.poll(replied, { timeout: 20_000 }).toBe(2);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      const size = `${width}x${height}`;
+      await page.setViewportSize({ width, height });
+
+      await page.goto(`${app.url}/chats`);
+      await page.getByRole('list', { name: 'Chats' }).waitFor();
+      await check(`chats ${size}`);
+      await page.getByRole('searchbox', { name: 'Search all chats' }).fill('storm');
+      await page.getByRole('list', { name: 'Search results' }).waitFor();
+      await check(`search ${size}`);
+
+      await page.goto(`${app.url}/chats/${chatId}`);
+      await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(2);
+      await check(`chat ${size}`);
+      if (width < 640) {
+        await page.getByRole('button', { name: 'Story state' }).click();
+        await page.getByTestId('story-drawer').waitFor();
+        await check(`drawer ${size}`);
+        await page.getByRole('button', { name: 'Hide story state' }).click();
+      }
+      await page.getByRole('button', { name: 'Why this reply?' }).last().click();
+      await page.getByRole('dialog', { name: 'Why this reply' }).waitFor();
+      await check(`why this reply ${size}`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Rewind to here' }).first().click();
+      await page.getByRole('dialog', { name: 'Rewind to here?' }).getByRole('button', { name: 'Cancel' }).waitFor();
+      await check(`rewind ${size}`);
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${app.url}/bots`);
+      await page.getByRole('list', { name: 'Bots' }).waitFor();
+      await check(`bots ${size}`);
+      await page.getByRole('link', { name: 'Edit Mira' }).click();
+      await page.getByLabel('Pronouns').waitFor();
+      await check(`bot form ${size}`);
+      await page.getByRole('button', { name: 'Reset…' }).click();
+      await page.getByRole('dialog').waitFor();
+      await check(`reset dialog ${size}`);
+      await page.keyboard.press('Escape');
+      await page.goto(`${app.url}/bots/new`);
+      await page.getByLabel('Name').waitFor();
+      await check(`new bot ${size}`);
+      await page.goto(`${app.url}/bots`);
+      await page.getByRole('link', { name: 'Start a chat with Mira' }).click();
+      await page.getByText('More details').click();
+      await check(`kickoff ${size}`);
+
+      await page.goto(`${app.url}/settings`);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export backup' }).click();
+      const file = await download;
+      const path = join(freshProfile(), file.suggestedFilename());
+      await file.saveAs(path);
+      await check(`settings ${size}`);
+      await page.locator('.backup-section input[type=file]').setInputFiles(path);
+      await page.getByRole('dialog', { name: 'Restore this backup?' }).waitFor();
+      await check(`restore preview ${size}`);
+      await page.getByRole('dialog', { name: 'Restore this backup?' }).getByRole('button', { name: 'Cancel' }).click();
+
+      await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.deleteChat(id), chatId);
+      await page.goto(`${app.url}/deleted`);
+      await page.getByRole('list', { name: 'Deleted chats' }).waitFor();
+      await check(`recently deleted ${size}`);
+      await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.restoreChat(id), chatId);
+    }
+    expect(found).toEqual([]);
+  });
+});
