@@ -83,6 +83,8 @@ export const API = {
   editState: { kind: 'command', args: z.tuple([id, z.record(z.string(), z.unknown()), z.string().max(40), z.unknown()]) },
   undoStateEdit: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
+  /** A guest bot arrives in the chat (true) or leaves it (false). */
+  setGuest: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   deleteChat: { kind: 'command', args: z.tuple([id]) },
   restoreChat: { kind: 'command', args: z.tuple([id]) },
   deleteBot: { kind: 'command', args: z.tuple([id]) },

@@ -82,6 +82,44 @@ export function storyCommands(ctx: LogContext) {
       }, nothing);
     },
 
+    /**
+     * A guest arrives (`present`) or leaves: another bot joins the chat's scene, where the host
+     * is, or goes away. Only those present witness a turn, so a guest who left learns nothing of
+     * what is said until they are back. The host cannot leave its own chat this way.
+     */
+    setGuest(chatId: string, botId: string, present: boolean, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        const cast = castOf(db, chatId);
+        if (!cast) throw new CommandRejectedError('That chat does not exist.');
+        if (botId === cast.hostId) throw new CommandRejectedError('The host is always in their own chat.');
+        const bot = db.get<{ name: string; deleted_ts: number | null }>('SELECT name, deleted_ts FROM bots WHERE id = ?', [botId]);
+        if (!bot || bot.deleted_ts !== null) throw new CommandRejectedError('That bot is not here to invite.');
+        const member = cast.members.find((m) => m.ref === botId);
+        if (member && member.present === present) return;
+        if (!member && !present) throw new CommandRejectedError(`${bot.name} is not in this chat.`);
+        const host = db.get<{ container_id: string | null }>('SELECT container_id FROM activity WHERE chat_id = ? AND entity = ?', [chatId, cast.hostId]);
+        appendEvents(
+          ctx,
+          stampFirst([
+            {
+              kind: 'activity_change',
+              chatId,
+              payload: {
+                entity: botId,
+                containerId: present ? (host?.container_id ?? null) : null,
+                slot: '',
+                posture: present ? 'standing' : '',
+                action: { verb: present ? 'arriving' : 'away', interruptible: true, requiredAttention: 'low', expectedMinutes: null },
+                attention: '',
+                holding: [],
+                status: present ? 'present' : 'away',
+              },
+            },
+          ]),
+        );
+      }, nothing);
+    },
+
     /** Moves the chat's clock forward by hand ("later that evening"). */
     advanceClock(chatId: string, minutes: number, commandId?: string): string {
       const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;

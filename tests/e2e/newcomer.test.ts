@@ -157,7 +157,7 @@ describe('the first screens a newcomer meets', () => {
     });
     await page.goto(`${app.url}/bots/${botId}/start`);
     for (const label of ['Title', 'Where it begins', 'When (in the story)', 'What you are doing', 'What Mira is doing']) {
-      await expect.poll(() => page.getByLabel(label, { exact: true }).isVisible(), label).toBe(true);
+      await expect.poll(() => page.getByLabel(label, { exact: true }).isVisible(), { message: label }).toBe(true);
     }
     const kind = page.getByLabel('Kind of place');
     expect(await kind.isVisible()).toBe(false);

@@ -73,3 +73,43 @@ describe('steering words', () => {
     await expect.poll(() => page.locator('.turn.user .story-text').last().textContent(), { timeout: 15_000 }).toContain('My own words.');
   });
 });
+
+describe('group scenes', () => {
+  it('invites a guest from the drawer, who is voiced in the next reply; the guest leaves and comes back, in every tab', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() =>
+      (globalThis as any).roleplayEngine.engine.saveBot(
+        { name: 'Theo', pronouns: 'he/him', persona: 'A lighthouse keeper.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: 'Rain.' },
+        null,
+      ),
+    );
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const other = await openTab(context, `${app.url}/chats/${chatId}`);
+    const drawer = page.getByTestId('story-drawer');
+    await drawer.getByRole('combobox', { name: 'Bot to invite' }).selectOption({ label: 'Theo' });
+    await drawer.getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => drawer.getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
+    expect(await drawer.getByRole('heading', { name: 'Invite someone' }).count()).toBe(0); // nobody else to invite
+
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('"Theo, sit with us."');
+    await message.press('Enter');
+    const replied = () => page.evaluate(() => [...document.querySelectorAll('.turn.assistant')].map((t) => t.getAttribute('data-status')));
+    await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done']);
+    const guestPart = await page.evaluate(async (chatId) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      const turn = (await engine.transcript(chatId)).turns.at(-1);
+      return (await engine.replyPrompt(chatId, turn.turnId)).parts.find((p: { label: string }) => p.label === 'guest: Theo');
+    }, chatId);
+    expect(guestPart.text).toContain('Theo (he/him): A lighthouse keeper.');
+
+    await drawer.getByRole('button', { name: 'Theo leaves' }).click();
+    await expect.poll(() => drawer.textContent()).toContain('Theo (away)');
+    await drawer.getByRole('button', { name: 'Bring Theo back' }).click();
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
+  });
+});

@@ -85,7 +85,7 @@ export const assistantTurn = defineEvent({
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
          prompt_tokens, completion_tokens, finished_seq, error)
        VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11)
-       ON CONFLICT (chat_id, turn_id) DO UPDATE SET text = excluded.text, status = excluded.status,
+       ON CONFLICT (chat_id, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
          completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error`,
       [

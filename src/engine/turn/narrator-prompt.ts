@@ -11,6 +11,7 @@ import type { TokenCounter } from './tokens.ts';
 import { reportOf, type PromptReport } from './prompt-report.ts';
 import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
+import { castOf } from '../analysis/cast.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
@@ -53,6 +54,18 @@ export function narratorPrompt(
           `Stay in the story; do not mention being an AI.`,
   );
   system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
+  // Guests present are the narrator's to voice too, each knowing only what they witnessed.
+  const guests = (castOf(db, chatId)?.present ?? []).filter((m) => m.role === 'guest');
+  for (const guest of guests) {
+    const guestBot = getBot(db, guest.ref);
+    system(
+      'must',
+      `guest: ${guest.name}`,
+      `Also here, and yours to voice: ${guest.name}${guestBot?.pronouns ? ` (${guestBot.pronouns})` : ''}: ${guestBot?.persona ?? ''}\n` +
+        `${guest.name} knows only what ${guest.name} saw and heard while present; what was said while ${guest.name} was away is unknown to ${guest.name}. ` +
+        `When several people speak, make clear who says what.`,
+    );
+  }
   system('must', 'you', `${youName}${you?.pronouns ? ` (${you.pronouns})` : ''}: ${you?.persona ?? ''}`);
   const place = drawer.place
     ? `Place: ${drawer.place.name} (${drawer.place.type})${Object.keys(drawer.place.properties).length ? `; ${Object.entries(drawer.place.properties).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}.`
@@ -130,6 +143,15 @@ export function narratorPrompt(
     return !tail || !recentText.some((t) => t.includes(tail));
   });
   system('should', 'recalled memories', recalled.length ? `${botName} remembers:\n${recalled.map(recall).join('\n')}` : '', 6);
+  // Each guest's own memories, only those the guest role witnessed: nothing said while they were away.
+  for (const guest of guests) {
+    const theirs = [
+      ...pinnedMemories(db, chatId, guest.ref, 'guest'),
+      ...searchMemories(db, { ownerId: guest.ref, chatId, role: 'guest', query: answering?.text ?? history.at(-1)?.text ?? '', k: settings.retrievalK, now: drawer.fictionTime }),
+    ];
+    const unique = theirs.filter((m, i) => theirs.findIndex((o) => o.id === m.id) === i);
+    system('should', `${guest.name}'s memories`, unique.length ? `${guest.name} remembers:\n${unique.map(recall).join('\n')}` : '', 5);
+  }
   parts.push({
     tier: 'must',
     label: 'new turn',

@@ -12,6 +12,7 @@ import type { NarrationResult } from './narrate.ts';
 import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
 import type { EntityRef } from '../events/fields.ts';
+import { speakerOf } from './speaker.ts';
 
 export interface StartedTurn {
   chatId: string;
@@ -122,7 +123,8 @@ export function turnCommands(ctx: LogContext) {
             causeId: idOfSeq(db, turn.startedSeq) ?? null,
             payload: {
               turnId: turn.turnId,
-              speaker: turn.speaker,
+              // With guests present the narrator voices several: the reply is whoever it names first.
+              speaker: speakerOf(db, turn.chatId, result.text, turn.speaker),
               model: turn.model,
               text: result.text,
               truncated: result.truncated,

@@ -4,6 +4,7 @@ import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
 import { Editable } from './editable.tsx';
+import { createLiveQuery } from '../live-query.ts';
 
 const CLOCK_STEPS = [
   { label: '+10 min', minutes: 10 },
@@ -28,6 +29,10 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const edit = (target: Record<string, unknown>, field: string) => (value: unknown) => props.client.engine.editState(props.chatId, target, field, value);
   const edited = (key: string) => props.drawer.edited.includes(key);
   const [newFact, setNewFact] = createSignal<Record<string, string>>({});
+  const bots = createLiveQuery(props.client, { query: 'listBots' }, () => props.client.engine.listBots());
+  /** Bots who could join: not the host, not already in the chat (someone away is brought back from their row). */
+  const invitable = () => (bots() ?? []).filter((b) => b.id !== props.drawer.botId && !props.drawer.activities.some((a) => a.entity === b.id));
+  const [guest, setGuest] = createSignal('');
 
   return (
     <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
@@ -136,6 +141,17 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                   <Show when={a.status !== 'present'}>
                     <span class="muted"> ({a.status})</span>
                   </Show>
+                  {/* A guest comes and goes; the host and you stay. */}
+                  <Show when={a.entity !== 'you' && a.entity !== props.drawer.botId}>
+                    <button
+                      type="button"
+                      class="small quiet guest-toggle"
+                      disabled={busy()}
+                      onClick={() => void act(() => props.client.engine.setGuest(props.chatId, a.entity, a.status !== 'present'))}
+                    >
+                      {a.status === 'present' ? `${name(a.entity)} leaves` : `Bring ${name(a.entity)} back`}
+                    </button>
+                  </Show>
                   <div class="activity-fields small-text">
                     <Editable label={`what ${name(a.entity)} is doing`} value={a.action.verb} edited={edited(`activity:${a.entity}:doing`)} save={edit({ type: 'activity', entity: a.entity }, 'doing')}>
                       <span class="muted">doing </span>
@@ -154,6 +170,26 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
               )}
             </For>
           </ul>
+        </section>
+      </Show>
+
+      <Show when={invitable().length > 0}>
+        <section aria-labelledby="drawer-invite">
+          <h2 id="drawer-invite">Invite someone</h2>
+          <p class="small-text muted">A guest joins this scene: the narrator voices them, and they remember only what they are here for.</p>
+          <div class="button-row">
+            <select aria-label="Bot to invite" value={guest()} onChange={(e) => setGuest(e.currentTarget.value)}>
+              <For each={invitable()}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>
+            </select>
+            <button
+              type="button"
+              class="small"
+              disabled={busy()}
+              onClick={() => void act(() => props.client.engine.setGuest(props.chatId, invitable().some((b) => b.id === guest()) ? guest() : invitable()[0]!.id, true))}
+            >
+              Invite
+            </button>
+          </div>
         </section>
       </Show>
 
