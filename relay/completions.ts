@@ -70,7 +70,7 @@ export async function handleCompletions(req: IncomingMessage, res: ServerRespons
   }
   const signal = clientGone(res);
   try {
-    if (!ctx.config.apiKey) {
+    if (!ctx.config.apiKey && !ctx.config.keyless) {
       await answerFromDemo(res, body, ctx.demoDelayMs, signal);
       return;
     }

@@ -1,9 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 
 export interface RelayConfig {
-  /** Never logged, never sent to the browser. Empty means demo mode. */
+  /** Never logged, never sent to the browser. Empty means demo mode (unless `keyless`). Set from the app at run time too. */
   apiKey: string;
   upstream: string;
+  /** The app set a server that needs no key (a local one): it is used even without one. */
+  keyless: boolean;
+  /** Where the connection set in the app is kept (mode 0600); null keeps it in memory only. */
+  connectionFile: string | null;
   host: string;
   port: number;
   token: string;
@@ -78,6 +82,8 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
   return {
     apiKey: (env.FEATHERLESS_API_KEY ?? '').trim(),
     upstream,
+    keyless: false,
+    connectionFile: env.RELAY_CONNECTION_FILE || null,
     host,
     port,
     token,

@@ -9,7 +9,8 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const envFile = process.env.RELAY_ENV_FILE ?? `${projectRoot}.relay.env`;
 
 try {
-  const config = loadConfig({ ...readEnvFile(envFile), ...process.env }, distDir(projectRoot));
+  // What the app sets in Settings → Connection is kept beside .relay.env, readable by this user only.
+  const config = loadConfig({ RELAY_CONNECTION_FILE: `${projectRoot}.relay-connection.json`, ...readEnvFile(envFile), ...process.env }, distDir(projectRoot));
   if (!existsSync(config.distDir)) {
     console.error(`No built app in ${config.distDir}. Run "npm run build" first, or "npm start" to build and serve.`);
     process.exit(1);
@@ -18,8 +19,8 @@ try {
   const { url } = await relay.listen();
   console.log(`Roleplay Engine: ${url}/`);
   console.log(
-    config.apiKey
-      ? `Model server: ${new URL(config.upstream).host} (key configured)`
+    config.apiKey || config.keyless
+      ? `Model server: ${new URL(config.upstream).host}${config.apiKey ? ' (key configured)' : ''}`
       : 'No FEATHERLESS_API_KEY: answering from the built-in demo model. Put a key in .relay.env to play for real.',
   );
   const stop = () => void relay.close().then(() => process.exit(0));

@@ -3,9 +3,8 @@ const MIN_SECRET = 4;
 
 /** Replaces every occurrence of the secrets in `text`; the key never leaves the relay, even in errors. */
 export function scrubber(secrets: readonly string[]): (text: string) => string {
-  const present = secrets.filter((s) => s.length >= MIN_SECRET);
-  if (present.length === 0) return (text) => text;
-  return (text) => present.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  // Read at each call: a key set from the app joins the list while the relay runs.
+  return (text) => secrets.filter((s) => s.length >= MIN_SECRET).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
 
 /**

@@ -8,6 +8,8 @@ import { RelayHttpError, sendError, sendJson } from './http-error.ts';
 import { scrubbedLogger, type Logger } from './logger.ts';
 import { scrubber } from './redact.ts';
 import { createStaticHandler } from './static-files.ts';
+import { createConnection } from './connection.ts';
+import { readJsonBody } from './request-body.ts';
 import { Upstream } from './upstream.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
@@ -25,10 +27,11 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-const API_ROUTES: Record<string, string> = {
-  '/api/health': 'GET',
-  '/api/v1/models': 'GET',
-  '/api/v1/chat/completions': 'POST',
+const API_ROUTES: Record<string, string[]> = {
+  '/api/health': ['GET'],
+  '/api/v1/models': ['GET'],
+  '/api/v1/chat/completions': ['POST'],
+  '/api/connection': ['GET', 'PUT', 'DELETE'],
 };
 
 function bearerMatches(header: string | undefined, token: string): boolean {
@@ -55,7 +58,7 @@ function hostAllowed(config: RelayConfig, hostHeader: string | undefined): boole
 }
 
 export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
-  const secrets = [config.apiKey, config.token];
+  const secrets = [config.token];
   const scrub = scrubber(secrets);
   const log = scrubbedLogger(deps.log, scrub);
   const upstream = new Upstream(config, scrub, deps.fetch);
@@ -63,7 +66,20 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
   const openStreams = new Map<string, number>();
   const serveStatic = createStaticHandler(config.distDir);
   const context = { config, upstream, queue, log, openStreams, demoDelayMs: deps.demoDelayMs ?? 25, secrets, scrub };
-  const mode = config.apiKey ? 'upstream' : 'demo';
+  /** Asks the upstream for its plan's concurrency, else uses the configured units. */
+  const sizeQueue = () => {
+    if (!config.apiKey && !config.keyless) return;
+    void upstream.planConcurrency().then((units) => {
+      queue.setCapacity(units ?? config.upstreamConcurrency);
+      log.info(`upstream ${upstream.host}: ${units ? `plan concurrency ${units}` : `no /plan, using ${config.upstreamConcurrency} units`}`);
+    });
+  };
+  const connection = createConnection(config, secrets, () => {
+    upstream.reset();
+    sizeQueue();
+    log.info(`connection changed: ${connection.status().mode === 'demo' ? 'demo model' : upstream.host}`);
+  });
+  const mode = () => connection.status().mode;
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     if (config.token && !bearerMatches(req.headers.authorization, config.token)) {
@@ -76,23 +92,29 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
       // A sandboxed frame or a file page sends "null"; neither is this app.
       throw new RelayHttpError(403, 'relay_unauthorized', 'Requests from other sites are refused.');
     }
-    const method = API_ROUTES[path];
-    if (!method) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
-    if (req.method !== method) {
-      throw new RelayHttpError(405, 'method_not_allowed', `${path} takes ${method}, not ${req.method}.`, { Allow: method });
+    const methods = API_ROUTES[path];
+    if (!methods) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
+    if (!methods.includes(req.method ?? '')) {
+      throw new RelayHttpError(405, 'method_not_allowed', `${path} takes ${methods.join(' or ')}, not ${req.method}.`, { Allow: methods.join(', ') });
     }
     switch (path) {
+      case '/api/connection':
+        // Reaching here means the caller passed the relay token, or the relay answers only this computer.
+        if (req.method === 'GET') sendJson(res, 200, connection.status());
+        else if (req.method === 'DELETE') sendJson(res, 200, connection.remove());
+        else sendJson(res, 200, connection.set(await readJsonBody(req, 16 * 1024, config.bodyTimeoutMs)));
+        return;
       case '/api/health':
         sendJson(res, 200, {
           ok: true,
-          mode,
-          upstream: mode === 'demo' ? null : upstream.host,
+          mode: mode(),
+          upstream: mode() === 'demo' ? null : upstream.host,
           models: config.allowedModels,
           queue: queue.stats,
         });
         return;
       case '/api/v1/models': {
-        const list = mode === 'demo' ? DEMO_MODELS.map((id) => ({ id, object: 'model', owned_by: 'demo' })) : await upstream.listModels();
+        const list = mode() === 'demo' ? DEMO_MODELS.map((id) => ({ id, object: 'model', owned_by: 'demo' })) : await upstream.listModels();
         const allowed = config.allowedModels.length ? list.filter((m) => config.allowedModels.includes(m.id)) : list;
         sendJson(res, 200, { object: 'list', data: allowed });
         return;
@@ -151,12 +173,7 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
         server.listen(config.port, config.host, () => resolve());
       });
       const { port } = server.address() as AddressInfo;
-      if (config.apiKey) {
-        void upstream.planConcurrency().then((units) => {
-          if (units) queue.setCapacity(units);
-          log.info(`upstream ${upstream.host}: ${units ? `plan concurrency ${units}` : `no /plan, using ${config.upstreamConcurrency} units`}`);
-        });
-      }
+      sizeQueue();
       const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
       return { url: `http://${shownHost}:${port}`, port };
     },

@@ -24,13 +24,19 @@ export class Upstream {
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 
+  /** The connection changed: what was learnt of the old server no longer holds. */
+  reset(): void {
+    this.models = undefined;
+    this.modelsFailedAt = -Infinity;
+  }
+
   get host(): string {
     return new URL(this.config.upstream).host;
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
-      Authorization: `Bearer ${this.config.apiKey}`,
+      ...(this.config.apiKey ? { Authorization: `Bearer ${this.config.apiKey}` } : {}),
       'HTTP-Referer': this.config.referer,
       'X-Title': this.config.title,
       ...extra,

@@ -85,6 +85,8 @@ export const API = {
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
   /** A guest bot arrives in the chat (true) or leaves it (false). */
   setGuest: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
+  /** This chat's own sampling knobs (an empty object: follow the settings again). */
+  setChatSampler: { kind: 'command', args: z.tuple([id, z.unknown()]) },
   deleteChat: { kind: 'command', args: z.tuple([id]) },
   restoreChat: { kind: 'command', args: z.tuple([id]) },
   deleteBot: { kind: 'command', args: z.tuple([id]) },

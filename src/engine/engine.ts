@@ -19,6 +19,8 @@ import { getBot, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
+import { effectiveSampler } from './sampler.ts';
+import { chatSampler } from './queries/chat-state.ts';
 import { chatTranscript } from './queries/transcript.ts';
 import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
@@ -100,6 +102,9 @@ export function createEngine(deps: EngineDeps) {
           signal,
         ),
     },
+
+    /** The sampling a chat's replies use: its own knobs over the global settings. */
+    samplerFor: (chatId: string) => effectiveSampler(readSettings(db).sampler, chatSampler(db, chatId)),
 
     /** Search across every chat's story (the transcript's full-text index). */
     searchChats: (text: string) => searchChats(db, text),

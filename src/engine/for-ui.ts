@@ -17,3 +17,4 @@ export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';
 export type { Settings } from './settings.ts';
+export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './sampler.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './db/port.ts';
 import { defineEvent } from './events/define.ts';
+import { DEFAULT_SAMPLER, samplerFields } from './sampler.ts';
 
 const modelId = z.string().trim().min(1, 'pick a model').max(200);
 
@@ -14,6 +15,8 @@ const settingsFields = z.object({
     narrativeBudget: z.object({ hard: z.number().int().min(1_000).max(128_000), soft: z.number().int().min(500).max(128_000) }),
     classifierBudget: z.number().int().min(500).max(32_000),
     classifierTimeoutMs: z.number().int().min(1_000).max(120_000),
+    /** How the narrator samples, for every chat that does not set its own. */
+    sampler: samplerFields,
 });
 
 export const settingsSchema = settingsFields.refine((s) => s.narrativeBudget.soft <= s.narrativeBudget.hard, {
@@ -31,6 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   narrativeBudget: { hard: 8_000, soft: 6_000 },
   classifierBudget: 4_000,
   classifierTimeoutMs: 10_000,
+  sampler: DEFAULT_SAMPLER,
 };
 
 /** The settings a change touched. The command checks the merged whole before appending. */

@@ -9,6 +9,7 @@ import { CommandRejectedError, EventValidationError } from './log/errors.ts';
 import { currentValue, latestEdit } from './queries/state-edits.ts';
 import type { EditTarget } from './events/manual-edit.ts';
 import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
+import { samplerOverrides } from './sampler.ts';
 
 /** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
 export function storyCommands(ctx: LogContext) {
@@ -117,6 +118,16 @@ export function storyCommands(ctx: LogContext) {
             },
           ]),
         );
+      }, nothing);
+    },
+
+    /** The chat's own sampling: the knobs given win over the settings; none given follows them again. */
+    setChatSampler(chatId: string, sampler: unknown, commandId?: string): void {
+      command(ctx, commandId, (stampFirst) => {
+        if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
+        const checked = samplerOverrides.safeParse(sampler);
+        if (!checked.success) throw new CommandRejectedError(checked.error.issues.map((i) => `${i.path.join('.') || 'sampling'}: ${i.message}`).join('; '));
+        appendEvents(ctx, stampFirst([{ kind: 'chat_sampler_set', chatId, payload: { sampler: checked.data } }]));
       }, nothing);
     },
 

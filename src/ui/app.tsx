@@ -128,7 +128,7 @@ export function App() {
         <Route path="/bots/new" component={BotFormPage} />
         <Route path="/bots/:id/edit" component={BotFormPage} />
         <Route path="/bots/:id/start" component={KickoffPage} />
-        <Route path="/settings" component={() => <SettingsPage relay={relay.health()} storage={storage.health()} />} />
+        <Route path="/settings" component={() => <SettingsPage relay={relay.health()} storage={storage.health()} onRelayChanged={() => void relay.check()} />} />
         <Route path="*" component={() => <Navigate href="/chats" />} />
       </Router>
     </ClientContext.Provider>

@@ -120,6 +120,7 @@ describe('settings', () => {
       narrativeBudget: { hard: 8000, soft: 6000 },
       classifierBudget: 4000,
       classifierTimeoutMs: 10000,
+      sampler: { temperature: 0.9, topP: 1, minP: 0, repetitionPenalty: 1, maxTokens: 700 },
     });
   });
 

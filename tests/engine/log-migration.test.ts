@@ -27,7 +27,7 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
  */
 const expected = {
   ...frozen,
-  chatState: { ...(frozen.chatState as object), edited: [], lastEdit: null, directorNote: '', deleted: null },
+  chatState: { ...(frozen.chatState as object), edited: [], lastEdit: null, directorNote: '', deleted: null, sampler: null },
   transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },
 };
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

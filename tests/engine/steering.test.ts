@@ -115,3 +115,33 @@ describe("a bot's pronouns", () => {
     expect(() => engine.authoring.saveBot({ ...fields, pronouns: 'x'.repeat(41) }, bot)).toThrow(/40 characters or fewer/);
   });
 });
+
+describe('sampling', () => {
+  it('replies use the global sampler, a chat’s own knobs over it, and follow the settings again once the chat clears them', async () => {
+    const { engine, db, chat } = await openStory();
+    const script = scriptedLlm('One.', 'Two.', 'Three.', 'Four.');
+    const { client, leader } = testLeader(engine, narratorOnly(script.client));
+    const reply = async (line: string) => {
+      await client.sendTurn(chat, line);
+      await leader.idle();
+      return script.calls.at(-1)!.options;
+    };
+    expect(await reply('"a"')).toMatchObject({ temperature: 0.9, topP: 1, minP: 0, repetitionPenalty: 1, maxTokens: 700 });
+
+    await client.changeSettings({ sampler: { temperature: 0.7, topP: 0.95, minP: 0.05, repetitionPenalty: 1.1, maxTokens: 400 } });
+    expect(await reply('"b"')).toMatchObject({ temperature: 0.7, topP: 0.95, minP: 0.05, repetitionPenalty: 1.1, maxTokens: 400 });
+
+    await client.setChatSampler(chat, { temperature: 1.3, maxTokens: 200 });
+    expect((await client.chatState(chat))!.sampler).toEqual({ temperature: 1.3, maxTokens: 200 });
+    expect(await reply('"c"')).toMatchObject({ temperature: 1.3, topP: 0.95, minP: 0.05, repetitionPenalty: 1.1, maxTokens: 200 });
+
+    const events = db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
+    await expect(client.setChatSampler(chat, { temperature: 5 })).rejects.toThrow(/temperature: up to 2/);
+    await expect(client.setChatSampler(chat, { maxTokens: 1.5 })).rejects.toThrow(/maxTokens: a whole number/);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(events);
+
+    await client.setChatSampler(chat, {});
+    expect((await client.chatState(chat))!.sampler).toBeNull();
+    expect(await reply('"d"')).toMatchObject({ temperature: 0.7, maxTokens: 400 });
+  });
+});

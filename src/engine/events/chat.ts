@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
 import { uuid, fictionTime, requiredText, shortText } from './fields.ts';
+import { samplerOverrides } from '../sampler.ts';
 
 /** A new story with one bot as its host. The chat id is the event's chat id. */
 export const chatCreated = defineEvent({
@@ -42,5 +43,19 @@ export const clockAdvanced = defineEvent({
   }),
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE chat_state SET fiction_time = ? WHERE chat_id = ?', [p.fictionTime, chatId]);
+  },
+});
+
+/**
+ * The player's sampling for this chat: the knobs given win over the global settings, the rest
+ * follow them. The whole override is stated each time (an empty one follows the settings again).
+ */
+export const chatSamplerSet = defineEvent({
+  kind: 'chat_sampler_set',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({ sampler: samplerOverrides }),
+  apply(db, { chatId, payload }) {
+    db.run('UPDATE chats SET sampler = ? WHERE id = ?', [Object.keys(payload.sampler).length ? JSON.stringify(payload.sampler) : null, chatId]);
   },
 });

@@ -1,6 +1,6 @@
 import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.ts';
-import { chatCreated, clockAdvanced } from './chat.ts';
+import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
@@ -50,6 +50,7 @@ export const EVENT_DEFINITIONS = [
   botDeleted,
   botRestored,
   purged,
+  chatSamplerSet,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

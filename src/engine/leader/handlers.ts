@@ -84,6 +84,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     /** "Undo last edit" in the drawer. */
     undoStateEdit: (commandId: string, chatId: string) => engine.storyCommands.undoStateEdit(chatId, commandId),
     advanceClock: (commandId: string, chatId: string, minutes: number) => engine.storyCommands.advanceClock(chatId, minutes, commandId),
+    setChatSampler: (commandId: string, chatId: string, sampler: unknown) => engine.storyCommands.setChatSampler(chatId, sampler, commandId),
     setGuest: (commandId: string, chatId: string, botId: string, present: boolean) => engine.storyCommands.setGuest(chatId, botId, present, commandId),
     deleteChat: (commandId: string, chatId: string) => engine.deletion.deleteChat(chatId, commandId),
     restoreChat: (commandId: string, chatId: string) => engine.deletion.restoreChat(chatId, commandId),

@@ -18,7 +18,6 @@ export interface StreamState {
 export const streamTopic = (chatId: string) => `stream:${chatId}`;
 
 export const CHECKPOINT_MS = 500;
-const MAX_REPLY_TOKENS = 700;
 const IMPERSONATE_TOKENS = 250;
 
 /** A model's draft as the composer should hold it: without a "Name:" label it may have put first. */
@@ -85,10 +84,14 @@ export class NarratorService {
   async impersonate(chatId: string): Promise<{ text: string }> {
     const { engine } = this.deps;
     const prompt = engine.narratorPrompt(chatId, engine.headSeq() + 1, await this.deps.tokens(), 'impersonate');
+    const sampler = engine.samplerFor(chatId);
     const completion = await this.deps.llm.complete(prompt.messages, {
       model: engine.settings().narrativeModel,
-      maxTokens: IMPERSONATE_TOKENS,
-      temperature: 0.9,
+      maxTokens: Math.min(IMPERSONATE_TOKENS, sampler.maxTokens),
+      temperature: sampler.temperature,
+      topP: sampler.topP,
+      minP: sampler.minP,
+      repetitionPenalty: sampler.repetitionPenalty,
       priority: 'narrator',
     });
     return { text: draftOf(completion.text, engine.getYou()?.name ?? '') };
@@ -130,12 +133,14 @@ export class NarratorService {
       let report: PromptReport | undefined;
       try {
         const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
+        const sampler = engine.samplerFor(turn.chatId);
         report = prompt.report;
         const narrated = await narrate({
           llm: this.deps.llm,
           messages: prefix ? withContinuation(prompt.messages, prefix) : prompt.messages,
           model: turn.model,
-          maxTokens: MAX_REPLY_TOKENS,
+          maxTokens: sampler.maxTokens,
+          sampling: sampler,
           signal: controller.signal,
           onDelta: (delta) => {
             // Tabs hold the reply so far (a continued reply's earlier text included) and add deltas;

@@ -83,6 +83,8 @@ export function createRelayClient(options: RelayClientOptions): LlmClient {
     ...(o.maxTokens !== undefined ? { max_tokens: o.maxTokens } : {}),
     ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
     ...(o.topP !== undefined ? { top_p: o.topP } : {}),
+    ...(o.minP !== undefined ? { min_p: o.minP } : {}),
+    ...(o.repetitionPenalty !== undefined ? { repetition_penalty: o.repetitionPenalty } : {}),
     ...(o.stop?.length ? { stop: o.stop } : {}),
     ...(o.json ? { response_format: { type: 'json_object' as const } } : {}),
   });

@@ -17,6 +17,9 @@ export interface LlmCallOptions {
   maxTokens?: number;
   temperature?: number;
   topP?: number;
+  /** Sent as `min_p` and `repetition_penalty`, which Featherless and llama.cpp read; others ignore them. */
+  minP?: number;
+  repetitionPenalty?: number;
   stop?: string[];
   signal?: AbortSignal;
   /** Narrator calls jump the relay's queue ahead of analysis calls. */

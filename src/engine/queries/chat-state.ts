@@ -3,6 +3,7 @@ import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory
 import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
 import { castOf } from '../analysis/cast.ts';
 import type { EntityRef } from '../events/fields.ts';
+import type { SamplerOverrides } from '../sampler.ts';
 import { editedValues, latestEdit } from './state-edits.ts';
 
 export { PIN_CAP };
@@ -46,6 +47,8 @@ export interface ChatState {
   narrativeAnchor: string;
   /** The player's standing instruction to the narrator, told near the end of every prompt ('' when none). */
   directorNote: string;
+  /** This chat's own sampling knobs (null: it follows the global settings). */
+  sampler: SamplerOverrides | null;
   /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
   deleted: 'chat' | 'bot' | null;
   scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
@@ -80,6 +83,12 @@ interface StateRow {
 }
 
 const MEMORY_LIMIT = 50;
+
+/** A chat's own sampling knobs, or null when it follows the global settings. */
+export function chatSampler(db: Db, chatId: string): SamplerOverrides | null {
+  const raw = db.get<{ sampler: string | null }>('SELECT sampler FROM chats WHERE id = ?', [chatId])?.sampler;
+  return raw ? (JSON.parse(raw) as SamplerOverrides) : null;
+}
 
 /** Everything the chat's side drawer shows: clock, scene, place, who does what, feelings, memories. */
 export function chatState(db: Db, chatId: string): ChatState | undefined {
@@ -166,6 +175,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     weather: state.weather,
     narrativeAnchor: state.narrative_anchor,
     directorNote: state.director_note,
+    sampler: chatSampler(db, chatId),
     deleted: state.chat_deleted !== null ? 'chat' : state.bot_deleted !== null ? 'bot' : null,
     scene:
       state.scene_id === null

@@ -13,6 +13,8 @@ export interface NarrateOptions {
   messages: ChatMessage[];
   model: string;
   maxTokens: number;
+  /** The chat's sampling (its own knobs over the global ones). */
+  sampling: { temperature: number; topP: number; minP: number; repetitionPenalty: number };
   signal: AbortSignal;
   /** Every text delta, in order, as it arrives. */
   onDelta(delta: string, textSoFar: string): void;
@@ -37,7 +39,10 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
       maxTokens: options.maxTokens,
       signal: options.signal,
       priority: 'narrator',
-      temperature: 0.9,
+      temperature: options.sampling.temperature,
+      topP: options.sampling.topP,
+      minP: options.sampling.minP,
+      repetitionPenalty: options.sampling.repetitionPenalty,
     })) {
       if (part.type === 'delta') {
         text += part.text;

@@ -5,6 +5,7 @@ import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
 import { Editable } from './editable.tsx';
 import { createLiveQuery } from '../live-query.ts';
+import { SamplerFields, samplerFromForm } from '../sampler-fields.tsx';
 
 const CLOCK_STEPS = [
   { label: '+10 min', minutes: 10 },
@@ -30,6 +31,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const edited = (key: string) => props.drawer.edited.includes(key);
   const [newFact, setNewFact] = createSignal<Record<string, string>>({});
   const bots = createLiveQuery(props.client, { query: 'listBots' }, () => props.client.engine.listBots());
+  const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
   /** Bots who could join: not the host, not already in the chat (someone away is brought back from their row). */
   const invitable = () => (bots() ?? []).filter((b) => b.id !== props.drawer.botId && !props.drawer.activities.some((a) => a.entity === b.id));
   const [guest, setGuest] = createSignal('');
@@ -64,6 +66,32 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           </Editable>
         </p>
       </section>
+
+      <details class="drawer-sampling">
+        <summary>Sampling for this chat{props.drawer.sampler ? ' (its own)' : ''}</summary>
+        <form
+          class="stack"
+          aria-label="Sampling for this chat"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const knobs = samplerFromForm(new FormData(event.currentTarget));
+            void act(() => props.client.engine.setChatSampler(props.chatId, knobs));
+          }}
+        >
+          <p class="small-text muted">Empty fields follow Settings. A higher temperature is bolder, a lower one steadier.</p>
+          <SamplerFields value={props.drawer.sampler ?? {}} placeholder={settings()?.sampler} />
+          <div class="button-row">
+            <button type="submit" class="small" disabled={busy()}>
+              Save sampling
+            </button>
+            <Show when={props.drawer.sampler}>
+              <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => props.client.engine.setChatSampler(props.chatId, {}))}>
+                Follow Settings
+              </button>
+            </Show>
+          </div>
+        </form>
+      </details>
 
       <section aria-labelledby="drawer-clock">
         <h2 id="drawer-clock">When and where</h2>

@@ -93,8 +93,7 @@ export function Shell(props: ShellProps) {
           <Show when={props.relay.state === 'online' && props.relay.mode === 'demo' && banners.shown('demo')}>
             <p class="banner info" data-banner="demo">
               <span class="banner-text">
-                Demo model: replies are canned. Put <code>FEATHERLESS_API_KEY</code> in <code>.relay.env</code> and restart the relay to
-                play for real.
+                Demo model: replies are canned. To play for real, add a key in <A href="/settings#connection">Settings → Connection</A>.
               </span>
               <Dismiss onClick={() => banners.dismiss('demo')} />
             </p>

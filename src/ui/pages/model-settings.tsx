@@ -3,25 +3,28 @@ import type { Settings } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { relayFetch } from '../relay-token.ts';
+import { modelLabel, type ListedModel } from '../model-size.ts';
+import { SamplerFields, samplerFromForm } from '../sampler-fields.tsx';
 
 /** The relay's models, or null when it cannot be asked (offline, relay down): the fields still take any id. */
-async function relayModels(): Promise<string[] | null> {
+async function relayModels(): Promise<ListedModel[] | null> {
   try {
     const response = await relayFetch('/api/v1/models');
     if (!response.ok) return null;
-    const body = (await response.json()) as { data?: { id: string }[] };
-    return (body.data ?? []).map((m) => m.id).sort((a, b) => a.localeCompare(b));
+    const body = (await response.json()) as { data?: ListedModel[] };
+    return (body.data ?? []).filter((m) => typeof m?.id === 'string').sort((a, b) => a.id.localeCompare(b.id));
   } catch {
     return null;
   }
 }
 
 /** Which models narrate and classify, and the knobs of the turn pipeline. */
-export function ModelSettings() {
+/** `server` names the relay's current model server: the list is asked again when it changes. */
+export function ModelSettings(props: { server: string }) {
   const client = useClient();
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
   const failures = createLiveQuery(client, { query: 'classifierFailures' }, () => client.engine.classifierFailures());
-  const [models] = createResource(relayModels);
+  const [models] = createResource(() => props.server, relayModels);
   const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
 
   const save = async (event: SubmitEvent) => {
@@ -37,6 +40,8 @@ export function ModelSettings() {
       narrativeBudget: { hard: number('hardBudget'), soft: number('softBudget') },
       classifierBudget: number('classifierBudget'),
       classifierTimeoutMs: Math.round(number('classifierTimeout') * 1000),
+      // Every knob is needed globally: an emptied field is refused by the settings' rule.
+      sampler: { ...settings()!.sampler, ...samplerFromForm(data) },
     };
     try {
       await client.engine.changeSettings(patch);
@@ -58,7 +63,7 @@ export function ModelSettings() {
       {(s) => (
         <form class="stack" onSubmit={(e) => void save(e)} aria-label="Models and settings">
           <datalist id="relay-models">
-            <For each={models() ?? []}>{(id) => <option value={id} />}</For>
+            <For each={models() ?? []}>{(model) => <option value={model.id} label={modelLabel(model)} />}</For>
           </datalist>
           <Show when={models.error}>
             <p class="muted">The model list could not be loaded ({String(models.error?.message ?? models.error)}); type a model id.</p>
@@ -100,6 +105,10 @@ export function ModelSettings() {
               <input name="classifierBudget" type="number" min={500} value={s().classifierBudget} />
             </label>
           </div>
+          <fieldset>
+            <legend>Sampling (every chat that does not set its own)</legend>
+            <SamplerFields value={s().sampler} />
+          </fieldset>
           <Show when={message()}>{(m) => <p class={m().ok ? 'ok' : 'error'} role={m().ok ? 'status' : 'alert'}>{m().text}</p>}</Show>
           <button type="submit">Save settings</button>
           <Show when={(failures() ?? []).length > 0}>

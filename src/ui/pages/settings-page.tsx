@@ -6,10 +6,11 @@ import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
+import { ConnectionSection } from './connection-section.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
-export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth }) {
+export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth; onRelayChanged?: () => void }) {
   const client = useClient();
   const you = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
   const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -66,11 +67,11 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         </form>
       </Show>
 
-      <h2>Connection</h2>
+      <h2 id="connection">Connection</h2>
       <p data-testid="relay-state">
         {props.relay.state === 'online'
           ? props.relay.mode === 'demo'
-            ? 'Relay online, answering from the built-in demo model.'
+            ? 'Relay online.'
             : `Relay online, forwarding to ${props.relay.upstream}.`
           : props.relay.state === 'offline'
             ? 'Relay unreachable: browsing only.'
@@ -78,10 +79,16 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
               ? 'The relay needs its token (RELAY_TOKEN) before it answers.'
               : 'Checking the relay…'}
       </p>
-      <RelayTokenField />
+      <Show when={props.relay.state === 'online'}>
+        <ConnectionSection onChanged={() => props.onRelayChanged?.()} />
+      </Show>
+      <details class="more-details" open={props.relay.state === 'needs-token'}>
+        <summary>Relay token</summary>
+        <RelayTokenField />
+      </details>
 
       <h2>Models and settings</h2>
-      <ModelSettings />
+      <ModelSettings server={props.relay.state === 'online' ? `${props.relay.mode} ${props.relay.upstream ?? ''}` : props.relay.state} />
 
       <h2>Storage and backup</h2>
       <p data-testid="storage-state">

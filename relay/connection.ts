@@ -1,0 +1,136 @@
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { RelayConfig } from './config.ts';
+import { RelayHttpError } from './http-error.ts';
+
+export const FEATHERLESS = 'https://api.featherless.ai/v1';
+
+/** What the app may set: a Featherless key, or another OpenAI-compatible server (its key optional). */
+const connectionInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('featherless'), apiKey: z.string().optional() }),
+  z.object({ kind: z.literal('custom'), baseUrl: z.string(), apiKey: z.string().optional() }),
+]);
+
+/** What is kept in the relay's connection file (mode 0600): only what the app set. */
+interface Stored {
+  apiKey?: string;
+  upstream?: string;
+}
+
+/** What the browser may know of the connection: never the key, only its last four characters. */
+export interface ConnectionStatus {
+  mode: 'demo' | 'upstream';
+  kind: 'featherless' | 'custom';
+  baseUrl: string;
+  keySet: boolean;
+  keyHint: string | null;
+  /** Where the key (or the server) comes from: set in the app, or in the relay's environment. */
+  source: 'app' | 'environment' | null;
+}
+
+function checkKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const key = raw.trim();
+  if (key === '') return undefined;
+  if (key.length < 8 || key.length > 400 || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new RelayHttpError(400, 'invalid_request', 'That does not look like an API key: paste it whole, without spaces (8 to 400 characters).');
+  }
+  return key;
+}
+
+function checkUrl(raw: string): string {
+  const trimmed = raw.trim().replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new RelayHttpError(400, 'invalid_request', `"${trimmed.slice(0, 200)}" is not a URL: give the server's address, such as http://127.0.0.1:8080/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RelayHttpError(400, 'invalid_request', 'The server address must start with http:// or https://.');
+  if (url.username || url.password) throw new RelayHttpError(400, 'invalid_request', 'Put the key in the key field, not in the address.');
+  return trimmed;
+}
+
+function readStored(file: string | null): Stored {
+  if (!file || !existsSync(file)) return {};
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Stored;
+    return {
+      ...(typeof value.apiKey === 'string' && value.apiKey ? { apiKey: value.apiKey } : {}),
+      ...(typeof value.upstream === 'string' && value.upstream ? { upstream: value.upstream } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** Written whole to a temporary file first, readable by the relay's user alone, then moved into place. */
+function writeStored(file: string | null, value: Stored): void {
+  if (!file) return;
+  const temporary = `${file}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, file);
+}
+
+/**
+ * The relay's connection to its model server, changeable from the app without a restart. The
+ * environment gives the starting point; what the app sets is kept in the connection file and wins.
+ * The relay's config object is updated in place, so every request reads the current key.
+ */
+export function createConnection(config: RelayConfig, secrets: string[], changed: () => void) {
+  const environment = { apiKey: config.apiKey, upstream: config.upstream };
+  let stored = readStored(config.connectionFile);
+  const apply = () => {
+    config.apiKey = stored.apiKey ?? environment.apiKey;
+    config.upstream = stored.upstream ?? environment.upstream;
+    // A server set in the app answers without a key (a local llama.cpp or Ollama needs none).
+    config.keyless = stored.upstream !== undefined && stored.upstream !== FEATHERLESS;
+    // Every key this relay has used stays redacted from anything it sends or logs, even after a change.
+    if (config.apiKey && !secrets.includes(config.apiKey)) secrets.push(config.apiKey);
+  };
+  apply();
+
+  const status = (): ConnectionStatus => ({
+    mode: config.apiKey || config.keyless ? 'upstream' : 'demo',
+    kind: config.upstream === FEATHERLESS ? 'featherless' : 'custom',
+    baseUrl: config.upstream,
+    keySet: Boolean(config.apiKey),
+    keyHint: config.apiKey ? `…${config.apiKey.slice(-4)}` : null,
+    source: stored.apiKey || stored.upstream ? 'app' : environment.apiKey ? 'environment' : null,
+  });
+
+  return {
+    status,
+    set(body: unknown): ConnectionStatus {
+      const parsed = connectionInput.safeParse(body);
+      if (!parsed.success) throw new RelayHttpError(400, 'invalid_request', 'Send { kind: "featherless", apiKey } or { kind: "custom", baseUrl, apiKey? }.');
+      const input = parsed.data;
+      const apiKey = checkKey(input.apiKey);
+      if (input.kind === 'featherless') {
+        const kept = config.upstream === FEATHERLESS ? config.apiKey : '';
+        if (!apiKey && !kept) throw new RelayHttpError(400, 'invalid_request', 'Paste your Featherless API key.');
+        stored = { apiKey: apiKey ?? kept, upstream: FEATHERLESS };
+      } else {
+        const upstream = checkUrl(input.baseUrl);
+        // A new key replaces the old; none given keeps the key only for the same server.
+        const kept = upstream === config.upstream && stored.apiKey ? stored.apiKey : undefined;
+        stored = { upstream, ...(apiKey || kept ? { apiKey: apiKey ?? kept } : {}) };
+      }
+      writeStored(config.connectionFile, stored);
+      apply();
+      changed();
+      return status();
+    },
+    /** Forgets what the app set: the relay goes back to its environment (the demo model when it has no key). */
+    remove(): ConnectionStatus {
+      stored = {};
+      writeStored(config.connectionFile, stored);
+      apply();
+      changed();
+      return status();
+    },
+  };
+}
+
+export type Connection = ReturnType<typeof createConnection>;

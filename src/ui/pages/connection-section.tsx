@@ -1,0 +1,155 @@
+import { createResource, createSignal, For, Show } from 'solid-js';
+import { relayFetch } from '../relay-token.ts';
+import { modelLabel, type ListedModel } from '../model-size.ts';
+
+interface ConnectionStatus {
+  mode: 'demo' | 'upstream';
+  kind: 'featherless' | 'custom';
+  baseUrl: string;
+  keySet: boolean;
+  keyHint: string | null;
+  source: 'app' | 'environment' | null;
+}
+
+/** The relay's answer, or its error message (written for people by the relay). */
+async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await relayFetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
+  const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
+  if (!response.ok) throw new Error(body?.error?.message ?? `The relay answered HTTP ${response.status}.`);
+  return body as T;
+}
+
+/**
+ * Settings → Connection: the model server the relay forwards to, set without a terminal. The key
+ * goes once to the relay, which keeps it and never gives it back: this page knows only its last
+ * four characters.
+ */
+export function ConnectionSection(props: { onChanged: () => void }) {
+  const [status, { mutate }] = createResource(() => relayJson<ConnectionStatus>('/api/connection'));
+  const [kind, setKind] = createSignal<'featherless' | 'custom' | null>(null);
+  const [replacing, setReplacing] = createSignal(false);
+  const [busy, setBusy] = createSignal(false);
+  const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
+  const [models, setModels] = createSignal<ListedModel[] | null>(null);
+  const chosen = () => kind() ?? status()?.kind ?? 'featherless';
+
+  const act = async (work: () => Promise<ConnectionStatus>, done: string) => {
+    setBusy(true);
+    setMessage(null);
+    setModels(null);
+    try {
+      mutate(await work());
+      setReplacing(false);
+      setKind(null);
+      setMessage({ ok: true, text: done });
+      props.onChanged();
+    } catch (error) {
+      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const apiKey = String(data.get('apiKey') ?? '').trim();
+    const body = chosen() === 'custom' ? { kind: 'custom', baseUrl: String(data.get('baseUrl') ?? ''), ...(apiKey ? { apiKey } : {}) } : { kind: 'featherless', ...(apiKey ? { apiKey } : {}) };
+    void act(async () => {
+      const saved = await relayJson<ConnectionStatus>('/api/connection', { method: 'PUT', body: JSON.stringify(body) });
+      form.reset();
+      return saved;
+    }, 'Connection saved. New replies use it.');
+  };
+
+  const test = async () => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const list = await relayJson<{ data: ListedModel[] }>('/api/v1/models');
+      setModels(list.data);
+      setMessage({ ok: true, text: list.data.length ? `Connected: ${list.data.length === 1 ? '1 model' : `${list.data.length} models`} available.` : 'Connected, but the server lists no models.' });
+    } catch (error) {
+      setMessage({ ok: false, text: `The connection does not work: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Show when={status()} fallback={<p class="muted">{status.error ? `The relay's connection cannot be read: ${String(status.error.message ?? status.error)}` : 'Reading the connection…'}</p>}>
+      {(s) => (
+        <form class="stack connection" aria-label="Model server" onSubmit={save}>
+          <p data-testid="connection-state">
+            {s().mode === 'demo'
+              ? 'No model server yet: replies come from the built-in demo model.'
+              : `${s().kind === 'featherless' ? 'Featherless' : s().baseUrl}: ${s().keySet ? `key set (${s().keyHint})` : 'no key needed'}${s().source === 'environment' ? ', from the relay’s .relay.env' : ''}.`}
+          </p>
+          <fieldset>
+            <legend>Model server</legend>
+            <label class="check">
+              <input type="radio" name="kind" value="featherless" checked={chosen() === 'featherless'} onChange={() => setKind('featherless')} /> Featherless
+            </label>
+            <label class="check">
+              <input type="radio" name="kind" value="custom" checked={chosen() === 'custom'} onChange={() => setKind('custom')} /> Another OpenAI-compatible server
+              (llama.cpp, Ollama, …)
+            </label>
+          </fieldset>
+          <Show when={chosen() === 'custom'}>
+            <label>
+              Server address
+              <input name="baseUrl" type="url" required placeholder="http://127.0.0.1:8080/v1" value={s().kind === 'custom' ? s().baseUrl : ''} />
+            </label>
+          </Show>
+          <Show
+            when={s().keySet && !replacing() && chosen() === s().kind}
+            fallback={
+              <label>
+                API key{chosen() === 'custom' ? ' (if the server needs one)' : ''}
+                <input name="apiKey" type="password" autocomplete="off" spellcheck={false} maxLength={400} required={chosen() === 'featherless' && !(s().keySet && s().kind === 'featherless')} />
+              </label>
+            }
+          >
+            <p class="row">
+              <span>Key set ({s().keyHint})</span>
+              <button type="button" class="small" onClick={() => setReplacing(true)}>
+                Replace
+              </button>
+              <Show when={s().source === 'app'}>
+                <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => relayJson('/api/connection', { method: 'DELETE' }), 'Removed. The relay is back to its own settings.')}>
+                  Remove
+                </button>
+              </Show>
+            </p>
+          </Show>
+          <div class="button-row">
+            <Show when={!s().keySet || replacing() || chosen() !== s().kind}>
+              <button type="submit" disabled={busy()}>
+                Save connection
+              </button>
+            </Show>
+            <button type="button" disabled={busy()} onClick={() => void test()}>
+              Test connection
+            </button>
+          </div>
+          <Show when={message()}>
+            {(m) => (
+              <p class={m().ok ? 'ok' : 'error'} role={m().ok ? 'status' : 'alert'} data-testid="connection-message">
+                {m().text}
+              </p>
+            )}
+          </Show>
+          <Show when={models()?.length}>
+            <ul class="plain small-text model-list" aria-label="Available models">
+              <For each={models()!.slice(0, 12)}>{(model) => <li>{modelLabel(model)}</li>}</For>
+              <Show when={models()!.length > 12}>
+                <li class="muted">…and {models()!.length - 12} more, all in the pickers below.</li>
+              </Show>
+            </ul>
+          </Show>
+        </form>
+      )}
+    </Show>
+  );
+}
