@@ -75,7 +75,7 @@ export function demoReply(request: CompletionRequest): string {
     `*${name} reaches for the cup on the table, eyes never leaving yours.*`,
     `*${name} waits, clearly curious where this is going.*`,
   ]);
-  return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add an API key to the relay to play with a real one.)`;
+  return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add a key in Settings → Connection to play with a real one.)`;
 }
 
 /** Impersonate on the demo model: the player's next line, in their voice, about what was last said. */

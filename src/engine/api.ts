@@ -56,6 +56,8 @@ export const API = {
   /** A draft of the player's next message, written by the narrator model; nothing is recorded. */
   impersonate: { kind: 'query', args: z.tuple([id]), reads: [] },
   recentlyDeleted: { kind: 'query', args: none, reads: ['chats', 'bots'] },
+  /** A stored picture, by hash: never changes once stored. */
+  image: { kind: 'query', args: z.tuple([z.string().max(64)]), reads: ['images'] },
   /** Search across every chat's story; hits link to their turn. */
   searchChats: { kind: 'query', args: z.tuple([z.string().max(500)]), reads: ['transcript', 'chats', 'bots', 'you'] },
   analysisStatus: { kind: 'query', args: z.tuple([id]), reads: ['transcript', 'scenes', 'memories', 'scene_summaries'] },
@@ -85,6 +87,11 @@ export const API = {
   advanceClock: { kind: 'command', args: z.tuple([id, z.number()]) },
   /** A guest bot arrives in the chat (true) or leaves it (false). */
   setGuest: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
+  /** Stores a picture the browser cropped and resized; answers its hash. */
+  addImage: {
+    kind: 'command',
+    args: z.tuple([z.object({ mime: z.string().max(40), width: z.number().int(), height: z.number().int(), data: z.string().max(1_500_000) })]),
+  },
   /** This chat's own sampling knobs (an empty object: follow the settings again). */
   setChatSampler: { kind: 'command', args: z.tuple([id, z.unknown()]) },
   deleteChat: { kind: 'command', args: z.tuple([id]) },

@@ -2,6 +2,14 @@ import { appendEvents, type LogContext } from './log/append.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { VISIBLE } from './log/visibility.ts';
+import { checkAvatar } from './image-commands.ts';
+
+/** A read model sent back as a form (its `avatar: null`) means no picture: the field is left out, as events expect. */
+function withoutEmptyAvatar(fields: unknown): unknown {
+  if (typeof fields !== 'object' || fields === null || !('avatar' in fields) || (fields as { avatar: unknown }).avatar !== null) return fields;
+  const { avatar: _none, ...rest } = fields as Record<string, unknown>;
+  return rest;
+}
 
 /**
  * Writing yourself and your bots. The fields are checked against the event's schema, so a bad form
@@ -11,17 +19,22 @@ export function authoringCommands(ctx: LogContext) {
   const { db } = ctx;
   return {
     /** Saves who you are; there is one you, and saving again replaces it. */
-    saveYou(fields: unknown, commandId?: string): void {
+    saveYou(given: unknown, commandId?: string): void {
+      const fields = withoutEmptyAvatar(given);
       command(
         ctx,
         commandId,
-        (stampFirst) => void appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: fields as never }])),
+        (stampFirst) => {
+          checkAvatar(ctx, fields);
+          appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: fields as never }]));
+        },
         () => undefined,
       );
     },
 
     /** Creates a bot (`botId` null) or saves a new version of one; returns the bot's id. */
-    saveBot(fields: unknown, botId: string | null, commandId?: string): string {
+    saveBot(given: unknown, botId: string | null, commandId?: string): string {
+      const fields = withoutEmptyAvatar(given);
       return command(
         ctx,
         commandId,
@@ -29,6 +42,7 @@ export function authoringCommands(ctx: LogContext) {
           if (botId !== null && !db.get('SELECT 1 AS x FROM bots WHERE id = ?', [botId])) {
             throw new CommandRejectedError('That bot no longer exists.');
           }
+          checkAvatar(ctx, fields);
           const id = botId ?? ctx.newId();
           const payload = { ...(typeof fields === 'object' && fields !== null ? fields : {}), botId: id };
           appendEvents(ctx, stampFirst([{ kind: 'bot_authored', payload: payload as never }]));

@@ -54,6 +54,18 @@ export function deletionCommands(ctx: LogContext) {
           )
           .map((r) => r.id)
       : [];
+    // A purged bot's pictures go too, unless you or a bot that stays still wears one of them.
+    if (events.length) {
+      const gone = new Set(events);
+      const worn = (kinds: string) =>
+        db.all<{ id: string; avatar: string | null }>(`SELECT id, json_extract(payload, '$.avatar') AS avatar FROM events WHERE kind IN (${kinds}) AND chat_id IS NULL`);
+      const theirs = new Set(worn("'bot_authored'").filter((r) => gone.has(r.id) && r.avatar).map((r) => r.avatar!));
+      for (const r of worn("'bot_authored', 'you_authored'")) if (!gone.has(r.id) && r.avatar) theirs.delete(r.avatar);
+      for (const hash of theirs) {
+        const image = db.get<{ id: string }>("SELECT id FROM events WHERE kind = 'image_added' AND json_extract(payload, '$.hash') = ?", [hash]);
+        if (image) events.push(image.id);
+      }
+    }
     appendEvents(ctx, stampFirst([{ kind: 'purged', payload: { chats, bots: [...botIds], events } }]));
     for (const chatId of chats) {
       db.run('DELETE FROM events WHERE chat_id = ?', [chatId]);

@@ -15,7 +15,7 @@ import { checkJsonBackup, exportLog, importLog, type BackupEvent } from './log/b
 import { backupLines, createLinesReader } from './log/backup-lines.ts';
 import { restoreStaging } from './log/replace-log.ts';
 import { identify } from './db/identity.ts';
-import { getBot, getYou, listBots } from './queries/authored.ts';
+import { getBot, getImage, getYou, listBots } from './queries/authored.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
@@ -35,6 +35,7 @@ import { rewindCommands } from './rewind-commands.ts';
 import { branchCommands } from './branch-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { deletionCommands } from './deletion-commands.ts';
+import { imageCommands } from './image-commands.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
@@ -87,6 +88,9 @@ export function createEngine(deps: EngineDeps) {
     authoring: authoringCommands(ctx),
     storyCommands: storyCommands(ctx),
     deletion: deletionCommands(ctx),
+    images: imageCommands(ctx),
+    /** A stored picture's bytes (base64) and type, by its hash. */
+    image: (hash: string) => getImage(db, hash),
 
     /**
      * The background work after replies (analysis, scene summaries): what is pending, and running

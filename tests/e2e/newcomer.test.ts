@@ -145,6 +145,15 @@ describe('the first screens a newcomer meets', () => {
     await page.getByRole('button', { name: 'Fewer notices' }).click();
     expect((await shown()).visible).toBe(1);
     expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(150);
+
+    // With a reply to steer, all four composer buttons show, and still nothing is wider than the phone.
+    await page.getByRole('textbox', { name: 'Message' }).fill('"Hello."');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: 'Regenerate' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('.composer, .composer *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName),
+    );
+    expect(outside).toEqual([]);
   });
 
   it('the kickoff form asks the essentials first; the rest waits behind "More details", which opens itself on a refused field', async () => {

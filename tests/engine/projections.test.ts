@@ -24,9 +24,9 @@ beforeEach(async () => {
 
 describe('authoring', () => {
   it('you_authored creates and then replaces the single "you"', () => {
-    expect(engine.getYou()).toEqual({ name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.' });
+    expect(engine.getYou()).toEqual({ name: 'Ada', pronouns: 'she/her', persona: 'A cartographer.', avatar: null });
     engine.append([draft.you({ name: 'Ada Byron', persona: 'A mathematician.' })]);
-    expect(engine.getYou()).toEqual({ name: 'Ada Byron', pronouns: 'she/her', persona: 'A mathematician.' });
+    expect(engine.getYou()).toEqual({ name: 'Ada Byron', pronouns: 'she/her', persona: 'A mathematician.', avatar: null });
   });
 
   it('bot_authored creates a bot with every field, and a later one edits it in place', () => {

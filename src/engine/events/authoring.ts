@@ -3,6 +3,7 @@ import type { Db } from '../db/port.ts';
 import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
 import { eventId, uuid, longText, requiredText, shortText } from './fields.ts';
+import { imageHash } from './images.ts';
 
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({
@@ -13,13 +14,15 @@ export const youAuthored = defineEvent({
     name: requiredText(80),
     pronouns: shortText(40),
     persona: longText,
+    /** Your picture, by hash; none (a generated one shows) when left out. */
+    avatar: imageHash.optional(),
   }),
   apply(db, { seq, payload: p }) {
     db.run(
-      `INSERT INTO you (id, name, pronouns, persona, updated_seq) VALUES ('you', ?, ?, ?, ?)
+      `INSERT INTO you (id, name, pronouns, persona, updated_seq, avatar) VALUES ('you', ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns,
-         persona = excluded.persona, updated_seq = excluded.updated_seq`,
-      [p.name, p.pronouns, p.persona, seq],
+         persona = excluded.persona, updated_seq = excluded.updated_seq, avatar = excluded.avatar`,
+      [p.name, p.pronouns, p.persona, seq, p.avatar ?? null],
     );
   },
 });
@@ -31,6 +34,8 @@ export const botFields = z.object({
    * event's payload must come out of a backup or a sync byte for byte as it went in.
    */
   pronouns: shortText(40).optional(),
+  /** The bot's picture, by hash (an image_added event); none shows a generated one. Optional for the same reason. */
+  avatar: imageHash.optional(),
   persona: longText,
   voiceSamples: z.array(z.string().trim().min(1).max(2_000)).max(20),
   traits: z.array(z.string().trim().min(1).max(80)).max(40),
@@ -48,9 +53,9 @@ export const botAuthored = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
-         created_seq, updated_seq, reset_seq, pronouns)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, persona = excluded.persona,
+         created_seq, updated_seq, reset_seq, pronouns, avatar)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, avatar = excluded.avatar, persona = excluded.persona,
          voice_samples = excluded.voice_samples, traits = excluded.traits, backstory = excluded.backstory,
          initial_relationship = excluded.initial_relationship, kickoff = excluded.kickoff,
          updated_seq = excluded.updated_seq`,
@@ -66,6 +71,7 @@ export const botAuthored = defineEvent({
         seq,
         seq,
         p.pronouns ?? '',
+        p.avatar ?? null,
       ],
     );
   },

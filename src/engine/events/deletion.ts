@@ -56,7 +56,7 @@ export const botRestored = defineEvent({
  */
 export const purged = defineEvent({
   kind: 'purged',
-  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility'],
+  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility', 'images'],
   scope: 'global',
   schema: z.object({
     chats: z.array(uuid).max(10_000),
@@ -67,6 +67,8 @@ export const purged = defineEvent({
   apply(db, { payload }) {
     for (const chatId of payload.chats) forgetChat(db, chatId);
     for (const botId of payload.bots) db.run('DELETE FROM bots WHERE id = ?', [botId]);
+    // A picture named among the removed events is removed with them.
+    for (const id of payload.events) db.run('DELETE FROM images WHERE seq = (SELECT seq FROM events WHERE id = ?)', [id]);
   },
 });
 

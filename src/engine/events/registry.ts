@@ -2,6 +2,7 @@ import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.ts';
 import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
+import { imageAdded } from './images.ts';
 import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
@@ -51,6 +52,7 @@ export const EVENT_DEFINITIONS = [
   botRestored,
   purged,
   chatSamplerSet,
+  imageAdded,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -21,6 +21,7 @@ export const PROJECTED_TABLES = [
   'scene_summaries',
   'visibility',
   'state_edits',
+  'images',
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

@@ -46,6 +46,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     impersonate: (chatId: string) => narrator.impersonate(chatId),
     /** "Recently deleted": chats and bots that can still be restored, with when each goes for good. */
     recentlyDeleted: () => engine.deletion.recentlyDeleted(),
+    image: (hash: string) => engine.image(hash) ?? null,
     searchChats: (text: string) => engine.searchChats(text),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
@@ -84,6 +85,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     /** "Undo last edit" in the drawer. */
     undoStateEdit: (commandId: string, chatId: string) => engine.storyCommands.undoStateEdit(chatId, commandId),
     advanceClock: (commandId: string, chatId: string, minutes: number) => engine.storyCommands.advanceClock(chatId, minutes, commandId),
+    addImage: (commandId: string, image: { mime: string; width: number; height: number; data: string }) => engine.images.addImage(image, commandId),
     setChatSampler: (commandId: string, chatId: string, sampler: unknown) => engine.storyCommands.setChatSampler(chatId, sampler, commandId),
     setGuest: (commandId: string, chatId: string, botId: string, present: boolean) => engine.storyCommands.setGuest(chatId, botId, present, commandId),
     deleteChat: (commandId: string, chatId: string) => engine.deletion.deleteChat(chatId, commandId),

@@ -15,12 +15,15 @@ export interface Bot {
   wasReset: boolean;
   /** In "Recently deleted": hidden from the lists until restored. */
   deleted: boolean;
+  /** Its picture's hash, or null (a generated face shows). */
+  avatar: string | null;
 }
 
 export interface You {
   name: string;
   pronouns: string;
   persona: string;
+  avatar: string | null;
 }
 
 interface BotRow {
@@ -36,6 +39,7 @@ interface BotRow {
   updated_seq: number;
   reset_seq: number | null;
   deleted_ts: number | null;
+  avatar: string | null;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -51,9 +55,10 @@ const toBot = (r: BotRow): Bot => ({
   updatedSeq: r.updated_seq,
   wasReset: r.reset_seq !== null,
   deleted: r.deleted_ts !== null,
+  avatar: r.avatar,
 });
 
-const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);
@@ -65,5 +70,20 @@ export function getBot(db: Db, id: string): Bot | undefined {
 }
 
 export function getYou(db: Db): You | undefined {
-  return db.get<You>("SELECT name, pronouns, persona FROM you WHERE id = 'you'");
+  return db.get<You>("SELECT name, pronouns, persona, avatar FROM you WHERE id = 'you'");
+}
+
+export interface StoredImage {
+  hash: string;
+  mime: string;
+  /** Base64, as the image_added event holds it. */
+  data: string;
+}
+
+/** A picture's bytes, read from the event that holds them (stored once, there). */
+export function getImage(db: Db, hash: string): StoredImage | undefined {
+  return db.get<StoredImage>(
+    "SELECT i.hash, i.mime, json_extract(e.payload, '$.data') AS data FROM images i JOIN events e ON e.seq = i.seq WHERE i.hash = ?",
+    [hash],
+  );
 }

@@ -5,6 +5,7 @@ export interface ChatListItem {
   title: string;
   botId: string;
   botName: string | null;
+  botAvatar: string | null;
   fictionTime: string;
   /** First line of the newest finished assistant reply, or null before the first reply. */
   lastReply: string | null;
@@ -16,6 +17,7 @@ interface ChatRow {
   title: string;
   bot_id: string;
   bot_name: string | null;
+  bot_avatar: string | null;
   fiction_time: string;
   last_reply: string | null;
   last_seq: number;
@@ -32,7 +34,7 @@ export function firstLine(text: string): string {
 export function listChats(db: Db): ChatListItem[] {
   return db
     .all<ChatRow>(
-      `SELECT c.id, c.title, c.bot_id, b.name AS bot_name, s.fiction_time, c.last_seq,
+      `SELECT c.id, c.title, c.bot_id, b.name AS bot_name, b.avatar AS bot_avatar, s.fiction_time, c.last_seq,
          (SELECT t.text FROM transcript t
            WHERE t.chat_id = c.id AND t.role = 'assistant' AND t.status != 'streaming' AND t.text != '' AND t.hidden = 0
            ORDER BY t.seq DESC LIMIT 1) AS last_reply
@@ -48,6 +50,7 @@ export function listChats(db: Db): ChatListItem[] {
       title: r.title,
       botId: r.bot_id,
       botName: r.bot_name,
+      botAvatar: r.bot_avatar,
       fictionTime: r.fiction_time,
       lastReply: r.last_reply === null ? null : firstLine(r.last_reply),
       lastSeq: r.last_seq,

@@ -5,10 +5,12 @@ import { botFields, TEXT_LIMITS } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
+import { PictureField } from '../picture-field.tsx';
 
 interface BotDraft {
   name: string;
   pronouns: string;
+  avatar: string | null;
   persona: string;
   voiceSamples: string[];
   traits: string;
@@ -17,7 +19,7 @@ interface BotDraft {
   kickoff: string;
 }
 
-const empty: BotDraft = { name: '', pronouns: '', persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+const empty: BotDraft = { name: '', pronouns: '', avatar: null, persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -90,6 +92,7 @@ export function BotFormPage() {
     const candidate = {
       name: f.name,
       pronouns: f.pronouns,
+      ...(f.avatar ? { avatar: f.avatar } : {}),
       persona: f.persona,
       voiceSamples: f.voiceSamples.map((v) => v.trim()).filter(Boolean),
       traits: f.traits.split(',').map((t) => t.trim()).filter(Boolean),
@@ -117,6 +120,7 @@ export function BotFormPage() {
       <h1 id="bot-form-title">{params.id ? `Edit ${existing()?.name ?? 'bot'}` : 'New bot'}</h1>
       <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
         <Field name="name" label="Name" maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
+        <PictureField client={client} name={form().name} hash={form().avatar} onChange={(avatar) => setForm((f) => ({ ...f, avatar }))} />
         <Field name="pronouns" label="Pronouns" maxLength={TEXT_LIMITS.pronouns} hint="she/her, he/him, they/them…: how the story speaks of them." value={form().pronouns} error={errors().pronouns} onInput={set('pronouns')} />
         <Field name="persona" label="Persona" rows={4} maxLength={TEXT_LIMITS.long} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
         <fieldset>

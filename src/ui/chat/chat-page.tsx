@@ -6,6 +6,7 @@ import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { StoryDrawer } from './story-drawer.tsx';
 import { Editable } from './editable.tsx';
+import { Avatar } from '../avatar.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { RewindDialog } from './rewind-dialog.tsx';
@@ -23,6 +24,10 @@ export function ChatPage() {
   const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
+  // Faces beside each speaker: yours, and every bot's (a guest's too).
+  const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
+  const me = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
+  const avatarOf = (speaker: string) => (speaker === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === speaker)?.avatar ?? null));
   const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));
   // The drawer stays open or closed as the reader left it; wide screens start with it open.
   // On a phone the drawer takes the whole screen, so a chat always opens on its story there; the
@@ -284,6 +289,7 @@ export function ChatPage() {
       data-seq={props.turn.seq}
     >
       <div class="speaker">
+        <Avatar client={client} name={props.turn.speakerName} hash={avatarOf(props.turn.speaker)} />
         <strong>{props.turn.speakerName}</strong>
         <Show when={props.turn.edited}>
           <span class="edited-mark">edited</span>

@@ -5,6 +5,7 @@ import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
 import { Editable } from './editable.tsx';
 import { createLiveQuery } from '../live-query.ts';
+import { Avatar } from '../avatar.tsx';
 import { SamplerFields, samplerFromForm } from '../sampler-fields.tsx';
 
 const CLOCK_STEPS = [
@@ -32,6 +33,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const [newFact, setNewFact] = createSignal<Record<string, string>>({});
   const bots = createLiveQuery(props.client, { query: 'listBots' }, () => props.client.engine.listBots());
   const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
+  const me = createLiveQuery(props.client, { query: 'getYou' }, () => props.client.engine.getYou());
   /** Bots who could join: not the host, not already in the chat (someone away is brought back from their row). */
   const invitable = () => (bots() ?? []).filter((b) => b.id !== props.drawer.botId && !props.drawer.activities.some((a) => a.entity === b.id));
   const [guest, setGuest] = createSignal('');
@@ -165,6 +167,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
             <For each={props.drawer.activities}>
               {(a) => (
                 <li>
+                  <Avatar client={props.client} name={name(a.entity)} hash={a.entity === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === a.entity)?.avatar ?? null)} />{' '}
                   <strong>{name(a.entity)}</strong>
                   <Show when={a.status !== 'present'}>
                     <span class="muted"> ({a.status})</span>

@@ -1,6 +1,7 @@
 import { A } from '@solidjs/router';
 import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
+import { Avatar } from '../avatar.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
@@ -49,6 +50,7 @@ export function BotsPage() {
               <For each={list()}>
                 {(bot) => (
                   <li class="card">
+                    <Avatar client={client} name={bot.name} hash={bot.avatar} size="large" />
                     <div class="card-main">
                       <strong>{bot.name}</strong>
                       <Show when={bot.persona}>

@@ -3,6 +3,7 @@ import { A, Navigate, useSearchParams } from '@solidjs/router';
 import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
 import { ChatSearchResults } from './chat-search.tsx';
 import { createAction } from '../action.ts';
+import { Avatar } from '../avatar.tsx';
 import { describeFictionTime } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
@@ -86,12 +87,15 @@ export function ChatsPage() {
                   <For each={list()}>
                     {(chat) => (
                       <li class="card chat-card">
-                        <A href={`/chats/${chat.id}`} class="card-link">
+                        <A href={`/chats/${chat.id}`} class="card-link with-avatar">
+                          <Avatar client={client} name={chat.botName ?? '?'} hash={chat.botAvatar} size="large" />
+                          <span class="card-text">
                           <span class="card-title">
                             <strong>{chat.title}</strong> <span class="muted">with {chat.botName ?? 'a deleted bot'}</span>
                           </span>
                           <span class="muted small">{describeFictionTime(chat.fictionTime)}</span>
                           <span class="snippet">{chat.lastReply ? plainText(chat.lastReply) : 'No reply yet.'}</span>
+                          </span>
                         </A>
                       </li>
                     )}

@@ -7,6 +7,7 @@ import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
 import { ConnectionSection } from './connection-section.tsx';
+import { PictureField } from '../picture-field.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
@@ -14,6 +15,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
   const client = useClient();
   const you = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
   const [message, setMessage] = createSignal<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  /** Your picture as chosen on this page (undefined: as stored); kept when the form is saved. */
+  const [avatar, setAvatar] = createSignal<string | null | undefined>(undefined);
+  const [typedName, setTypedName] = createSignal<string | null>(null);
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const here = createStillHere();
@@ -23,7 +27,13 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
     try {
-      await client.engine.saveYou({ name: String(data.get('name') ?? ''), pronouns: String(data.get('pronouns') ?? ''), persona: String(data.get('persona') ?? '') });
+      const picture = avatar() === undefined ? you()?.avatar : avatar();
+      await client.engine.saveYou({
+        name: String(data.get('name') ?? ''),
+        pronouns: String(data.get('pronouns') ?? ''),
+        persona: String(data.get('persona') ?? ''),
+        ...(picture ? { avatar: picture } : {}),
+      });
       setMessage({ kind: 'ok', text: 'Saved.' });
       // A new user goes on to make their first bot.
       if ((await client.engine.listBots()).length === 0 && here()) navigate('/bots/new');
@@ -53,8 +63,14 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         <form class="stack" onSubmit={saveYou} aria-label="Who you are">
           <label>
             Name
-            <input name="name" required maxLength={80} value={you()?.name ?? ''} autocomplete="off" />
+            <input name="name" required maxLength={80} value={you()?.name ?? ''} autocomplete="off" onInput={(e) => setTypedName(e.currentTarget.value)} />
           </label>
+          <PictureField
+            client={client}
+            name={typedName() ?? you()?.name ?? ''}
+            hash={avatar() === undefined ? (you()?.avatar ?? null) : avatar()!}
+            onChange={setAvatar}
+          />
           <label>
             Pronouns
             <input name="pronouns" maxLength={40} value={you()?.pronouns ?? ''} autocomplete="off" />

@@ -1,0 +1,50 @@
+import { fromBase64 } from './base64.ts';
+import { hashOf } from './events/images.ts';
+import type { LogContext } from './log/append.ts';
+import { appendEvents } from './log/append.ts';
+import { command } from './log/command.ts';
+import { CommandRejectedError, EventValidationError } from './log/errors.ts';
+
+/** A picture as the browser made it: cropped, resized and encoded, in base64. */
+export interface NewImage {
+  mime: string;
+  width: number;
+  height: number;
+  data: string;
+}
+
+/** Storing pictures: each once, by the hash of its bytes, which the engine computes itself. */
+export function imageCommands(ctx: LogContext) {
+  const { db } = ctx;
+  return {
+    /** Stores a picture (or finds it stored already); answers its hash. */
+    addImage(image: NewImage, commandId?: string): string {
+      const bytes = typeof image?.data === 'string' ? fromBase64(image.data) : null;
+      if (!bytes?.length) throw new CommandRejectedError('That picture could not be read.');
+      const hash = hashOf(bytes);
+      return command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          if (db.get('SELECT 1 AS x FROM images WHERE hash = ?', [hash])) return hash;
+          try {
+            appendEvents(ctx, stampFirst([{ kind: 'image_added', payload: { hash, mime: image.mime, width: image.width, height: image.height, data: image.data } as never }]));
+          } catch (error) {
+            if (error instanceof EventValidationError) throw new CommandRejectedError(`That picture cannot be stored: ${error.issues.map((i) => `${i.path} ${i.message}`.trim()).join('; ')}.`);
+            throw error;
+          }
+          return hash;
+        },
+        () => hash,
+      );
+    },
+  };
+}
+
+/** A bot or you may only wear a picture that is stored. */
+export function checkAvatar(ctx: LogContext, fields: unknown): void {
+  const avatar = (fields as { avatar?: unknown } | null)?.avatar;
+  if (typeof avatar === 'string' && !ctx.db.get('SELECT 1 AS x FROM images WHERE hash = ?', [avatar])) {
+    throw new CommandRejectedError('That picture is not stored here: choose it again.');
+  }
+}

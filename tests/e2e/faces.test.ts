@@ -1,0 +1,94 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { exportLog, freshProfile, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+
+let app: Awaited<ReturnType<typeof startApp>>;
+let context: BrowserContext | undefined;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app.relay.close());
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+/** An uncompressed 24-bit BMP of about 10 MB, wider than tall, in two colours side by side. */
+function bigPicture(): string {
+  const width = 2_000;
+  const height = 1_700;
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const pixels = row * height;
+  const file = Buffer.alloc(54 + pixels);
+  file.write('BM', 0, 'ascii');
+  file.writeUInt32LE(54 + pixels, 2);
+  file.writeUInt32LE(54, 10);
+  file.writeUInt32LE(40, 14);
+  file.writeInt32LE(width, 18);
+  file.writeInt32LE(height, 22);
+  file.writeUInt16LE(1, 26);
+  file.writeUInt16LE(24, 28);
+  file.writeUInt32LE(pixels, 34);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = 54 + y * row + x * 3;
+      const left = x < width / 2;
+      file[at] = left ? 200 : 30; // blue
+      file[at + 1] = 60;
+      file[at + 2] = left ? 30 : 220; // red
+    }
+  }
+  const path = join(freshProfile(), 'portrait.bmp');
+  writeFileSync(path, file);
+  return path;
+}
+
+describe('faces', () => {
+  it('a 10 MB picture is cropped and resized to 512 px in the browser, stored once, and shows in the bot list, the chat list, the transcript and the drawer; no picture shows initials', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    const botId = await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.listBots())[0].id);
+
+    await page.goto(`${app.url}/bots/${botId}/edit`);
+    const notAPicture = join(freshProfile(), 'notes.png');
+    writeFileSync(notAPicture, 'just some text, not a picture');
+    await page.locator('.picture-field input[type=file]').setInputFiles(notAPicture);
+    await expect.poll(() => page.locator('.picture-field [role=alert]').textContent()).toMatch(/not a picture this browser can read/);
+
+    await page.locator('.picture-field input[type=file]').setInputFiles(bigPicture());
+    const preview = page.locator('.picture-field img.avatar');
+    await expect.poll(() => preview.count(), { timeout: 20_000 }).toBe(1);
+    expect(await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([512, 512]);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/bots$/);
+
+    const listed = page.getByRole('list', { name: 'Bots' }).locator('img.avatar');
+    await expect.poll(() => listed.count()).toBe(1);
+    const log = await exportLog(page);
+    const images = log.events.filter((e) => e.kind === 'image_added');
+    expect(images).toHaveLength(1);
+    const stored = JSON.parse(typeof images[0]!.payload === 'string' ? images[0]!.payload : JSON.stringify(images[0]!.payload));
+    expect(stored).toMatchObject({ mime: 'image/webp', width: 512, height: 512 });
+    expect(stored.data.length).toBeLessThan(200_000);
+
+    await page.goto(`${app.url}/chats`);
+    await expect.poll(() => page.getByRole('list', { name: 'Chats' }).locator('img.avatar').count()).toBe(1);
+
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await expect.poll(() => page.locator('.turn.assistant .speaker img.avatar').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('story-drawer').locator('img.avatar').count()).toBe(1);
+    // You have no picture: your initials, on your name's colour.
+    await expect.poll(() => page.getByTestId('story-drawer').locator('.avatar.generated').first().textContent()).toBe('AD');
+
+    // The same picture chosen again is not stored twice.
+    await page.goto(`${app.url}/settings`);
+    await page.locator('.picture-field input[type=file]').setInputFiles(bigPicture());
+    await expect.poll(() => page.locator('.picture-field img.avatar').count(), { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await exportLog(page)).events.filter((e) => e.kind === 'image_added').length).toBe(1);
+  });
+});
