@@ -7,12 +7,18 @@ const urls = new Map<string, Promise<string | null>>();
 function pictureUrl(client: AppClient, hash: string): Promise<string | null> {
   let url = urls.get(hash);
   if (!url) {
-    url = client.engine.image(hash).then((image) => {
-      if (!image) return null;
-      const bytes = Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0));
-      return URL.createObjectURL(new Blob([bytes], { type: image.mime }));
-    });
-    url.catch(() => urls.delete(hash));
+    url = client.engine
+      .image(hash)
+      .then((image) => {
+        if (!image) return null;
+        const bytes = Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0));
+        return URL.createObjectURL(new Blob([bytes], { type: image.mime }));
+      })
+      // Not readable now (another tab is taking over): initials meanwhile, and asked again next time.
+      .catch(() => {
+        urls.delete(hash);
+        return null;
+      });
     urls.set(hash, url);
   }
   return url;

@@ -2,6 +2,7 @@ import { createSignal, Show } from 'solid-js';
 import { Avatar } from './avatar.tsx';
 import type { AppClient } from './engine-client.ts';
 import { preparePicture } from './picture-input.ts';
+import { ErrorNote } from './error-note.tsx';
 
 /**
  * "Picture" on a bot's form and on yours: the face as it shows, a file chooser that stores the
@@ -47,13 +48,7 @@ export function PictureField(props: { client: AppClient; name: string; hash: str
         </Show>
       </div>
       <p class="hint">Cropped to a square and resized to 512 px here, in your browser.</p>
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <ErrorNote message={error()} />
     </div>
   );
 }

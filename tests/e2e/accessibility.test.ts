@@ -1,19 +1,12 @@
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { freshProfile, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+import { browsers, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 /** axe-core's serious and critical findings on what the page shows now, one line each. */
 async function violations(page: Page, where: string): Promise<string[]> {

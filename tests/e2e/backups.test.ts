@@ -1,20 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { botList, createBot, freshProfile, keptBackups, launchBrowser, openTab, startApp } from './harness.ts';
+import { botList, browsers, createBot, freshProfile, keptBackups, openTab, servedApp } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 async function exportFromSettings(page: Page): Promise<string> {
   await page.goto(`${app.url}/settings`);

@@ -103,3 +103,18 @@ describe('the connection, in the app', () => {
     expect(await page.getByTestId('connection-state').textContent()).toContain('built-in demo model');
   });
 });
+
+describe('the connection, when the relay cannot answer', () => {
+  it('Settings stays readable and says so; no page error', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.route('**/api/connection', (route) => route.abort('connectionreset'));
+    await page.goto(`${app.url}/settings`);
+    await expect.poll(() => page.getByText(/The relay's connection cannot be read/).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Storage and backup' }).isVisible()).toBe(true);
+    await page.waitForTimeout(300);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,19 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { botList, createBot, exportLog, freshProfile, launchBrowser, openTab, startApp, touchDatabaseFiles, waitForDatabase } from './harness.ts';
+import { botList, browsers, createBot, exportLog, freshProfile, openTab, servedApp, touchDatabaseFiles, waitForDatabase } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 /** A same-origin page that does not start the app, so no worker holds the database files. */
 async function bareOriginPage(ctx: BrowserContext): Promise<Page> {

@@ -1,19 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { exportLog, freshProfile, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 /** An uncompressed 24-bit BMP of about 10 MB, wider than tall, in two colours side by side. */
 function bigPicture(): string {

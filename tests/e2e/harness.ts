@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
@@ -135,4 +136,27 @@ export function keptBackups(page: Page): Promise<string[]> {
     for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
     return names.sort();
   });
+}
+
+export type ServedApp = Awaited<ReturnType<typeof startApp>>;
+
+/** The app served for every test of this file: started before the first, closed after the last. */
+export function servedApp(env: Record<string, string> = {}): ServedApp {
+  const served = {} as ServedApp;
+  beforeAll(async () => void Object.assign(served, await startApp(env)));
+  afterAll(() => served.relay?.close());
+  return served;
+}
+
+/** `launchBrowser` for this file's tests: every browser a test opens is closed after it. */
+export function browsers(): typeof launchBrowser {
+  const open: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of open.splice(0)) await context.close();
+  });
+  return async (profile) => {
+    const launched = await launchBrowser(profile);
+    open.push(launched.context);
+    return launched;
+  };
 }

@@ -1,18 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { defaultKickoff } from '../../src/engine/kickoff.ts';
-import { launchBrowser, openTab, startApp, storyReady } from './harness.ts';
+import { browsers, openTab, servedApp, storyReady } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 describe('the first screens a newcomer meets', () => {
   it('Settings scrolls inside its column: the page never grows past the window, and reaching "Restore from backup…" keeps the shell in place', async () => {

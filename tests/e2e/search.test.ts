@@ -1,18 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { openStory } from '../support/story.ts';
-import { launchBrowser, openTab, startApp } from './harness.ts';
+import { browsers, openTab, servedApp } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 /** A story of 70 exchanges made by the engine in Node, where only the 5th mentions the astrolabe. */
 async function longStoryBackup() {

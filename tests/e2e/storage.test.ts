@@ -1,17 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { botList, createBot, launchBrowser, openTab, startApp } from './harness.ts';
+import { botList, browsers, createBot, openTab, servedApp } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 describe('when the browser refuses to store more', () => {
   it('the change is not kept, every tab says why, nothing saved before is touched, and the next write works once there is room', async () => {

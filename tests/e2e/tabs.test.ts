@@ -1,17 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { botList, createBot, exportLog, launchBrowser, openTab, role, startApp } from './harness.ts';
+import { botList, browsers, createBot, exportLog, openTab, role, servedApp } from './harness.ts';
 
-let app: Awaited<ReturnType<typeof startApp>>;
+const app = servedApp();
+const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app.relay.close());
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
 
 const botsAuthored = async (page: Parameters<typeof exportLog>[0], name: string) =>
   (await exportLog(page)).events.filter((e) => e.kind === 'bot_authored' && JSON.parse(e.payload).name === name).length;

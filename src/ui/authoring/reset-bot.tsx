@@ -1,6 +1,7 @@
 import { createSignal, Show } from 'solid-js';
 import type { AppClient } from '../engine-client.ts';
 import { createAction } from '../action.ts';
+import { ErrorNote } from '../error-note.tsx';
 
 /**
  * "Reset…" on a bot's page: a dialog that says what goes and what stays, with its button enabled
@@ -58,13 +59,7 @@ export function ResetBot(props: { client: AppClient; botId: string; name: string
           </span>
           <input aria-label="Bot name" value={typed()} onInput={(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
         </label>
-        <Show when={error()}>
-          {(message) => (
-            <p class="error" role="alert">
-              {message()}
-            </p>
-          )}
-        </Show>
+        <ErrorNote message={error()} />
         <div class="dialog-actions">
           <button type="button" onClick={() => dialog?.close()}>
             Cancel

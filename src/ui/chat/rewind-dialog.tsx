@@ -2,6 +2,7 @@ import { createResource, For, onMount, Show } from 'solid-js';
 import { describeFictionTime, type RewindImpact } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createAction } from '../action.ts';
+import { ErrorNote } from '../error-note.tsx';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : `−${-n}`);
@@ -71,13 +72,7 @@ export function RewindDialog(props: {
           </>
         )}
       </Show>
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <ErrorNote message={error()} />
       <div class="dialog-actions">
         <button type="button" onClick={() => props.onClose()}>
           Cancel

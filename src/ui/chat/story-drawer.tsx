@@ -7,6 +7,7 @@ import { Editable } from './editable.tsx';
 import { createLiveQuery } from '../live-query.ts';
 import { Avatar } from '../avatar.tsx';
 import { SamplerFields, samplerFromForm } from '../sampler-fields.tsx';
+import { ErrorNote } from '../error-note.tsx';
 
 const CLOCK_STEPS = [
   { label: '+10 min', minutes: 10 },
@@ -40,13 +41,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
 
   return (
     <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <ErrorNote message={error()} />
 
       <Show when={props.drawer.lastEdit}>
         {(field) => (

@@ -4,6 +4,7 @@ import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { ErrorNote } from '../error-note.tsx';
 
 export function BotsPage() {
   const client = useClient();
@@ -36,13 +37,7 @@ export function BotsPage() {
           </div>
         )}
       </Show>
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <ErrorNote message={error()} />
       <Show when={bots()} fallback={<p class="muted">Loading…</p>}>
         {(list) => (
           <Show when={list().length > 0} fallback={<p class="muted">No bots yet.</p>}>

@@ -1,5 +1,5 @@
 import { A } from '@solidjs/router';
-import { createResource, For, Show } from 'solid-js';
+import { createResource, createSignal, For, Show } from 'solid-js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
 
@@ -23,11 +23,19 @@ function Snippet(props: { text: string }) {
 
 /** The hits for what is typed in "Search all chats", each a link to its turn in its chat. */
 export function ChatSearchResults(props: { client: AppClient; text: string }) {
+  const [failure, setFailure] = createSignal<string | null>(null);
   const [hits] = createResource(
     () => props.text.trim() || null,
-    (text) => props.client.engine.searchChats(text) as Promise<SearchHit[]>,
+    (text) => {
+      setFailure(null);
+      return (props.client.engine.searchChats(text) as Promise<SearchHit[]>).catch((error: unknown) => {
+        setFailure(error instanceof Error ? error.message : String(error));
+        return [];
+      });
+    },
   );
   return (
+    <Show when={!failure()} fallback={<p class="error" role="alert">The search failed: {failure()}</p>}>
     <Show when={hits()} fallback={<p class="muted">Searching…</p>}>
       {(list) => (
         <Show when={list().length > 0} fallback={<p class="muted">No turn in any chat says “{props.text.trim()}”.</p>}>
@@ -50,6 +58,7 @@ export function ChatSearchResults(props: { client: AppClient; text: string }) {
           </ul>
         </Show>
       )}
+    </Show>
     </Show>
   );
 }

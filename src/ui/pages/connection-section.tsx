@@ -1,15 +1,9 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { relayFetch } from '../relay-token.ts';
 import { modelLabel, type ListedModel } from '../model-size.ts';
+// The relay's own description of what it tells the browser (a type only: nothing of the relay is bundled).
+import type { ConnectionStatus } from '../../../relay/connection.ts';
 
-interface ConnectionStatus {
-  mode: 'demo' | 'upstream';
-  kind: 'featherless' | 'custom';
-  baseUrl: string;
-  keySet: boolean;
-  keyHint: string | null;
-  source: 'app' | 'environment' | null;
-}
 
 /** The relay's answer, or its error message (written for people by the relay). */
 async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -25,7 +19,14 @@ async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
  * four characters.
  */
 export function ConnectionSection(props: { onChanged: () => void }) {
-  const [status, { mutate }] = createResource(() => relayJson<ConnectionStatus>('/api/connection'));
+  // Never rejects: a resource in error throws where it is read, and the relay may vanish at any time.
+  const [loadError, setLoadError] = createSignal<string | null>(null);
+  const [status, { mutate }] = createResource(() =>
+    relayJson<ConnectionStatus>('/api/connection').catch((error: unknown) => {
+      setLoadError(error instanceof Error ? error.message : String(error));
+      return null;
+    }),
+  );
   const [kind, setKind] = createSignal<'featherless' | 'custom' | null>(null);
   const [replacing, setReplacing] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
@@ -78,7 +79,7 @@ export function ConnectionSection(props: { onChanged: () => void }) {
   };
 
   return (
-    <Show when={status()} fallback={<p class="muted">{status.error ? `The relay's connection cannot be read: ${String(status.error.message ?? status.error)}` : 'Reading the connection…'}</p>}>
+    <Show when={status()} fallback={<p class="muted">{loadError() ? `The relay's connection cannot be read: ${loadError()}` : 'Reading the connection…'}</p>}>
       {(s) => (
         <form class="stack connection" aria-label="Model server" onSubmit={save}>
           <p data-testid="connection-state">

@@ -3,6 +3,7 @@ import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { ErrorNote } from '../error-note.tsx';
 
 const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
 
@@ -56,13 +57,7 @@ export function DeletedPage() {
         </A>
       </div>
       <p class="muted">Deleted chats and bots stay here for 30 days, then go for good. A bot's chats go and come back with it.</p>
-      <Show when={error()}>
-        {(message) => (
-          <p class="error" role="alert">
-            {message()}
-          </p>
-        )}
-      </Show>
+      <ErrorNote message={error()} />
       <Show when={deleted()} fallback={<p class="muted">Loading…</p>}>
         {(list) => (
           <Show when={list().chats.length + list().bots.length > 0} fallback={<p class="muted">Nothing deleted.</p>}>
