@@ -32,5 +32,11 @@ declare class TextEncoder {
   encode(input?: string): Uint8Array;
 }
 
+/** Decodes card text (UTF-8); `fatal` makes bytes that are not UTF-8 an error instead of U+FFFD. */
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean });
+  decode(input?: Uint8Array): string;
+}
+
 /** Only passed through to the openai SDK (tests hand the relay client a fetch of their own). */
 declare function fetch(input: string | URL, init?: unknown): Promise<unknown>;

@@ -1,0 +1,176 @@
+import { deflateSync, inflateSync } from 'node:zlib';
+import { zipSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { readCard } from '../../src/engine/cards/read-card.ts';
+import { readPngChunks, withTextChunks } from '../../src/engine/cards/png.ts';
+
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const inflate = async (bytes: Uint8Array) => new Uint8Array(inflateSync(bytes));
+const b64 = (json: unknown) => Buffer.from(JSON.stringify(json), 'utf8').toString('base64');
+const bytesOf = (json: unknown) => new Uint8Array(Buffer.from(JSON.stringify(json), 'utf8'));
+const read = (bytes: Uint8Array) => readCard(bytes, inflate);
+
+const V1 = { name: 'Mira', description: 'A captain.', personality: 'wry', scenario: 'A storm.', first_mes: 'Hello, sailor.', mes_example: '<START>\n{{char}}: Aye.' };
+const V2 = {
+  spec: 'chara_card_v2',
+  spec_version: '2.0',
+  data: {
+    ...V1,
+    alternate_greetings: ['Ahoy.', 'You again?'],
+    system_prompt: 'Write boldly. {{original}}',
+    post_history_instructions: 'Stay in character.',
+    creator: 'someone',
+    creator_notes: '<b>Hi</b>',
+    tags: ['sea', 'adventure'],
+    character_version: 3,
+    extensions: { depth_prompt: { depth: 4, prompt: 'x' } },
+    character_book: {
+      name: 'Sea lore',
+      entries: [
+        { id: 1, keys: ['kraken'], content: 'A beast of the deep.', enabled: true, insertion_order: 10 },
+        { id: 1, keys: ['harbour', 'port'], secondary_keys: ['night'], selective: true, content: 'The harbour at night.', enabled: false },
+        { keys: 'lighthouse', content: 'Always lit.', constant: true },
+      ],
+    },
+  },
+};
+const V3 = {
+  spec: 'chara_card_v3',
+  spec_version: '3.0',
+  data: { ...V2.data, nickname: 'Cap', assets: [{ type: 'icon', uri: 'embeded://assets/icon/images/main.png', name: 'main', ext: 'png' }], group_only_greetings: [], creation_date: 1700000000 },
+};
+
+describe('character card JSON', () => {
+  it('reads V1, V2 and V3 alike, keeping the original whole', async () => {
+    const v1 = await read(bytesOf(V1));
+    expect(v1).toMatchObject({ format: 'json', card: { spec: 'chara_card_v1', data: { name: 'Mira', firstMessage: 'Hello, sailor.', exampleMessages: '<START>\n{{char}}: Aye.', book: null } } });
+    const v2 = await read(bytesOf(V2));
+    expect(v2.card.spec).toBe('chara_card_v2');
+    expect(v2.card.data).toMatchObject({ alternateGreetings: ['Ahoy.', 'You again?'], characterVersion: '3', tags: ['sea', 'adventure'], systemPrompt: 'Write boldly. {{original}}' });
+    expect(v2.card.original).toEqual(V2);
+    const book = v2.card.data.book!;
+    expect(book.entries.map((e) => [e.position, e.keys, e.enabled, e.constant])).toEqual([
+      [0, ['kraken'], true, false],
+      [1, ['harbour', 'port'], false, false],
+      [2, ['lighthouse'], true, true],
+    ]);
+    expect(book.entries[1]!.secondaryKeys).toEqual(['night']);
+    const v3 = await read(bytesOf(V3));
+    expect(v3.card).toMatchObject({ spec: 'chara_card_v3', data: { nickname: 'Cap' } });
+    expect((v3.card.original.data as Record<string, unknown>).creation_date).toBe(1700000000);
+  });
+
+  it('takes the shapes found in the wild: hybrid exports (data wins), a null book, greetings as one text, no name', async () => {
+    const hybrid = await read(bytesOf({ ...V1, name: 'Old top-level name', spec: 'chara_card_v2', data: { ...V1, name: 'Mira', character_book: null } }));
+    expect(hybrid.card.data).toMatchObject({ name: 'Mira', book: null });
+    const odd = await read(bytesOf({ spec: 'chara_card_v2', data: { ...V1, name: '', alternate_greetings: 'Just one.' } }));
+    expect(odd.card.data.alternateGreetings).toEqual(['Just one.']);
+    expect(odd.warnings.join(' ')).toMatch(/no name: give the character one/);
+    expect(odd.warnings.join(' ')).toMatch(/alternate greetings were one text/);
+  });
+
+  it('refuses what is not a card, each with its reason, before anything is written', async () => {
+    await expect(read(new TextEncoder().encode('{ "name": "Mira", '))).rejects.toThrow(/JSON is malformed/);
+    await expect(read(bytesOf({ spec: 'chara_card_v9', data: {} }))).rejects.toThrow(/not a character card format this app knows/);
+    await expect(read(bytesOf({ spec: 'chara_card_v2' }))).rejects.toThrow(/needs its "data" object/);
+    await expect(read(new TextEncoder().encode('hello'))).rejects.toThrow(/not a character card/);
+    const webp = new Uint8Array(Buffer.from('UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=', 'base64'));
+    await expect(read(webp)).rejects.toThrow(/WebP picture/);
+    await expect(read(new Uint8Array(21 * 1024 * 1024))).rejects.toThrow(/21 MB: cards of up to 20 MB/);
+  });
+});
+
+/** A PNG carrying these text chunks (tEXt unless given as a raw chunk). */
+function png(texts: { keyword: string; text: string }[]): Uint8Array {
+  return withTextChunks(new Uint8Array(PIXEL), texts);
+}
+
+function rawChunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
+  const withChunk = withTextChunks(new Uint8Array(PIXEL), []);
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  Buffer.from(data).copy(out, 8);
+  // The chunk's CRC-32 (over type and data), spoilt by one bit when asked.
+  let crc = 0xffffffff;
+  for (const byte of out.subarray(4, 8 + data.length)) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+  }
+  out.writeUInt32BE((crc ^ 0xffffffff ^ (badCrc ? 1 : 0)) >>> 0, 8 + data.length);
+  const iend = withChunk.length - 12;
+  return new Uint8Array(Buffer.concat([withChunk.subarray(0, iend), out, withChunk.subarray(iend)]));
+}
+
+describe('PNG cards', () => {
+  it('reads the card from its text chunk; ccv3 wins over chara; keywords in any case; other chunks before it are fine', async () => {
+    const both = await read(png([{ keyword: 'Comment', text: 'made with love' }, { keyword: 'chara', text: b64(V2) }, { keyword: 'ccv3', text: b64(V3) }]));
+    expect(both).toMatchObject({ format: 'png', card: { spec: 'chara_card_v3' } });
+    expect(both.picture).not.toBeNull();
+    expect((await read(png([{ keyword: 'CHARA', text: b64(V2) }]))).card.spec).toBe('chara_card_v2');
+  });
+
+  it('decodes base64 leniently: wrapped lines, the URL-safe alphabet, no padding; and UTF-8 names', async () => {
+    const named = { ...V1, name: 'Élodie 李娜' };
+    const messy = b64(named).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '').replace(/(.{60})/g, '$1\n');
+    expect((await read(png([{ keyword: 'chara', text: messy }]))).card.data.name).toBe('Élodie 李娜');
+  });
+
+  it('reads zTXt and iTXt cards, and reads a chunk with a wrong checksum with a warning', async () => {
+    const latin = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+    const ztxt = rawChunk('zTXt', new Uint8Array(Buffer.concat([latin('chara\u0000\u0000'), deflateSync(Buffer.from(b64(V2), 'latin1'))])));
+    expect((await read(ztxt)).card.spec).toBe('chara_card_v2');
+    const itxt = rawChunk('iTXt', new Uint8Array(Buffer.concat([latin('ccv3\u0000\u0001\u0000\u0000\u0000'), deflateSync(Buffer.from(JSON.stringify(V3), 'utf8'))])));
+    expect((await read(itxt)).card.spec).toBe('chara_card_v3');
+    const damaged = rawChunk('tEXt', latin(`chara\u0000${b64(V2)}`), true);
+    const result = await read(damaged);
+    expect(result.card.spec).toBe('chara_card_v2');
+    expect(result.warnings.join(' ')).toMatch(/wrong checksum/);
+  });
+
+  it('refuses a PNG with no card, a PNG cut short, malformed base64 and malformed JSON inside', async () => {
+    await expect(read(new Uint8Array(PIXEL))).rejects.toThrow(/holds no character card/);
+    const full = png([{ keyword: 'chara', text: b64(V2) }]);
+    await expect(read(full.subarray(0, full.length - 40))).rejects.toThrow(/cut short/);
+    await expect(read(png([{ keyword: 'chara', text: 'not base64 at all!!' }]))).rejects.toThrow(/not valid base64/);
+    await expect(read(png([{ keyword: 'chara', text: Buffer.from('{"name": "Mira",', 'utf8').toString('base64') }]))).rejects.toThrow(/JSON is malformed/);
+  });
+
+  it('writes a card back: both chunks before IEND, replacing the old ones, the picture kept', async () => {
+    const first = png([{ keyword: 'chara', text: b64(V1) }]);
+    const written = withTextChunks(first, [
+      { keyword: 'ccv3', text: b64(V3) },
+      { keyword: 'chara', text: b64(V2) },
+    ]);
+    const chunks = readPngChunks(written);
+    expect(chunks.map((c) => c.type)).toEqual(['IHDR', 'IDAT', 'tEXt', 'tEXt', 'IEND']);
+    expect(chunks.every((c) => c.crcOk)).toBe(true);
+    expect((await read(written)).card.spec).toBe('chara_card_v3');
+  });
+});
+
+describe('CHARX cards', () => {
+  const zip = (files: Record<string, Uint8Array>) => zipSync(files);
+  const icon = new Uint8Array(PIXEL);
+
+  it('reads card.json and its main icon, also after a JPEG in front', async () => {
+    const charx = zip({ 'card.json': strToU8(JSON.stringify(V3)), 'assets/icon/images/main.png': icon, 'assets/other/x.bin': new Uint8Array(10) });
+    const result = await read(charx);
+    expect(result).toMatchObject({ format: 'charx', card: { spec: 'chara_card_v3' } });
+    expect(Buffer.from(result.picture!).equals(Buffer.from(icon))).toBe(true);
+    const jpegFirst = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, ...charx]);
+    expect((await read(jpegFirst)).card.spec).toBe('chara_card_v3');
+  });
+
+  it('refuses a zip without card.json, an encrypted one, and a zip bomb, before inflating it', async () => {
+    await expect(read(zip({ 'readme.txt': strToU8('hi') }))).rejects.toThrow(/has no card.json/);
+    const bomb = zip({ 'card.json': new Uint8Array(30 * 1024 * 1024) });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    await expect(read(bomb)).rejects.toThrow(/larger than 20 MB once unpacked/);
+    const encrypted = new Uint8Array(zip({ 'card.json': strToU8(JSON.stringify(V3)) }));
+    // Set the "encrypted" flag in the central directory entry.
+    const at = Buffer.from(encrypted).indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    encrypted[at + 8]! |= 1;
+    await expect(read(encrypted)).rejects.toThrow(/encrypted/);
+  });
+});
