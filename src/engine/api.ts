@@ -65,6 +65,8 @@ export const API = {
   // The payloads below are checked by the command itself, with messages written for the user.
   saveYou: { kind: 'command', args: z.tuple([z.unknown()]) },
   saveBot: { kind: 'command', args: z.tuple([z.unknown(), id.nullable()]) },
+  /** A bot from a character card, the card kept whole; `botId` updates the bot the card made before. */
+  importCard: { kind: 'command', args: z.tuple([z.object({ fields: z.unknown(), card: z.unknown(), spec: z.unknown(), format: z.unknown() }), id.nullable()]) },
   resetBot: { kind: 'command', args: z.tuple([id, z.string().max(200)]), rebuilds: true },
   undoBotReset: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },

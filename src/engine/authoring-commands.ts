@@ -53,6 +53,33 @@ export function authoringCommands(ctx: LogContext) {
     },
 
     /**
+     * Saves a bot imported from a character card, with the card kept whole beside it, in one
+     * command: a new bot, or (`botId`) an update of the one the same card made before.
+     */
+    importCard(imported: { fields: unknown; card: unknown; spec: unknown; format: unknown }, botId: string | null, commandId?: string): string {
+      const fields = withoutEmptyAvatar(imported.fields);
+      return command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          if (botId !== null && !db.get('SELECT 1 AS x FROM bots WHERE id = ?', [botId])) throw new CommandRejectedError('That bot no longer exists.');
+          checkAvatar(ctx, fields);
+          const id = botId ?? ctx.newId();
+          const payload = { ...(typeof fields === 'object' && fields !== null ? fields : {}), botId: id };
+          appendEvents(
+            ctx,
+            stampFirst([
+              { kind: 'bot_authored', payload: payload as never },
+              { kind: 'card_kept', payload: { botId: id, card: imported.card, spec: imported.spec, format: imported.format } as never },
+            ]),
+          );
+          return id;
+        },
+        (first) => (first.payload as { botId: string }).botId,
+      );
+    },
+
+    /**
      * "Reset…": the bot's story state goes in every chat; `confirmName` must be its exact name
      * (what the dialog asked the player to type), so a stray click can never do it.
      */

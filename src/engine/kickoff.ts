@@ -6,6 +6,7 @@ import { CommandRejectedError } from './log/errors.ts';
 import type { EventDraft } from './log/draft.ts';
 import { fictionTime } from './events/fields.ts';
 import type { Bot, You } from './queries/authored.ts';
+import { substituteNames } from './cards/card-to-bot.ts';
 
 const activity = z.object({
   posture: z.string().trim().min(1, 'say how they are positioned').max(80),
@@ -108,7 +109,6 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
   const k = parsed.data;
   const chatId = ctx.newId();
   const placeId = ctx.newId();
-  const turnId = ctx.newId();
   const sceneId = ctx.newId();
   const drafts: EventDraft[] = [
     {
@@ -133,25 +133,30 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
     { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
   ];
   if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
-  if (bot.kickoff.trim()) {
+  // The opening: the bot's greetings as its versions (the first shown), or its kickoff prose. Names
+  // in them ({{char}}, {{user}}) are filled in now: this is the story's text from here on.
+  const names = {
+    char: ctx.db.get<{ nickname: string }>('SELECT nickname FROM bot_cards WHERE bot_id = ?', [bot.id])?.nickname || bot.name,
+    user: ctx.db.get<{ name: string }>("SELECT name FROM you WHERE id = 'you'")?.name ?? 'you',
+  };
+  const openings = (bot.greetings.length ? bot.greetings : [bot.kickoff]).map((text) => substituteNames(text.trim(), names)).filter(Boolean);
+  /** One version of the opening: its start, the narration, and the bot's first memory of it (caused by it, so it goes with its version). */
+  const opening = (text: string, regenerateOf?: string): EventDraft[] => {
+    const turnId = ctx.newId();
     const model = 'kickoff';
-    drafts.push(
-      { kind: 'assistant_turn_started', chatId, payload: { turnId, speaker: bot.id, model } },
-      {
-        kind: 'assistant_turn',
-        chatId,
-        causeDraft: drafts.length,
-        payload: { turnId, speaker: bot.id, model, text: bot.kickoff.trim(), truncated: false, reason: null, usage: null, error: null },
-      },
-      // How the story began is the bot's first memory of it: no analysis runs on the kickoff.
+    return [
+      { kind: 'assistant_turn_started', chatId, payload: { turnId, speaker: bot.id, model, ...(regenerateOf ? { regenerateOf } : {}) } },
+      { kind: 'assistant_turn', chatId, causeDraft: 0, payload: { turnId, speaker: bot.id, model, text, truncated: false, reason: null, usage: null, error: null } },
+      // How the story began is the bot's first memory of it: no analysis runs on the opening.
       {
         kind: 'memory_written',
         chatId,
+        causeDraft: 1,
         payload: {
           memoryId: ctx.newId(),
           ownerId: bot.id,
           sceneId,
-          summary: bot.kickoff.trim().slice(0, 4_000),
+          summary: text.slice(0, 4_000),
           witness: { you: true, host: true, guest: false },
           fictionTime: k.fictionTime,
           source: 'kickoff',
@@ -161,14 +166,23 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
           autoPinned: false,
         },
       },
-    );
-  }
+    ];
+  };
   return command(
     ctx,
     commandId,
     (stampFirst) => {
       if (!ctx.db.get('SELECT 1 AS x FROM bots WHERE id = ?', [bot.id])) throw new CommandRejectedError('That bot no longer exists.');
       appendEvents(ctx, stampFirst(drafts));
+      // Each further greeting is a version of the first (as a regenerate makes one); the first is shown.
+      let first: string | undefined;
+      let previous: string | undefined;
+      for (const text of openings) {
+        const [started] = appendEvents(ctx, opening(text, previous));
+        first ??= started!.id;
+        previous = started!.id;
+      }
+      if (openings.length > 1) appendEvents(ctx, [{ kind: 'reply_version_chosen', chatId, payload: { version: first! } }]);
       return chatId;
     },
     (first) => first.chatId!,

@@ -174,3 +174,23 @@ describe('CHARX cards', () => {
     await expect(read(encrypted)).rejects.toThrow(/encrypted/);
   });
 });
+
+describe('a card as a bot', () => {
+  it('maps description and personality to the persona, the scenario to the kickoff, greetings to opening versions, example lines to voice samples', async () => {
+    const { botFromCard, substituteNames } = await import('../../src/engine/cards/card-to-bot.ts');
+    const { card } = await read(bytesOf({ ...V2, data: { ...V2.data, mes_example: '<START>\n{{user}}: Hi\n{{char}}: Aye, lad.\n<START>\n<BOT>: Hold fast.' } }));
+    const bot = botFromCard(card.data);
+    expect(bot).toMatchObject({
+      name: 'Mira',
+      persona: 'A captain.\n\nPersonality: wry',
+      kickoff: 'A storm.',
+      greetings: ['Hello, sailor.', 'Ahoy.', 'You again?'],
+      voiceSamples: ['Aye, lad.', 'Hold fast.'],
+      cut: [],
+    });
+    expect(substituteNames('{{char}} greets {{ user }}; <BOT> and <user>.', { char: 'Cap', user: 'Ada' })).toBe('Cap greets Ada; Cap and Ada.');
+    const long = botFromCard({ ...card.data, description: 'x'.repeat(25_000) });
+    expect(long.persona).toHaveLength(20_000);
+    expect(long.cut).toEqual(['The persona was cut to 20,000 characters']);
+  });
+});

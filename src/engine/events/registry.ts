@@ -3,6 +3,7 @@ import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.
 import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
+import { cardKept } from './cards.ts';
 import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
@@ -53,6 +54,7 @@ export const EVENT_DEFINITIONS = [
   purged,
   chatSamplerSet,
   imageAdded,
+  cardKept,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -22,6 +22,7 @@ export const PROJECTED_TABLES = [
   'visibility',
   'state_edits',
   'images',
+  'bot_cards',
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

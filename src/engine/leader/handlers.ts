@@ -54,6 +54,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     saveYou: (commandId: string, fields: unknown) => engine.authoring.saveYou(fields, commandId),
     /** Creates a bot (`botId` null) or saves a new version of it; answers the bot's id. */
     saveBot: (commandId: string, fields: unknown, botId: string | null) => engine.authoring.saveBot(fields, botId, commandId),
+    importCard: (commandId: string, imported: { fields: unknown; card: unknown; spec: unknown; format: unknown }, botId: string | null) =>
+      engine.authoring.importCard(imported, botId, commandId),
     /** "Reset…" on a bot, confirmed by its exact name; and its undo. */
     resetBot: (commandId: string, botId: string, confirmName: string) => engine.authoring.resetBot(botId, confirmName, commandId),
     undoBotReset: (commandId: string, botId: string) => engine.authoring.undoBotReset(botId, commandId),

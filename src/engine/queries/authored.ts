@@ -17,6 +17,8 @@ export interface Bot {
   deleted: boolean;
   /** Its picture's hash, or null (a generated face shows). */
   avatar: string | null;
+  /** The versions of a new chat's opening; empty: the kickoff opens. */
+  greetings: string[];
 }
 
 export interface You {
@@ -40,6 +42,7 @@ interface BotRow {
   reset_seq: number | null;
   deleted_ts: number | null;
   avatar: string | null;
+  greetings: string;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -56,9 +59,10 @@ const toBot = (r: BotRow): Bot => ({
   wasReset: r.reset_seq !== null,
   deleted: r.deleted_ts !== null,
   avatar: r.avatar,
+  greetings: JSON.parse(r.greetings) as string[],
 });
 
-const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);

@@ -12,6 +12,7 @@ import { reportOf, type PromptReport } from './prompt-report.ts';
 import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
+import { substituteNames } from '../cards/card-to-bot.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
@@ -37,6 +38,13 @@ export function narratorPrompt(
   const you = getYou(db);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
+  // A bot imported from a card: its system prompt and post-history instructions, and the name
+  // {{char}} stands for. Names in the card's texts are filled in here, at prompt time.
+  const card = db.get<{ nickname: string; system_prompt: string; post_history: string }>(
+    'SELECT nickname, system_prompt, post_history FROM bot_cards WHERE bot_id = ?',
+    [drawer.botId],
+  );
+  const fill = (text: string) => substituteNames(text, { char: card?.nickname || botName, user: youName });
   const nameOf = (entity: EntityRef) => (entity === 'you' ? youName : (drawer.names[entity] ?? 'someone'));
   const parts: PromptPart[] = [];
   const system = (tier: PromptPart['tier'], label: string, text: string, keep = 0) =>
@@ -49,11 +57,15 @@ export function narratorPrompt(
       ? `You write ${youName}'s words and actions in an interactive story, as the user who plays ${youName} would: ` +
           `one short paragraph, what ${youName} says in quotes and does between asterisks, in ${youName}'s voice. ` +
           `You never write ${botName}'s words or actions, nor anyone else's. Stay in the story; do not mention being an AI.`
-      : `You are the narrator of an interactive story. You write ${botName}'s words and actions and everything else in the world, ` +
-          `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
-          `Stay in the story; do not mention being an AI.`,
+      : cardFrame(
+          card?.system_prompt ?? '',
+          `You are the narrator of an interactive story. You write ${botName}'s words and actions and everything else in the world, ` +
+            `in vivid prose of one to three paragraphs. You never write ${youName}'s words, thoughts or actions: ${youName} is played by the user. ` +
+            `Stay in the story; do not mention being an AI.`,
+          fill,
+        ),
   );
-  system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${bot?.persona ?? ''}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
+  system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${fill(bot?.persona ?? '')}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
   // Guests present are the narrator's to voice too, each knowing only what they witnessed.
   const guests = (castOf(db, chatId)?.present ?? []).filter((m) => m.role === 'guest');
   for (const guest of guests) {
@@ -81,9 +93,9 @@ export function narratorPrompt(
       .join('\n'),
   );
   if (bot) {
-    system('should', 'backstory', bot.backstory && `${botName}'s backstory: ${bot.backstory}`, 3);
-    system('should', 'voice', bot.voiceSamples.length ? `How ${botName} speaks:\n${bot.voiceSamples.map((v) => `- ${v}`).join('\n')}` : '', 4);
-    system('should', 'relationship', bot.initialRelationship && `${botName} and ${youName}: ${bot.initialRelationship}`, 5);
+    system('should', 'backstory', bot.backstory && `${botName}'s backstory: ${fill(bot.backstory)}`, 3);
+    system('should', 'voice', bot.voiceSamples.length ? `How ${botName} speaks:\n${bot.voiceSamples.map((v) => `- ${fill(v)}`).join('\n')}` : '', 4);
+    system('should', 'relationship', bot.initialRelationship && `${botName} and ${youName}: ${fill(bot.initialRelationship)}`, 5);
   }
   // Feelings and knowledge between everyone present, the bot's own toward others kept longest.
   const away = new Set(drawer.activities.filter((a) => a.status !== 'present').map((a) => a.entity));
@@ -106,7 +118,7 @@ export function narratorPrompt(
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
   // A reset story starts again from the bot's kickoff.
-  if (resetSeq > 0 && history.length === 0 && bot?.kickoff) system('must', 'kickoff', `The story starts afresh: ${bot.kickoff}`);
+  if (resetSeq > 0 && history.length === 0 && bot?.kickoff) system('must', 'kickoff', `The story starts afresh: ${fill(bot.kickoff)}`);
   // Counted newest first: once older turns add up past the soft budget they can never be kept
   // (NICE goes oldest first), so they are left out uncounted and the cost stays bounded by the budget.
   let counted = 0;
@@ -163,6 +175,9 @@ export function narratorPrompt(
         : (answering?.text ?? `(${youName} waits. Continue the scene.)`),
     keep: 0,
   });
+  // The card's post-history instructions come after the story, as its author meant them to.
+  const afterHistory = mode === 'reply' ? fill((card?.post_history ?? '').replace(/\{\{\s*original\s*\}\}/gi, '')).trim() : '';
+  if (afterHistory) parts.push({ tier: 'must', label: 'post-history instructions', slot: 'history', role: 'user', text: `[${afterHistory}]`, keep: 0 });
   // Last, so it weighs most: the player's standing instruction, which the model follows but never voices.
   if (drawer.directorNote.trim()) {
     parts.push({
@@ -178,3 +193,9 @@ export function narratorPrompt(
   return { ...assembled, report: reportOf(assembled, settings.narrativeBudget, pinned, recalled) };
 }
 
+
+/** A card's system prompt in place of the app's frame, `{{original}}` standing for the app's; none keeps the app's. */
+function cardFrame(systemPrompt: string, original: string, fill: (text: string) => string): string {
+  if (!systemPrompt.trim()) return original;
+  return fill(systemPrompt.replace(/\{\{\s*original\s*\}\}/gi, () => original));
+}
