@@ -2,6 +2,7 @@ import { A } from '@solidjs/router';
 import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
+import { CardImport } from './card-import.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { ErrorNote } from '../error-note.tsx';
@@ -14,19 +15,77 @@ export function BotsPage() {
   const [deleted, setDeleted] = createSignal<{ id: string; name: string } | null>(null);
   const remove = (bot: { id: string; name: string }) => void run(() => client.engine.deleteBot(bot.id).then(() => setDeleted(bot)));
   const undo = (bot: { id: string }) => void run(() => client.engine.restoreBot(bot.id).then(() => setDeleted(null)));
+  /** A card file chosen or dropped: its preview asks before anything is saved. */
+  const [cardFile, setCardFile] = createSignal<File | null>(null);
+  const [imported, setImported] = createSignal<{ id: string; name: string } | null>(null);
+  const [dragging, setDragging] = createSignal(false);
   return (
-    <section aria-labelledby="bots-title">
+    <section
+      aria-labelledby="bots-title"
+      classList={{ 'drop-target': dragging() }}
+      onDragOver={(event) => {
+        if (!event.dataTransfer?.types.includes('Files')) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragging(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        setDragging(false);
+        const file = event.dataTransfer?.files[0];
+        if (file) setCardFile(file);
+      }}
+    >
       <div class="title-row">
         <h1 id="bots-title">Bots</h1>
         <div class="row">
           <A class="button quiet" href="/deleted">
             Recently deleted
           </A>
+          <label class="button" title="A character card: PNG, JSON or CHARX (or drop it on this page)">
+            Import card
+            <input
+              type="file"
+              accept=".png,.json,.charx,image/png,application/json"
+              class="visually-hidden"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                e.currentTarget.value = '';
+                if (file) setCardFile(file);
+              }}
+            />
+          </label>
           <A class="button primary" href="/bots/new">
             New bot
           </A>
         </div>
       </div>
+      <Show when={cardFile()}>
+        {(file) => (
+          <CardImport
+            client={client}
+            file={file()}
+            existing={bots() ?? []}
+            onClose={() => setCardFile(null)}
+            onImported={(id, name) => {
+              setCardFile(null);
+              setImported({ id, name });
+            }}
+          />
+        )}
+      </Show>
+      <Show when={imported()}>
+        {(bot) => (
+          <div class="toast inline-toast" role="status" data-testid="imported-toast">
+            <span>{bot().name} imported.</span>
+            <A class="button small" href={`/bots/${bot().id}/start`}>
+              Start a chat
+            </A>
+          </div>
+        )}
+      </Show>
       <Show when={deleted()}>
         {(bot) => (
           <div class="toast inline-toast" role="status" data-testid="deleted-toast">

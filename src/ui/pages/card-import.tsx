@@ -1,0 +1,130 @@
+import { createResource, createSignal, For, Show } from 'solid-js';
+import type { AppClient } from '../engine-client.ts';
+import { ErrorNote } from '../error-note.tsx';
+import { Modal } from '../modal.tsx';
+import { preparePicture } from '../picture-input.ts';
+
+/** zTXt and compressed iTXt chunks, inflated by the browser itself. */
+async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The file read as a card, in this tab (the card code loads only now, when a card is imported). */
+async function readFile(file: File) {
+  const [{ readCard }, { botFromCard }] = await Promise.all([import('../../engine/cards/read-card.ts'), import('../../engine/cards/card-to-bot.ts')]);
+  const read = await readCard(new Uint8Array(await file.arrayBuffer()), inflate);
+  return { read, bot: botFromCard(read.card.data), fileName: file.name };
+}
+
+/**
+ * "Import card": what the card holds, shown before anything is saved (its picture, name,
+ * description, greetings and lorebook entries, and what was odd about it). A card whose bot is
+ * here already is updated or kept beside it, as the player says: never overwritten silently.
+ */
+export function CardImport(props: { client: AppClient; file: File; existing: { id: string; name: string }[]; onClose: () => void; onImported: (botId: string, name: string) => void }) {
+  const [card] = createResource(
+    () => props.file,
+    (file) => readFile(file).catch((error: unknown) => ({ failure: error instanceof Error ? error.message : String(error) })),
+  );
+  const [name, setName] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<string | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const loaded = () => {
+    const value = card();
+    return value && !('failure' in value) ? value : null;
+  };
+  const chosenName = () => (name() ?? loaded()?.bot.name ?? '').trim();
+  const twin = () => props.existing.find((b) => b.name.toLowerCase() === chosenName().toLowerCase());
+  const picture = () => {
+    const bytes = loaded()?.read.picture;
+    return bytes ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>])) : null;
+  };
+
+  const save = async (update: string | null) => {
+    const shown = loaded();
+    if (!shown) return;
+    setError(null);
+    setBusy(true);
+    try {
+      let avatar: string | undefined;
+      if (shown.read.picture) {
+        try {
+          avatar = await props.client.engine.addImage(await preparePicture(new Blob([shown.read.picture as Uint8Array<ArrayBuffer>])));
+        } catch {
+          // A card whose art does not decode is still a card: it gets a generated face.
+        }
+      }
+      const { cut: _cut, ...fields } = shown.bot;
+      const botId = await props.client.engine.importCard(
+        { fields: { ...fields, name: chosenName(), ...(avatar ? { avatar } : {}) }, card: shown.read.card.original, spec: shown.read.card.spec, format: shown.read.format },
+        update,
+      );
+      props.onImported(botId, chosenName());
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Import this card?" id="card-import-title" onClose={props.onClose}>
+      <Show when={card()} fallback={<p class="muted">Reading {props.file.name}…</p>}>
+        {(value) => (
+          <Show when={loaded()} fallback={<ErrorNote message={'failure' in value() ? (value() as { failure: string }).failure : null} />}>
+            {(shown) => (
+              <div class="stack card-preview" data-testid="card-preview">
+                <div class="row">
+                  <Show when={picture()}>{(src) => <img class="avatar large" src={src()} alt="" />}</Show>
+                  <label class="stack grow">
+                    Name
+                    <input value={chosenName()} maxLength={80} onInput={(e) => setName(e.currentTarget.value)} aria-label="Name" />
+                  </label>
+                </div>
+                <p class="muted small-text">
+                  Card {shown().read.card.spec.slice(-2).toUpperCase()} from a {shown().read.format.toUpperCase()} file
+                  {' · '}
+                  {shown().bot.greetings.length === 1 ? '1 greeting' : `${shown().bot.greetings.length} greetings`}
+                  {' · '}
+                  {(shown().read.card.data.book?.entries.length ?? 0) === 1 ? '1 lorebook entry' : `${shown().read.card.data.book?.entries.length ?? 0} lorebook entries`}
+                </p>
+                <p class="clamp card-description">{shown().read.card.data.description || 'No description.'}</p>
+                <Show when={[...shown().read.warnings, ...shown().bot.cut].length > 0}>
+                  <ul class="small-text warnings">
+                    <For each={[...shown().read.warnings, ...shown().bot.cut]}>{(warning) => <li>{warning}</li>}</For>
+                  </ul>
+                </Show>
+                <ErrorNote message={error()} />
+                <div class="dialog-actions">
+                  <button type="button" onClick={() => props.onClose()}>
+                    Cancel
+                  </button>
+                  <Show
+                    when={twin()}
+                    fallback={
+                      <button type="button" class="primary-action" disabled={busy() || !chosenName()} onClick={() => void save(null)}>
+                        Import
+                      </button>
+                    }
+                  >
+                    {(existing) => (
+                      <>
+                        <button type="button" disabled={busy()} onClick={() => void save(null)}>
+                          Keep both
+                        </button>
+                        <button type="button" class="primary-action" disabled={busy()} onClick={() => void save(existing().id)}>
+                          Update {existing().name}
+                        </button>
+                      </>
+                    )}
+                  </Show>
+                </div>
+              </div>
+            )}
+          </Show>
+        )}
+      </Show>
+    </Modal>
+  );
+}

@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { withTextChunks } from '../../src/engine/cards/png.ts';
+import { browsers, exportLog, freshProfile, openTab, servedApp } from './harness.ts';
+
+const app = servedApp();
+const launchBrowser = browsers();
+let context: BrowserContext | undefined;
+
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const CARD = {
+  spec: 'chara_card_v2',
+  spec_version: '2.0',
+  data: {
+    name: 'Mira',
+    description: 'A wry captain of the Gull.',
+    personality: 'wry',
+    scenario: 'A storm.',
+    first_mes: 'Welcome aboard, {{user}}.',
+    alternate_greetings: ['Ahoy, {{user}}.', 'You again?'],
+    mes_example: '',
+    tags: ['sea'],
+    character_book: { entries: [{ keys: ['kraken'], content: 'A beast.' }, { keys: ['port'], content: 'The port.' }] },
+  },
+};
+
+function cardFile(name: string, bytes: Uint8Array | Buffer): string {
+  const path = join(freshProfile(), name);
+  writeFileSync(path, bytes);
+  return path;
+}
+const pngCard = () => cardFile('mira.png', withTextChunks(new Uint8Array(PIXEL), [{ keyword: 'chara', text: Buffer.from(JSON.stringify(CARD)).toString('base64') }]));
+
+describe('character cards', () => {
+  it('imports a PNG card after showing what it holds; the bot opens its chats on its greetings; a second import asks update or keep both', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await page.evaluate(() => (globalThis as any).roleplayEngine.engine.saveYou({ name: 'Ada', pronouns: '', persona: '' }));
+    await page.goto(`${app.url}/bots`);
+    await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(pngCard());
+    const preview = page.getByTestId('card-preview');
+    await expect.poll(() => preview.textContent()).toMatch(/Card V2 from a PNG file · 3 greetings · 2 lorebook entries/);
+    expect(await preview.getByLabel('Name').inputValue()).toBe('Mira');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByTestId('imported-toast').textContent()).toContain('Mira imported.');
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('img.avatar').count()).toBe(1);
+    const kept = (await exportLog(page)).events.filter((e) => e.kind === 'card_kept');
+    expect(kept).toHaveLength(1);
+
+    await page.getByTestId('imported-toast').getByRole('link', { name: 'Start a chat' }).click();
+    await page.getByRole('button', { name: 'Start the story' }).click();
+    await page.waitForURL(/\/chats\/[^/?]+$/);
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Welcome aboard, Ada.');
+    await expect.poll(() => page.locator('.turn.assistant .versions').textContent()).toContain('1/3');
+    await page.getByRole('button', { name: 'Next version' }).click();
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Ahoy, Ada.');
+
+    await page.goto(`${app.url}/bots`);
+    await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(pngCard());
+    await expect.poll(() => page.getByRole('button', { name: 'Update Mira' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Keep both' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents()).toEqual(['Mira', 'Mira']);
+  });
+
+  it('a file that is not a card is refused in its preview, and nothing is written; a card dropped on the page opens its preview', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    const before = (await exportLog(page)).events.length;
+    await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(cardFile('plain.png', PIXEL));
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/holds no character card/);
+    await page.getByRole('dialog').press('Escape');
+    expect((await exportLog(page)).events.length).toBe(before);
+
+    await page.evaluate((json) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([json], 'mira.json', { type: 'application/json' }));
+      const section = document.querySelector('section[aria-labelledby="bots-title"]')!;
+      section.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      section.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, JSON.stringify(CARD));
+    await expect.poll(() => page.getByTestId('card-preview').textContent()).toMatch(/Card V2 from a JSON file/);
+  });
+});
