@@ -15,7 +15,8 @@ import { checkJsonBackup, exportLog, importLog, type BackupEvent } from './log/b
 import { backupLines, createLinesReader } from './log/backup-lines.ts';
 import { restoreStaging } from './log/replace-log.ts';
 import { identify } from './db/identity.ts';
-import { getBot, getImage, getYou, listBots } from './queries/authored.ts';
+import { getBot, getImage, getYou, keptCard, listBots } from './queries/authored.ts';
+import { cardForExport } from './cards/card-export.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
@@ -89,6 +90,12 @@ export function createEngine(deps: EngineDeps) {
     storyCommands: storyCommands(ctx),
     deletion: deletionCommands(ctx),
     images: imageCommands(ctx),
+    /** The bot as a character card (V3, and a V2 copy), its kept card updated with what was edited here. */
+    exportCard: (botId: string) => {
+      const bot = getBot(db, botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId)) };
+    },
     /** A stored picture's bytes (base64) and type, by its hash. */
     image: (hash: string) => getImage(db, hash),
 

@@ -4,6 +4,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { withTextChunks } from '../../src/engine/cards/png.ts';
+import { readCard } from '../../src/engine/cards/read-card.ts';
+import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import { browsers, exportLog, freshProfile, openTab, servedApp } from './harness.ts';
 
 const app = servedApp();
@@ -84,5 +87,33 @@ describe('character cards', () => {
       section.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     }, JSON.stringify(CARD));
     await expect.poll(() => page.getByTestId('card-preview').textContent()).toMatch(/Card V2 from a JSON file/);
+  });
+});
+
+describe('character cards out', () => {
+  it('an imported bot edited in its form keeps its greetings, and exports as a PNG card with the edit and everything else it came with', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(pngCard());
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('link', { name: 'Edit Mira' }).click();
+    await page.getByLabel('Persona').fill('A retired captain.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/bots$/);
+    const bot = await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.listBots())[0]);
+    expect(bot).toMatchObject({ persona: 'A retired captain.', greetings: ['Welcome aboard, {{user}}.', 'Ahoy, {{user}}.', 'You again?'] });
+
+    await page.getByRole('link', { name: 'Edit Mira' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export card (PNG)' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('Mira.png');
+    const path = join(freshProfile(), 'out.png');
+    await file.saveAs(path);
+    const card = await readCard(new Uint8Array(readFileSync(path)), async (b) => new Uint8Array(inflateSync(b)));
+    expect(card.card.spec).toBe('chara_card_v3');
+    expect(card.card.data).toMatchObject({ description: 'A retired captain.', firstMessage: 'Welcome aboard, {{user}}.', tags: ['sea'] });
+    expect(card.card.data.book?.entries).toHaveLength(2);
+    expect(card.picture!.length).toBeGreaterThan(100);
   });
 });

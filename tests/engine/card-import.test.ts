@@ -88,3 +88,66 @@ describe('importing a character card', () => {
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(events);
   });
 });
+
+describe('exporting a card', () => {
+  const V1 = { name: 'Old Tom', description: 'A keeper.', personality: 'gruff', scenario: 'The lamp room.', first_mes: 'Who goes there?', mes_example: '<START>\n{{char}}: Mind the stairs.' };
+  const V2 = { ...CARD, data: { ...CARD.data, character_book: { name: 'Sea', entries: [{ id: 3, keys: ['kraken'], content: 'A beast.', extensions: { x: 1 } }, { keys: ['port'], content: 'Quiet.' }] } } };
+  const V3 = {
+    spec: 'chara_card_v3',
+    spec_version: '3.0',
+    data: {
+      ...CARD.data,
+      group_only_greetings: [],
+      assets: [{ type: 'icon', uri: 'ccdefault:', name: 'main', ext: 'png' }],
+      creator_notes_multilingual: { fr: 'Bonjour' },
+      source: ['https://example.com/mira'],
+      creation_date: 1700000000,
+      some_future_field: { kept: true },
+    },
+  };
+
+  async function roundTrip(original: unknown, edit?: (fields: Record<string, unknown>) => Record<string, unknown>) {
+    const { engine } = await openTestEngine();
+    const inflate = async (b: Uint8Array) => new Uint8Array(inflateSync(b));
+    const first = await readCard(new TextEncoder().encode(JSON.stringify(original)), inflate);
+    const { cut: _cut, ...mapped } = botFromCard(first.card.data);
+    const botId = engine.authoring.importCard({ fields: mapped, card: first.card.original, spec: first.card.spec, format: first.format }, null);
+    if (edit) engine.authoring.saveBot(edit({ ...engine.getBot(botId)! }), botId);
+    const exported = engine.exportCard(botId);
+    const { withTextChunks } = await import('../../src/engine/cards/png.ts');
+    const pixel = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
+    const png = withTextChunks(pixel, [
+      { keyword: 'ccv3', text: Buffer.from(JSON.stringify(exported.v3)).toString('base64') },
+      { keyword: 'chara', text: Buffer.from(JSON.stringify(exported.v2)).toString('base64') },
+    ]);
+    const again = await readCard(png, inflate);
+    const v2Only = await readCard(new TextEncoder().encode(JSON.stringify(exported.v2)), inflate);
+    return { first, exported, again, v2Only };
+  }
+
+  it('import → export → import gives the same card, for a V1, a V2 with a lorebook and a V3 with assets', async () => {
+    for (const original of [V1, V2, V3]) {
+      const { first, again, v2Only } = await roundTrip(original);
+      expect(again.card.data).toEqual(first.card.data);
+      // The V2 copy carries everything V2 knows (V3's nickname is V3's alone).
+      const { nickname: _kept, ...v2Data } = v2Only.card.data;
+      const { nickname: _first, ...firstData } = first.card.data;
+      expect(v2Data).toEqual(firstData);
+    }
+    expect((await roundTrip(V2)).exported.v2).toEqual(V2);
+    expect((await roundTrip(V3)).exported.v3).toEqual(V3);
+    const v1 = (await roundTrip(V1)).exported;
+    expect(v1.v3).toMatchObject({ spec: 'chara_card_v3', data: { name: 'Old Tom', description: 'A keeper.', personality: 'gruff', first_mes: 'Who goes there?' } });
+  });
+
+  it('writes what was edited here into the card and keeps the rest as it came', async () => {
+    const { exported, again } = await roundTrip(V3, (bot) => ({ ...bot, persona: 'A captain, retired.', greetings: ['Evening.'] }));
+    expect(exported.v3).toMatchObject({
+      spec: 'chara_card_v3',
+      data: { description: 'A captain, retired.', personality: '', first_mes: 'Evening.', alternate_greetings: [], some_future_field: { kept: true }, extensions: CARD.data.extensions },
+    });
+    expect((exported.v3.data as Record<string, unknown>).creator_notes_multilingual).toEqual({ fr: 'Bonjour' });
+    expect(exported.v2.data).not.toHaveProperty('assets');
+    expect(again.card.data).toMatchObject({ description: 'A captain, retired.', scenario: 'A storm off the coast.', systemPrompt: CARD.data.system_prompt });
+  });
+});

@@ -47,6 +47,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     /** "Recently deleted": chats and bots that can still be restored, with when each goes for good. */
     recentlyDeleted: () => engine.deletion.recentlyDeleted(),
     image: (hash: string) => engine.image(hash) ?? null,
+    exportCard: (botId: string) => engine.exportCard(botId),
     searchChats: (text: string) => engine.searchChats(text),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),

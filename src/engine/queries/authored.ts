@@ -91,3 +91,12 @@ export function getImage(db: Db, hash: string): StoredImage | undefined {
     [hash],
   );
 }
+
+/** The card a bot was imported from, as kept (card_kept), or null for a bot made here. */
+export function keptCard(db: Db, botId: string): Record<string, unknown> | null {
+  const row = db.get<{ card: string }>(
+    "SELECT json_extract(e.payload, '$.card') AS card FROM bot_cards c JOIN events e ON e.seq = c.seq WHERE c.bot_id = ?",
+    [botId],
+  );
+  return row ? (JSON.parse(row.card) as Record<string, unknown>) : null;
+}

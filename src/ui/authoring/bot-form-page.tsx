@@ -6,11 +6,14 @@ import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
 import { PictureField } from '../picture-field.tsx';
+import { CardExport } from './card-export.tsx';
 
 interface BotDraft {
   name: string;
   pronouns: string;
   avatar: string | null;
+  /** A card's greetings: kept as they are when the form is saved (no editor for them yet). */
+  greetings: string[];
   persona: string;
   voiceSamples: string[];
   traits: string;
@@ -19,7 +22,7 @@ interface BotDraft {
   kickoff: string;
 }
 
-const empty: BotDraft = { name: '', pronouns: '', avatar: null, persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+const empty: BotDraft = { name: '', pronouns: '', avatar: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -93,6 +96,7 @@ export function BotFormPage() {
       name: f.name,
       pronouns: f.pronouns,
       ...(f.avatar ? { avatar: f.avatar } : {}),
+      ...(f.greetings.length ? { greetings: f.greetings } : {}),
       persona: f.persona,
       voiceSamples: f.voiceSamples.map((v) => v.trim()).filter(Boolean),
       traits: f.traits.split(',').map((t) => t.trim()).filter(Boolean),
@@ -162,6 +166,7 @@ export function BotFormPage() {
           <For each={params.id ? [1] : []}>{() => <a href="/bots">Cancel</a>}</For>
         </div>
       </form>
+      <Show when={params.id ? existing() : null}>{(bot) => <CardExport client={client} botId={bot().id} />}</Show>
       <Show when={params.id ? existing() : null}>{(bot) => <ResetBot client={client} botId={bot().id} name={bot().name} wasReset={bot().wasReset} />}</Show>
     </section>
   );
