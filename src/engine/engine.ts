@@ -17,6 +17,7 @@ import { restoreStaging } from './log/replace-log.ts';
 import { identify } from './db/identity.ts';
 import { getBot, getImage, getYou, keptCard, listBots } from './queries/authored.ts';
 import { cardForExport } from './cards/card-export.ts';
+import { parseCardJson } from './cards/card-json.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
@@ -95,6 +96,13 @@ export function createEngine(deps: EngineDeps) {
       const bot = getBot(db, botId);
       if (!bot) throw new CommandRejectedError('That bot does not exist.');
       return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId)) };
+    },
+    /** What the card a bot came from says about itself (its creator's notes are for the player, never the prompt). */
+    botCardInfo: (botId: string) => {
+      const kept = keptCard(db, botId);
+      if (!kept) return null;
+      const { spec, data } = parseCardJson(JSON.stringify(kept));
+      return { spec, creator: data.creator, creatorNotes: data.creatorNotes, tags: data.tags, characterVersion: data.characterVersion, lorebookEntries: data.book?.entries.length ?? 0 };
     },
     /** A stored picture's bytes (base64) and type, by its hash. */
     image: (hash: string) => getImage(db, hash),

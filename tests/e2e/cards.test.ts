@@ -117,3 +117,35 @@ describe('character cards out', () => {
     expect(card.picture!.length).toBeGreaterThan(100);
   });
 });
+
+describe("a card's creator notes", () => {
+  it('show on the bot page as the author wrote them, scripts and handlers removed', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const hostile = {
+      ...CARD,
+      data: {
+        ...CARD.data,
+        creator: 'Quill',
+        creator_notes: '<b>Read me</b><img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">link</a><iframe src="about:blank"></iframe>',
+      },
+    };
+    const path = join(freshProfile(), 'hostile.json');
+    writeFileSync(path, JSON.stringify(hostile));
+    await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(path);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('link', { name: 'Edit Mira' }).click();
+    const notes = page.getByTestId('creator-notes');
+    await expect.poll(() => notes.locator('b').textContent()).toBe('Read me');
+    const html = await notes.innerHTML();
+    expect(html).not.toMatch(/onerror|<script|javascript:|<iframe/i);
+    expect(await page.getByRole('region', { name: 'From a character card' }).textContent()).toMatch(/Card V2 by Quill/);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+  });
+});

@@ -48,6 +48,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     recentlyDeleted: () => engine.deletion.recentlyDeleted(),
     image: (hash: string) => engine.image(hash) ?? null,
     exportCard: (botId: string) => engine.exportCard(botId),
+    botCardInfo: (botId: string) => engine.botCardInfo(botId),
     searchChats: (text: string) => engine.searchChats(text),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),

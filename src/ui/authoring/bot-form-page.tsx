@@ -7,6 +7,7 @@ import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
 import { PictureField } from '../picture-field.tsx';
 import { CardExport } from './card-export.tsx';
+import { CardInfo } from './card-info.tsx';
 
 interface BotDraft {
   name: string;
@@ -166,6 +167,7 @@ export function BotFormPage() {
           <For each={params.id ? [1] : []}>{() => <a href="/bots">Cancel</a>}</For>
         </div>
       </form>
+      <Show when={params.id ? existing() : null}>{(bot) => <CardInfo client={client} botId={bot().id} />}</Show>
       <Show when={params.id ? existing() : null}>{(bot) => <CardExport client={client} botId={bot().id} />}</Show>
       <Show when={params.id ? existing() : null}>{(bot) => <ResetBot client={client} botId={bot().id} name={bot().name} wasReset={bot().wasReset} />}</Show>
     </section>
