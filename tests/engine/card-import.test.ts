@@ -151,3 +151,46 @@ describe('exporting a card', () => {
     expect(again.card.data).toMatchObject({ description: 'A captain, retired.', scenario: 'A storm off the coast.', systemPrompt: CARD.data.system_prompt });
   });
 });
+
+describe("a card's lorebook in the prompt", () => {
+  it('fires the entries the latest story mentions, constant ones always (MUST), and the same lore for a regenerate', async () => {
+    const { engine } = await openTestEngine();
+    engine.append([draft.you({ name: 'Ada' })]);
+    const withBook = {
+      ...CARD,
+      data: {
+        ...CARD.data,
+        system_prompt: '',
+        post_history_instructions: '',
+        character_book: {
+          scan_depth: 1,
+          entries: [
+            { keys: ['kraken'], content: 'The kraken sleeps under {{char}}\u2019s ship.', enabled: true, insertion_order: 10 },
+            { keys: ['lighthouse'], content: 'Always lit.', constant: true, enabled: true, insertion_order: 5 },
+            { keys: ['storm'], content: 'Half the storms are {{user}}\u2019s fault.', enabled: true, extensions: { useProbability: true, probability: 50 } },
+            { keys: ['kraken'], content: 'Disabled.', enabled: false },
+          ],
+        },
+      },
+    };
+    const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(withBook)), async (b) => new Uint8Array(inflateSync(b)));
+    const { cut: _cut, ...fields } = botFromCard(card.data);
+    const botId = engine.authoring.importCard({ fields, card: card.original, spec: card.spec, format }, null);
+    const chat = engine.startChat(botId, kickoffInput());
+    const count = await loadTokenCounter();
+    const lore = () =>
+      engine
+        .narratorPrompt(chat, engine.headSeq() + 1, count)
+        .parts.filter((p) => p.label.startsWith('lore:'))
+        .map((p) => ({ label: p.label, tier: p.tier, text: p.text }));
+
+    expect(lore()).toEqual([{ label: 'lore: constant', tier: 'must', text: 'Always lit.' }]);
+    const turn = engine.turns.beginTurn(chat, '"Is the kraken real? And this storm?"');
+    const first = lore();
+    expect(first).toContainEqual({ label: 'lore: kraken', tier: 'should', text: 'The kraken sleeps under Cap\u2019s ship.' });
+    expect(first.some((l) => l.text === 'Disabled.')).toBe(false);
+    engine.turns.finishTurn(turn, { text: 'Mira laughs.', usage: null, truncated: false, reason: null, error: null });
+    engine.turns.regenerate(chat);
+    expect(lore()).toEqual(first);
+  });
+});

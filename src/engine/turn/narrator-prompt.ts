@@ -13,6 +13,9 @@ import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
 import { substituteNames } from '../cards/card-to-bot.ts';
+import { parseCardJson } from '../cards/card-json.ts';
+import { activateLore, lorebookOf, type FiredEntry } from '../cards/lore.ts';
+import { keptCard } from '../queries/authored.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
@@ -65,7 +68,17 @@ export function narratorPrompt(
           fill,
         ),
   );
+  // The bot's lorebook (its card's character_book): entries whose keys the latest story mentions,
+  // before or after the character as each says; constant ones always, at the MUST tier.
+  const lore = firedLore(db, drawer.botId, chatId, replySeq, count);
+  const loreParts = (placement: 'before_char' | 'after_char') => {
+    for (const hit of lore.filter((f) => f.entry.placement === placement)) {
+      system(hit.entry.constant ? 'must' : 'should', `lore: ${hit.key}`.slice(0, 120), fill(hit.entry.content), 4);
+    }
+  };
+  loreParts('before_char');
   system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${fill(bot?.persona ?? '')}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
+  loreParts('after_char');
   // Guests present are the narrator's to voice too, each knowing only what they witnessed.
   const guests = (castOf(db, chatId)?.present ?? []).filter((m) => m.role === 'guest');
   for (const guest of guests) {
@@ -198,4 +211,16 @@ export function narratorPrompt(
 function cardFrame(systemPrompt: string, original: string, fill: (text: string) => string): string {
   if (!systemPrompt.trim()) return original;
   return fill(systemPrompt.replace(/\{\{\s*original\s*\}\}/gi, () => original));
+}
+
+/** The lore that fires for the reply at `replySeq`: scanned over the latest story, seeded by the turn it answers (a regenerate sees the same). */
+function firedLore(db: Db, botId: string, chatId: string, replySeq: number, count: TokenCounter): FiredEntry[] {
+  const kept = keptCard(db, botId);
+  if (!kept) return [];
+  const { data, original } = parseCardJson(JSON.stringify(kept));
+  if (!data.book?.entries.length) return [];
+  const rawBook = ((original.data as Record<string, unknown> | undefined)?.character_book ?? original.character_book) as Record<string, unknown>;
+  const recent = chatTranscript(db, chatId, { limit: 20, beforeSeq: replySeq }).turns.filter((t) => t.status !== 'streaming' && !t.hidden);
+  const seed = recent.at(-1)?.turnId ?? chatId;
+  return activateLore(lorebookOf(data.book, rawBook), recent.map((t) => t.text), { seed, count });
 }

@@ -1,0 +1,219 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { CardBookEntry } from './card-json.ts';
+
+/** How a lorebook entry's secondary keys combine with its primary ones (SillyTavern's four logics). */
+export type SelectiveLogic = 'and_any' | 'and_all' | 'not_any' | 'not_all';
+
+export interface LoreEntry {
+  position: number;
+  keys: string[];
+  secondaryKeys: string[];
+  selective: boolean;
+  logic: SelectiveLogic;
+  content: string;
+  enabled: boolean;
+  constant: boolean;
+  caseSensitive: boolean;
+  wholeWords: boolean;
+  /** Newest messages scanned for this entry; null: the book's. */
+  scanDepth: number | null;
+  insertionOrder: number;
+  placement: 'before_char' | 'after_char';
+  /** 0-100, used when `useProbability`. */
+  probability: number;
+  useProbability: boolean;
+  /** Its content is not scanned for other entries' keys. */
+  preventRecursion: boolean;
+  /** It is not fired by another entry's content, only by the story. */
+  excludeRecursion: boolean;
+  /** A constant entry that goes in whatever the budget. */
+  ignoreBudget: boolean;
+}
+
+export interface Lorebook {
+  entries: LoreEntry[];
+  scanDepth: number;
+  tokenBudget: number;
+  recursive: boolean;
+  maxRecursion: number;
+}
+
+export interface FiredEntry {
+  entry: LoreEntry;
+  /** The key that matched, or 'constant'. */
+  key: string;
+  /** 0 for the story, n for the n-th recursive pass. */
+  depth: number;
+}
+
+const LOGICS: SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all'];
+const ext = (raw: Record<string, unknown>) => (typeof raw.extensions === 'object' && raw.extensions !== null ? (raw.extensions as Record<string, unknown>) : {});
+const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
+
+/** A card's `character_book` entry in the terms activation uses; SillyTavern keeps its extras in `extensions`. */
+export function loreEntry(entry: CardBookEntry): LoreEntry {
+  const e = ext(entry.raw);
+  const logic = typeof e.selectiveLogic === 'number' ? (LOGICS[e.selectiveLogic] ?? 'and_any') : 'and_any';
+  const position = entry.raw.position === 'after_char' || e.position === 1 ? 'after_char' : 'before_char';
+  return {
+    position: entry.position,
+    keys: entry.keys.filter((k) => k.trim()),
+    secondaryKeys: entry.secondaryKeys.filter((k) => k.trim()),
+    selective: entry.selective,
+    logic,
+    content: entry.content,
+    enabled: entry.enabled,
+    constant: entry.constant,
+    caseSensitive: bool(entry.raw.case_sensitive, bool(e.case_sensitive, false)),
+    wholeWords: bool(e.match_whole_words, false),
+    scanDepth: typeof e.scan_depth === 'number' ? e.scan_depth : null,
+    insertionOrder: entry.insertionOrder,
+    placement: position,
+    probability: Math.max(0, Math.min(100, num(e.probability, 100))),
+    useProbability: bool(e.useProbability, false),
+    preventRecursion: bool(e.prevent_recursion, false),
+    excludeRecursion: bool(e.exclude_recursion, false),
+    ignoreBudget: bool(e.ignore_budget, false),
+  };
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A text to scan, with its lower-case form made once for every key tried on it. */
+interface Scan {
+  text: string;
+  lower: string;
+}
+
+/**
+ * A key as a test: `/pattern/flags` is a regular expression, anything else plain text, found with
+ * indexOf first (a regular expression only checks word edges where the text does hold the key).
+ */
+function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | null {
+  const regex = /^\/(.+)\/([a-z]*)$/s.exec(key);
+  try {
+    if (regex) {
+      const pattern = new RegExp(regex[1]!, regex[2]!.replace(/[gy]/g, ''));
+      return (scan) => pattern.test(scan.text);
+    }
+    const plain = key.trim();
+    const needle = entry.caseSensitive ? plain : plain.toLowerCase();
+    if (!needle) return null;
+    const edges = entry.wholeWords ? new RegExp(`(?<![\\p{L}\\p{N}_])${escape(plain)}(?![\\p{L}\\p{N}_])`, entry.caseSensitive ? 'u' : 'iu') : null;
+    return (scan) => (entry.caseSensitive ? scan.text : scan.lower).includes(needle) && (!edges || edges.test(scan.text));
+  } catch {
+    // A key that is not a valid expression never matches, rather than failing the turn.
+    return null;
+  }
+}
+
+/** Token counts of lore texts: a text's count never changes, so each is counted once. */
+const counted = new Map<string, number>();
+function tokensOf(text: string, count: (text: string) => number): number {
+  let tokens = counted.get(text);
+  if (tokens === undefined) {
+    tokens = count(text);
+    if (counted.size > 20_000) counted.clear();
+    counted.set(text, tokens);
+  }
+  return tokens;
+}
+
+/** A roll in [0, 100) that is the same every time for this seed and entry: a rebuild or a regenerate sees the same lore. */
+function roll(seed: string, position: number): number {
+  const digest = sha256(new TextEncoder().encode(`${seed}:${position}`));
+  return (((digest[0]! << 24) | (digest[1]! << 16) | (digest[2]! << 8) | digest[3]!) >>> 0) / 2 ** 32 * 100;
+}
+
+/**
+ * Which entries fire for a turn. `messages` are the story's texts, newest last; each entry looks at
+ * its scan depth of them. Constant entries always fire; disabled ones never. Fired content is
+ * scanned again for other entries' keys, up to `maxRecursion` passes. Then the token budget:
+ * entries in insertion order (highest first keeps) until it is spent, constant entries marked to
+ * ignore it always kept. Returned in insertion order.
+ */
+export function activateLore(book: Lorebook, messages: readonly string[], options: { seed: string; count: (text: string) => number }): FiredEntry[] {
+  const fired = new Map<number, FiredEntry>();
+  const passes = (entry: LoreEntry) => !entry.useProbability || entry.probability >= 100 || roll(options.seed, entry.position) < entry.probability;
+  // Each key compiled once per activation, whatever the number of texts and passes it is tried on.
+  const compiled = new Map<LoreEntry, { primary: [string, (scan: Scan) => boolean][]; secondary: ((scan: Scan) => boolean)[] }>();
+  const keysOf = (entry: LoreEntry) => {
+    let keys = compiled.get(entry);
+    if (!keys) {
+      const build = (key: string) => matcher(key, entry) ?? (() => false);
+      keys = { primary: entry.keys.map((key) => [key, build(key)]), secondary: entry.secondaryKeys.map(build) };
+      compiled.set(entry, keys);
+    }
+    return keys;
+  };
+  const test = (entry: LoreEntry, text: Scan): string | null => {
+    const keys = keysOf(entry);
+    const primary = keys.primary.find(([, matches]) => matches(text))?.[0];
+    if (!primary) return null;
+    if (!entry.selective || keys.secondary.length === 0) return primary;
+    const hits = keys.secondary.map((matches) => matches(text));
+    const ok =
+      entry.logic === 'and_any' ? hits.some(Boolean) : entry.logic === 'and_all' ? hits.every(Boolean) : entry.logic === 'not_any' ? !hits.some(Boolean) : !hits.every(Boolean);
+    return ok ? primary : null;
+  };
+  const scannedAt = new Map<number, Scan>();
+  const scanned = (depth: number) => {
+    let scan = scannedAt.get(depth);
+    if (scan === undefined) {
+      const text = messages.slice(Math.max(0, messages.length - depth)).join('\n');
+      scan = { text, lower: text.toLowerCase() };
+      scannedAt.set(depth, scan);
+    }
+    return scan;
+  };
+
+  const enabled = book.entries.filter((e) => e.enabled && e.content.trim());
+  for (const entry of enabled) {
+    if (entry.constant && passes(entry)) fired.set(entry.position, { entry, key: 'constant', depth: 0 });
+  }
+  for (const entry of enabled) {
+    if (fired.has(entry.position)) continue;
+    const key = test(entry, scanned(Math.max(0, entry.scanDepth ?? book.scanDepth)));
+    if (key && passes(entry)) fired.set(entry.position, { entry, key, depth: 0 });
+  }
+  if (book.recursive) {
+    let newest = [...fired.values()];
+    for (let pass = 1; pass <= Math.min(book.maxRecursion, 10) && newest.length > 0; pass++) {
+      const content = newest.filter((f) => !f.entry.preventRecursion).map((f) => f.entry.content).join('\n');
+      const text = { text: content, lower: content.toLowerCase() };
+      newest = [];
+      for (const entry of enabled) {
+        if (fired.has(entry.position) || entry.excludeRecursion) continue;
+        const key = test(entry, text);
+        if (key && passes(entry)) {
+          const hit = { entry, key, depth: pass };
+          fired.set(entry.position, hit);
+          newest.push(hit);
+        }
+      }
+    }
+  }
+
+  const ranked = [...fired.values()].sort((a, b) => b.entry.insertionOrder - a.entry.insertionOrder || a.entry.position - b.entry.position);
+  let spent = 0;
+  const kept = ranked.filter((f) => {
+    if (f.entry.constant && f.entry.ignoreBudget) return true;
+    const cost = tokensOf(f.entry.content, options.count);
+    if (spent + cost > book.tokenBudget) return false;
+    spent += cost;
+    return true;
+  });
+  return kept.sort((a, b) => a.entry.insertionOrder - b.entry.insertionOrder || a.entry.position - b.entry.position);
+}
+
+/** A card's `character_book` as a lorebook, with SillyTavern's defaults where the card is silent. */
+export function lorebookOf(book: { entries: CardBookEntry[] } & { raw?: Record<string, unknown> }, raw: Record<string, unknown> = {}): Lorebook {
+  return {
+    entries: book.entries.map(loreEntry),
+    scanDepth: num(raw.scan_depth, 2),
+    tokenBudget: num(raw.token_budget, 1_024),
+    recursive: bool(raw.recursive_scanning, false),
+    maxRecursion: 3,
+  };
+}
