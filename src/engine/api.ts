@@ -59,6 +59,8 @@ export const API = {
   /** A bot as a character card to save: V3 and a V2 copy. */
   exportCard: { kind: 'query', args: z.tuple([id]), reads: ['bots', 'bot_cards'] },
   botCardInfo: { kind: 'query', args: z.tuple([id]), reads: ['bot_cards'] },
+  /** A chat as a file to save: SillyTavern JSON lines or Markdown. */
+  exportChat: { kind: 'query', args: z.tuple([id, z.enum(['sillytavern', 'markdown'])]), reads: [] },
   /** A stored picture, by hash: never changes once stored. */
   image: { kind: 'query', args: z.tuple([z.string().max(64)]), reads: ['images'] },
   /** Search across every chat's story; hits link to their turn. */

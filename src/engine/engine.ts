@@ -21,6 +21,7 @@ import { parseCardJson } from './cards/card-json.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
+import { chatAsMarkdown, chatAsSillyTavern } from './queries/chat-export.ts';
 import { effectiveSampler } from './sampler.ts';
 import { chatSampler } from './queries/chat-state.ts';
 import { chatTranscript } from './queries/transcript.ts';
@@ -104,6 +105,8 @@ export function createEngine(deps: EngineDeps) {
       const { spec, data } = parseCardJson(JSON.stringify(kept));
       return { spec, creator: data.creator, creatorNotes: data.creatorNotes, tags: data.tags, characterVersion: data.characterVersion, lorebookEntries: data.book?.entries.length ?? 0 };
     },
+    /** A chat as a file: SillyTavern's JSON lines, or Markdown. */
+    exportChat: (chatId: string, as: 'sillytavern' | 'markdown') => (as === 'markdown' ? chatAsMarkdown(db, chatId) : chatAsSillyTavern(db, chatId)),
     /** A stored picture's bytes (base64) and type, by its hash. */
     image: (hash: string) => getImage(db, hash),
 

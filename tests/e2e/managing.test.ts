@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browsers, exportLog, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -70,5 +72,28 @@ describe('managing chats and bots', () => {
     await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count()).toBe(0);
     await page.goto(`${app.url}/chats`);
     await expect.poll(() => chatTitles(page)).toHaveLength(1);
+  });
+
+  it('exports a chat from its drawer as a SillyTavern file and as Markdown', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const save = async (button: string) => {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: button }).click();
+      const file = await download;
+      const path = join(freshProfile(), file.suggestedFilename());
+      await file.saveAs(path);
+      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const tavern = await save('Export for SillyTavern');
+    expect(tavern.name).toBe('A story with Mira.jsonl');
+    const [header, ...messages] = tavern.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(header).toMatchObject({ user_name: 'Ada', character_name: 'Mira' });
+    expect(messages).toEqual([expect.objectContaining({ name: 'Mira', is_user: false, mes: 'The storm breaks.' })]);
+    const markdown = await save('Export as Markdown');
+    expect(markdown).toEqual({ name: 'A story with Mira.md', text: expect.stringContaining('**Mira:** The storm breaks.') });
   });
 });

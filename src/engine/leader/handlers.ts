@@ -49,6 +49,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     image: (hash: string) => engine.image(hash) ?? null,
     exportCard: (botId: string) => engine.exportCard(botId),
     botCardInfo: (botId: string) => engine.botCardInfo(botId),
+    exportChat: (chatId: string, as: 'sillytavern' | 'markdown') => engine.exportChat(chatId, as),
     searchChats: (text: string) => engine.searchChats(text),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),

@@ -360,6 +360,27 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           </ul>
         </Show>
       </section>
+
+      <section aria-labelledby="drawer-export">
+        <h2 id="drawer-export">Take this chat elsewhere</h2>
+        <div class="button-row">
+          <button type="button" class="small" disabled={busy()} onClick={() => void act(() => saveChat(props.client, props.chatId, props.drawer.title, 'sillytavern'))}>
+            Export for SillyTavern
+          </button>
+          <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => saveChat(props.client, props.chatId, props.drawer.title, 'markdown'))}>
+            Export as Markdown
+          </button>
+        </div>
+      </section>
     </aside>
   );
+}
+
+/** The chat as a file the browser saves: SillyTavern's .jsonl, or Markdown to read anywhere. */
+async function saveChat(client: AppClient, chatId: string, title: string, as: 'sillytavern' | 'markdown'): Promise<void> {
+  const text = await client.engine.exportChat(chatId, as);
+  const name = (title.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'chat') + (as === 'markdown' ? '.md' : '.jsonl');
+  const url = URL.createObjectURL(new Blob([text], { type: as === 'markdown' ? 'text/markdown' : 'application/jsonl' }));
+  Object.assign(document.createElement('a'), { href: url, download: name }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
