@@ -149,3 +149,24 @@ describe("a card's creator notes", () => {
     expect(dialogs).toEqual([]);
   });
 });
+
+describe('greetings', () => {
+  it('written in the bot form, they open a new chat as its versions', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await page.evaluate(() => (globalThis as any).roleplayEngine.engine.saveYou({ name: 'Ada', pronouns: '', persona: '' }));
+    await page.goto(`${app.url}/bots/new`);
+    await page.getByLabel('Name').fill('Tam');
+    await page.getByLabel('Persona').fill('A ferryman.');
+    await page.getByRole('button', { name: 'Add greeting' }).click();
+    await page.getByLabel('Greeting 1', { exact: true }).fill('The ferry bumps the dock. "Where to, {{user}}?"');
+    await page.getByRole('button', { name: 'Add greeting' }).click();
+    await page.getByLabel('Greeting 2', { exact: true }).fill('Fog.');
+    await page.getByRole('button', { name: 'Add greeting' }).click();
+    await page.getByRole('button', { name: 'Create bot' }).click();
+    await page.getByRole('button', { name: 'Start the story' }).click();
+    await page.waitForURL(/\/chats\/[^/?]+$/);
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('The ferry bumps the dock. "Where to, Ada?"');
+    await expect.poll(() => page.locator('.turn.assistant .versions').textContent()).toContain('1/2');
+  });
+});

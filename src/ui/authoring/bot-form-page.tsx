@@ -13,7 +13,7 @@ interface BotDraft {
   name: string;
   pronouns: string;
   avatar: string | null;
-  /** A card's greetings: kept as they are when the form is saved (no editor for them yet). */
+  /** The openings of a new chat (a card's first message and alternate greetings). */
   greetings: string[];
   persona: string;
   voiceSamples: string[];
@@ -97,7 +97,8 @@ export function BotFormPage() {
       name: f.name,
       pronouns: f.pronouns,
       ...(f.avatar ? { avatar: f.avatar } : {}),
-      ...(f.greetings.length ? { greetings: f.greetings } : {}),
+      // Empty boxes are left out, as with voice samples.
+      ...(f.greetings.some((g) => g.trim()) ? { greetings: f.greetings.map((g) => g.trim()).filter(Boolean) } : {}),
       persona: f.persona,
       voiceSamples: f.voiceSamples.map((v) => v.trim()).filter(Boolean),
       traits: f.traits.split(',').map((t) => t.trim()).filter(Boolean),
@@ -160,7 +161,35 @@ export function BotFormPage() {
         <Field name="traits" label="Traits" hint="Separated by commas: wry, loyal, afraid of deep water" value={form().traits} error={errors().traits ?? Object.entries(errors()).find(([k]) => k.startsWith('traits.'))?.[1]} onInput={set('traits')} />
         <Field name="backstory" label="Backstory" rows={4} maxLength={TEXT_LIMITS.long} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
         <Field name="initialRelationship" label="Relationship to you" rows={2} maxLength={TEXT_LIMITS.relationship} hint="How they know you when the story starts." value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
-        <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose. It becomes the first message of every new chat with this bot." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <fieldset>
+          <legend>Greetings</legend>
+          <p class="hint">Openings of a new chat, each a version you can swipe between at the start. With none, the kickoff opens.</p>
+          <Index each={form().greetings}>
+            {(greeting, i) => (
+              <div class="sample">
+                <textarea
+                  aria-label={`Greeting ${i + 1}`}
+                  rows={3}
+                  maxLength={TEXT_LIMITS.long}
+                  value={greeting()}
+                  onInput={(e) => setForm((f) => ({ ...f, greetings: f.greetings.map((g, j) => (j === i ? e.currentTarget.value : g)) }))}
+                />
+                <button type="button" aria-label={`Remove greeting ${i + 1}`} onClick={() => setForm((f) => ({ ...f, greetings: f.greetings.filter((_, j) => j !== i) }))}>
+                  Remove
+                </button>
+              </div>
+            )}
+          </Index>
+          <Show when={errors()['greetings'] ?? Object.entries(errors()).find(([k]) => k.startsWith('greetings.'))?.[1]}>
+            {(message) => <p class="error">{message()}</p>}
+          </Show>
+          <Show when={form().greetings.length < 20}>
+            <button type="button" onClick={() => setForm((f) => ({ ...f, greetings: [...f.greetings, ''] }))}>
+              Add greeting
+            </button>
+          </Show>
+        </fieldset>
+        <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose: what the scene is set from. With no greetings, it is also the first message of every new chat." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
         <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
         <div class="row">
           <button type="submit">{params.id ? 'Save bot' : 'Create bot'}</button>
