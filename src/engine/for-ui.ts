@@ -5,10 +5,10 @@
  */
 export { API, readsOf, type QueryName } from './api.ts';
 export type { EngineClient } from './leader/handlers.ts';
-export { streamTopic, type StreamMessage } from './leader/narrator.ts';
+export { streamTopic, type StreamMessage } from './leader/stream.ts';
 export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';
-export { kickoffSchema, type Kickoff } from './kickoff.ts';
+export { kickoffSchema, type Kickoff } from './kickoff-schema.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';

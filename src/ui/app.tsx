@@ -1,5 +1,10 @@
 import { Navigate, Route, Router, type RouteSectionProps } from '@solidjs/router';
-import { createEffect, createMemo, createSignal, Match, onCleanup, Switch } from 'solid-js';
+import { createEffect, createMemo, createSignal, lazy, Match, onCleanup, Switch } from 'solid-js';
+
+// Screens visited now and then load when first opened (the service worker keeps them for offline use).
+const BotFormPage = lazy(() => import('./authoring/bot-form-page.tsx').then((m) => ({ default: m.BotFormPage })));
+const KickoffPage = lazy(() => import('./authoring/kickoff-page.tsx').then((m) => ({ default: m.KickoffPage })));
+const DeletedPage = lazy(() => import('./pages/deleted-page.tsx').then((m) => ({ default: m.DeletedPage })));
 import { createAppUpdate } from './app-update.ts';
 import { ClientContext } from './context.ts';
 import { createEngineClient } from './engine-client.ts';
@@ -8,9 +13,6 @@ import { BotsPage } from './pages/bots-page.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
-import { DeletedPage } from './pages/deleted-page.tsx';
-import { BotFormPage } from './authoring/bot-form-page.tsx';
-import { KickoffPage } from './authoring/kickoff-page.tsx';
 import { ChatPage } from './chat/chat-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';

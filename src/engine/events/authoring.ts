@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
-import { eventId, uuid, longText, requiredText, shortText } from './fields.ts';
-import { imageHash } from './images.ts';
+import { eventId, imageHash, uuid, longText, requiredText, shortText } from './fields.ts';
 
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({

@@ -30,3 +30,6 @@ export const fictionTime = z
   .regex(FICTION_TIME_PATTERN, 'must be an ISO date-time');
 
 export const significance = z.number().int().min(0).max(3);
+
+/** A stored picture's name: the hex SHA-256 of its bytes (`image_added`). Here, not beside the hashing, so forms need no hash code. */
+export const imageHash = z.string().regex(/^[0-9a-f]{64}$/, 'must name a stored picture by its hash');

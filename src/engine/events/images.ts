@@ -9,7 +9,8 @@ export const IMAGE_TYPES = ['image/webp', 'image/jpeg', 'image/png'] as const;
 /** A stored picture is already cropped and resized: 512 px, a few dozen kilobytes. */
 export const MAX_IMAGE_BYTES = 1024 * 1024;
 
-export const imageHash = z.string().regex(/^[0-9a-f]{64}$/, 'must name a stored picture by its hash');
+export { imageHash } from './fields.ts';
+import { imageHash } from './fields.ts';
 
 /** The first bytes each format starts with: a payload that says WebP holds WebP. */
 function looksLike(mime: string, bytes: Uint8Array): boolean {

@@ -6,8 +6,9 @@ import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
 import type { PromptReport } from '../turn/prompt-report.ts';
 
-/** A streaming reply as every tab sees it: deltas in order, then the end. */
-export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
+import { streamTopic, type StreamMessage } from './stream.ts';
+
+export { streamTopic, type StreamMessage };
 export interface StreamState {
   turnId: string;
   text: string;
@@ -15,7 +16,6 @@ export interface StreamState {
   seq: number;
 }
 
-export const streamTopic = (chatId: string) => `stream:${chatId}`;
 
 export const CHECKPOINT_MS = 500;
 const IMPERSONATE_TOKENS = 250;
