@@ -1,21 +1,14 @@
+import type { Bot } from '../queries/authored.ts';
 import type { CardData } from './card-json.ts';
 
 /** The longest text a bot field holds (the authoring schema's `longText`). */
 const LONG = 20_000;
 
-export interface CardBot {
-  name: string;
-  persona: string;
-  voiceSamples: string[];
-  traits: string[];
-  backstory: string;
-  initialRelationship: string;
-  kickoff: string;
-  /** The opening narration's versions: the first message, then the alternate greetings. */
-  greetings: string[];
+/** A card's fields as a bot's, ready for the authoring schema; `greetings` are the opening's versions. */
+export type CardBot = Pick<Bot, 'name' | 'persona' | 'voiceSamples' | 'traits' | 'backstory' | 'initialRelationship' | 'kickoff' | 'greetings'> & {
   /** What did not fit and was cut, for the preview. */
   cut: string[];
-}
+};
 
 /** `{{char}}`, `{{user}}` and the old `<BOT>` / `<USER>`, filled in at prompt time: the card keeps them. */
 export function substituteNames(text: string, names: { char: string; user: string }): string {

@@ -3,7 +3,7 @@ import { getBot, getYou } from '../queries/authored.ts';
 import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
-import { chatTranscript } from '../queries/transcript.ts';
+import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
 import type { Settings } from '../settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
@@ -14,7 +14,7 @@ import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
 import { substituteNames } from '../cards/card-to-bot.ts';
 import { parseCardJson } from '../cards/card-json.ts';
-import { activateLore, lorebookOf, type FiredEntry } from '../cards/lore.ts';
+import { activateLore, lorebookOf, type FiredEntry, type Lorebook } from '../cards/lore.ts';
 import { keptCard } from '../queries/authored.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
@@ -70,7 +70,10 @@ export function narratorPrompt(
   );
   // The bot's lorebook (its card's character_book): entries whose keys the latest story mentions,
   // before or after the character as each says; constant ones always, at the MUST tier.
-  const lore = firedLore(db, drawer.botId, chatId, replySeq, count);
+  // The story before this reply, read once: the lore scans its end, the history below tells it.
+  const page = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq });
+  const shown = page.turns.filter((t) => t.status !== 'streaming' && !t.hidden);
+  const lore = firedLore(db, drawer.botId, shown.slice(-LORE_SCAN), count);
   const loreParts = (placement: 'before_char' | 'after_char') => {
     for (const hit of lore.filter((f) => f.entry.placement === placement)) {
       system(hit.entry.constant ? 'must' : 'should', `lore: ${hit.key}`.slice(0, 120), fill(hit.entry.content), 4);
@@ -123,10 +126,9 @@ export function narratorPrompt(
     );
   }
   // After a reset of the host, the story before it stays readable but is no longer told.
-  const page = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq });
   const resetSeq = page.resetSeq ?? 0;
-  const history = page.turns
-    .filter((t) => t.status !== 'streaming' && !t.hidden && t.seq > resetSeq)
+  const history = shown
+    .filter((t) => t.seq > resetSeq)
     .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
@@ -213,14 +215,31 @@ function cardFrame(systemPrompt: string, original: string, fill: (text: string) 
   return fill(systemPrompt.replace(/\{\{\s*original\s*\}\}/gi, () => original));
 }
 
-/** The lore that fires for the reply at `replySeq`: scanned over the latest story, seeded by the turn it answers (a regenerate sees the same). */
-function firedLore(db: Db, botId: string, chatId: string, replySeq: number, count: TokenCounter): FiredEntry[] {
-  const kept = keptCard(db, botId);
-  if (!kept) return [];
-  const { data, original } = parseCardJson(JSON.stringify(kept));
-  if (!data.book?.entries.length) return [];
-  const rawBook = ((original.data as Record<string, unknown> | undefined)?.character_book ?? original.character_book) as Record<string, unknown>;
-  const recent = chatTranscript(db, chatId, { limit: 20, beforeSeq: replySeq }).turns.filter((t) => t.status !== 'streaming' && !t.hidden);
-  const seed = recent.at(-1)?.turnId ?? chatId;
-  return activateLore(lorebookOf(data.book, rawBook), recent.map((t) => t.text), { seed, count });
+/** Newest turns a lorebook may scan (a book's or an entry's scan depth reaches at most this far). */
+const LORE_SCAN = 20;
+
+/**
+ * A bot's lorebook as activation reads it, by the id of the card_kept event that holds it (unique
+ * everywhere, unlike a seq, which another database or a restore reuses): a kept card never
+ * changes, so it is parsed once, not on every reply.
+ */
+const books = new Map<string, Lorebook | null>();
+function lorebookFor(db: Db, botId: string): Lorebook | null {
+  const id = db.get<{ id: string }>('SELECT e.id FROM bot_cards c JOIN events e ON e.seq = c.seq WHERE c.bot_id = ?', [botId])?.id;
+  if (id === undefined) return null;
+  if (!books.has(id)) {
+    const kept = keptCard(db, botId)!;
+    const { data, original } = parseCardJson(JSON.stringify(kept));
+    const rawBook = ((original.data as Record<string, unknown> | undefined)?.character_book ?? original.character_book) as Record<string, unknown>;
+    if (books.size > 50) books.clear();
+    books.set(id, data.book?.entries.length ? lorebookOf(data.book, rawBook) : null);
+  }
+  return books.get(id) ?? null;
+}
+
+/** The lore that fires for a reply: scanned over the latest story, seeded by the turn it answers (a regenerate sees the same). */
+function firedLore(db: Db, botId: string, recent: readonly TranscriptTurn[], count: TokenCounter): FiredEntry[] {
+  const book = lorebookFor(db, botId);
+  if (!book) return [];
+  return activateLore(book, recent.map((t) => t.text), { seed: recent.at(-1)?.turnId ?? botId, count });
 }
