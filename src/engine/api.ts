@@ -80,6 +80,14 @@ export const API = {
   changeSettings: { kind: 'command', args: z.tuple([z.record(z.string(), z.unknown())]) },
   importLog: { kind: 'command', args: z.tuple([z.unknown()]), rebuilds: true },
   startChat: { kind: 'command', args: z.tuple([id, z.unknown()]) },
+  /**
+   * A SillyTavern chat file (its text) as a new chat with a bot. Progress goes out on
+   * `importTopic(progressId)`, an id the calling tab made to listen on.
+   */
+  importChat: {
+    kind: 'command',
+    args: z.tuple([z.object({ text: z.string().max(200_000_000), botId: id, title: z.string().max(200), progressId: z.string().max(100) })]),
+  },
   sendTurn: { kind: 'command', args: z.tuple([id, z.string()]) },
   regenerate: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   editTurn: { kind: 'command', args: z.tuple([id, id, z.string().max(100_000)]), rebuilds: true },

@@ -29,6 +29,7 @@ import { checkSettingsPatch, readSettings, type Settings } from './settings.ts';
 import { turnCommands } from './turn/turn-commands.ts';
 import { turnEdits } from './turn/turn-edits.ts';
 import { startChat } from './kickoff.ts';
+import { importSillyTavernChat, type ChatImport, type ImportProgress } from './chat-import.ts';
 import { narratorPrompt } from './turn/narrator-prompt.ts';
 import { replyPrompt } from './turn/prompt-report.ts';
 import type { TokenCounter } from './turn/tokens.ts';
@@ -144,6 +145,14 @@ export function createEngine(deps: EngineDeps) {
       if (!bot) throw new CommandRejectedError('That bot does not exist.');
       if (bot.deleted) throw new CommandRejectedError(`${bot.name} is in Recently deleted: restore it to start a chat.`);
       return startChat(ctx, bot, kickoff, commandId);
+    },
+
+    /** A SillyTavern chat file as a new chat with the bot, wholly or not at all; returns the chat id. */
+    importChat(input: ChatImport, commandId?: string, progress?: (p: ImportProgress) => void): string {
+      const bot = getBot(db, input.botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      if (bot.deleted) throw new CommandRejectedError(`${bot.name} is in Recently deleted: restore it to import a chat with it.`);
+      return importSillyTavernChat(ctx, bot, input, commandId, progress);
     },
 
     /** Appends a command's events and projects them atomically. */

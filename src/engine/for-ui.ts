@@ -5,7 +5,7 @@
  */
 export { API, readsOf, type QueryName } from './api.ts';
 export type { EngineClient } from './leader/handlers.ts';
-export { streamTopic, type StreamMessage } from './leader/stream.ts';
+export { importTopic, streamTopic, type StreamMessage } from './leader/stream.ts';
 export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';
 export { kickoffSchema, type Kickoff } from './kickoff-schema.ts';
@@ -18,3 +18,4 @@ export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';
 export type { Settings } from './settings.ts';
 export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './sampler.ts';
+export type { ImportProgress } from './chat-import.ts';

@@ -27,16 +27,11 @@ function activityDraft(chatId: string, entity: string, containerId: string, a: K
 }
 
 /**
- * Everything a new chat starts with, in one command: the chat and its clock, the place, what each
- * of you is doing, the opening scene, the bot's first feelings toward you, and the kickoff prose as
- * the narrator's opening. Returns the new chat's id.
+ * The drafts every new chat starts with: the chat and its clock, the place, what each of you is
+ * doing, the opening scene and the bot's first feelings toward you. Shared by a kickoff and an
+ * imported chat.
  */
-export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?: string): string {
-  const parsed = kickoffSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new CommandRejectedError(`The kickoff needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  const k = parsed.data;
+export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'>, k: Kickoff): { chatId: string; sceneId: string; drafts: EventDraft[] } {
   const chatId = ctx.newId();
   const placeId = ctx.newId();
   const sceneId = ctx.newId();
@@ -63,12 +58,32 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
     { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
   ];
   if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
-  // The opening: the bot's greetings as its versions (the first shown), or its kickoff prose. Names
-  // in them ({{char}}, {{user}}) are filled in now: this is the story's text from here on.
-  const names = {
+  return { chatId, sceneId, drafts };
+}
+
+/** What `{{char}}` and `{{user}}` become in this bot's texts: its card's nickname when set, and your name. */
+export function namesFor(ctx: LogContext, bot: Pick<Bot, 'id' | 'name'>): { char: string; user: string } {
+  return {
     char: ctx.db.get<{ nickname: string }>('SELECT nickname FROM bot_cards WHERE bot_id = ?', [bot.id])?.nickname || bot.name,
     user: ctx.db.get<{ name: string }>("SELECT name FROM you WHERE id = 'you'")?.name ?? 'you',
   };
+}
+
+/**
+ * Everything a new chat starts with, in one command: the chat and its clock, the place, what each
+ * of you is doing, the opening scene, the bot's first feelings toward you, and the kickoff prose as
+ * the narrator's opening. Returns the new chat's id.
+ */
+export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?: string): string {
+  const parsed = kickoffSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new CommandRejectedError(`The kickoff needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const k = parsed.data;
+  const { chatId, sceneId, drafts } = newChatDrafts(ctx, bot, k);
+  // The opening: the bot's greetings as its versions (the first shown), or its kickoff prose. Names
+  // in them ({{char}}, {{user}}) are filled in now: this is the story's text from here on.
+  const names = namesFor(ctx, bot);
   const openings = (bot.greetings.length ? bot.greetings : [bot.kickoff]).map((text) => substituteNames(text.trim(), names)).filter(Boolean);
   /** One version of the opening: its start, the narration, and the bot's first memory of it (caused by it, so it goes with its version). */
   const opening = (text: string, regenerateOf?: string): EventDraft[] => {

@@ -10,6 +10,9 @@ export const segment = z.object({
 });
 export type Segment = z.infer<typeof segment>;
 
+/** A date a turn carries from elsewhere (ms since 1970), within years anyone wrote a chat in. */
+const sentAt = z.number().int().min(0).max(Date.UTC(2200, 0, 1));
+
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
 export const userTurn = defineEvent({
   kind: 'user_turn',
@@ -19,12 +22,14 @@ export const userTurn = defineEvent({
     turnId: uuid,
     text: z.string().trim().min(1, 'must not be empty').max(20_000),
     segments: z.array(segment).max(500),
+    /** When it was sent, for a turn from an imported chat (ms); a turn played here has its event's ts. */
+    sentAt: sentAt.optional(),
   }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq)
-       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
-      [p.turnId, chatId, seq, p.text, json(p.segments), seq],
+      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at)
+       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?, ?) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
+      [p.turnId, chatId, seq, p.text, json(p.segments), seq, p.sentAt ?? null],
     );
   },
 });
@@ -74,6 +79,7 @@ export const assistantTurn = defineEvent({
       error: z.object({ code: shortText(60), message: shortText(1_000) }).nullable().optional(),
       /** The prompt that produced it, for the inspector; absent on replies from before it was kept. */
       prompt: promptReport.nullable().optional(),
+      sentAt: sentAt.optional(),
     })
     .refine((p) => p.truncated === (p.reason !== null), {
       message: 'a truncated turn needs a reason, and only a truncated one has one',
@@ -83,11 +89,12 @@ export const assistantTurn = defineEvent({
     // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
     db.run(
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
-         prompt_tokens, completion_tokens, finished_seq, error)
-       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11)
+         prompt_tokens, completion_tokens, finished_seq, error, sent_at)
+       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12)
        ON CONFLICT (chat_id, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
-         completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error`,
+         completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error,
+         sent_at = coalesce(excluded.sent_at, transcript.sent_at)`,
       [
         p.turnId,
         chatId,
@@ -100,6 +107,7 @@ export const assistantTurn = defineEvent({
         p.usage?.promptTokens ?? null,
         p.usage?.completionTokens ?? null,
         p.error ? json(p.error) : null,
+        p.sentAt ?? null,
       ],
     );
   },

@@ -5,11 +5,14 @@ import type { Kickoff } from '../kickoff.ts';
 import type { Settings } from '../settings.ts';
 import type { EditTarget } from '../events/manual-edit.ts';
 import type { NarratorService } from './narrator.ts';
+import { importTopic } from './stream.ts';
 
 export interface HandlerDeps {
   engine: Engine;
   narrator: NarratorService;
   proposeKickoff(botId: string): Promise<{ proposal: Kickoff; fromModel: boolean }>;
+  /** Live state for the tabs (an import's progress), not written anywhere. */
+  publish(topic: string, data: unknown): void;
 }
 
 /** The arguments a handler receives once `checkCall` passed them: a command's id comes first. */
@@ -22,7 +25,7 @@ type Handlers = { [N in QueryName | CommandName]: (...args: HandlerArgs<N>) => u
  * What each query and command of `API` does, run by the leader. Queries only read; commands take
  * the command id their tab made, which marks their first event (`command_id`).
  */
-export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
+export function apiHandlers({ engine, narrator, proposeKickoff, publish }: HandlerDeps) {
   return {
     headSeq: () => engine.headSeq(),
     listBots: () => engine.listBots(),
@@ -70,6 +73,8 @@ export function apiHandlers({ engine, narrator, proposeKickoff }: HandlerDeps) {
     changeSettings: (commandId: string, patch: Record<string, unknown>) => engine.changeSettings(patch as Partial<Settings>, commandId),
     importLog: (_commandId: string, backup: unknown) => engine.importLog(backup),
     startChat: (commandId: string, botId: string, kickoff: unknown) => engine.startChat(botId, kickoff, commandId),
+    importChat: (commandId: string, input: { text: string; botId: string; title: string; progressId: string }) =>
+      engine.importChat(input, commandId, (progress) => publish(importTopic(input.progressId), progress)),
     sendTurn: (commandId: string, chatId: string, text: string) => narrator.send(commandId, chatId, text),
     regenerate: (commandId: string, chatId: string) => narrator.regenerate(commandId, chatId),
     /** "Edit" on a turn: the latest reply's analysis is redone; an older turn changes only its text. */

@@ -99,7 +99,7 @@ export function createLeader(deps: LeaderDeps) {
     return { proposal: result.value, fromModel: result.ok };
   }
 
-  const handlers = apiHandlers({ engine, narrator, proposeKickoff });
+  const handlers = apiHandlers({ engine, narrator, proposeKickoff, publish });
 
   /** Runs one call from any tab: refused with a clear error unless `API` allows it as sent. */
   async function call(method: string, args: unknown): Promise<unknown> {

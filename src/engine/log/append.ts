@@ -46,6 +46,22 @@ export function appendEvents(ctx: LogContext, drafts: readonly EventDraft[]): Lo
   });
 }
 
+/**
+ * Logs drafts without projecting them: for a whole new chat written at once (an imported chat),
+ * which `projectNewChat` then projects in one pass, markers included, instead of re-projecting the
+ * tail after every marker. Each draft is validated as `appendEvents` does. Must run inside the
+ * transaction that projects them.
+ */
+export function insertEvents(ctx: LogContext, drafts: readonly EventDraft[]): LoggedEvent[] {
+  const inserted: LoggedEvent[] = [];
+  for (const draft of drafts) {
+    const causeId = draft.causeDraft !== undefined ? inserted[draft.causeDraft]?.id : draft.causeId;
+    if (draft.causeDraft !== undefined && causeId === undefined) throw new Error(`causeDraft ${draft.causeDraft} of a ${draft.kind} draft names no earlier draft`);
+    inserted.push(insertOne(ctx, draft, causeId ?? null).event);
+  }
+  return inserted;
+}
+
 /** Validates a draft against its kind's schema and scope; returns the payload to store. */
 export function validateDraft(kind: string, chatId: string | null, payload: unknown): { def: EventDefinition; payload: unknown } {
   const def = definitionOf(kind);

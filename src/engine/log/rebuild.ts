@@ -1,22 +1,23 @@
 import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
-import { project, projectIntoChat } from './project.ts';
-import { journalHorizon, unproject } from './journal.ts';
+import { project, projectIntoChat, projectUnjournaled } from './project.ts';
+import { journalHorizon, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
 const BATCH = 2_000;
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
-/** Replays the matching events in id order (the order of events on every device), in pages. */
-function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void): number {
+/** Replays the matching events from id `from` on, in id order (the order of events on every device), in pages. */
+function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void, from = ''): number {
   let replayed = 0;
-  let after = '';
+  let after: string | null = null;
   for (;;) {
-    const rows = db.all<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events e WHERE id > ? AND (${where}) ORDER BY id LIMIT ${BATCH}`,
-      [after, ...params],
+    // One bound on id, so the index range starts there (a second bound would be left to filter).
+    const rows: EventRow[] = db.all<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE id ${after === null ? '>=' : '>'} ? AND (${where}) ORDER BY id LIMIT ${BATCH}`,
+      [after ?? from, ...params],
     );
     for (const row of rows) each(row);
     replayed += rows.length;
@@ -82,6 +83,10 @@ export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number
 /** The chat's visible events from `fromSeq`, and the global events reaching into its rows, projected in id order. */
 export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   const reaching = JSON.stringify(KINDS_REACHING_CHATS);
+  // No event from `fromSeq` on has an id below the least of theirs: bounding the id lets a tail
+  // replay read the tail of the chat's index, not all of a long chat's events (a swipe at turn
+  // 10,000 scanned and sorted every earlier event before).
+  const floor = fromSeq > 0 ? (db.get<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE seq >= ?', [fromSeq])?.id ?? '~') : '';
   return replay(
     db,
     `${VISIBLE('e')} AND seq >= ? AND (chat_id = ? OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
@@ -92,6 +97,7 @@ export function replayChat(db: Db, chatId: string, fromSeq: number): number {
       if (row.chat_id === null) projectIntoChat(db, def, event, chatId);
       else project(db, def, event);
     },
+    floor,
   );
 }
 
@@ -109,4 +115,25 @@ export function rebuildAfterMarking(db: Db, seqs: readonly number[]): void {
     return;
   }
   for (const { chat_id, from_seq } of chats) rebuildChatFrom(db, chat_id!, from_seq);
+}
+
+/**
+ * Projects a chat whose events were all just logged unprojected (`insertEvents`, an imported
+ * chat), as `rebuildChat` would: its markers' visibility first, in id order, then its visible
+ * events. Only events from `journalFrom` on are journaled, which is all the journal would keep of
+ * them (`pruneJournal`); steering behind that replays the chat, as for any chat with a horizon.
+ * `progress` hears how many events are projected, a page at a time.
+ */
+export function projectNewChat(db: Db, chatId: string, journalFrom: number, progress?: (projected: number) => void): number {
+  return db.transaction(() => {
+    replay(db, 'chat_id = ? AND kind IN (SELECT value FROM json_each(?))', [chatId, MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
+    setJournalHorizon(db, chatId, journalFrom);
+    let projected = 0;
+    return replay(db, `${VISIBLE('e')} AND chat_id = ?`, [chatId], (row) => {
+      const def = definition(row.kind);
+      if (row.seq >= journalFrom) project(db, def, fromRow(row));
+      else projectUnjournaled(db, def, fromRow(row));
+      if (++projected % BATCH === 0) progress?.(projected);
+    });
+  });
 }

@@ -27,7 +27,7 @@ function sendDate(ms: number): string {
 function storyRows(db: Db, chatId: string): Row[] {
   return db.all<Row>(
     `SELECT t.seq, t.role, t.speaker, CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you') ELSE b.name END AS name,
-       t.text, e.ts
+       t.text, coalesce(t.sent_at, e.ts) AS ts
      FROM transcript t JOIN events e ON e.seq = t.seq LEFT JOIN bots b ON b.id = t.speaker
      WHERE t.chat_id = ? AND t.hidden = 0 AND t.status != 'streaming' ORDER BY t.seq`,
     [chatId],
