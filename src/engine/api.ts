@@ -25,6 +25,8 @@ export interface CallDeclaration {
 const id = z.string().min(1).max(200);
 const seq = z.number().int().nonnegative();
 const none = z.tuple([]);
+/** A lorebook of its own, or a bot's card book. */
+const lorebookRef = z.union([z.object({ lorebookId: id }).strict(), z.object({ botId: id }).strict()]);
 
 export const API = {
   headSeq: { kind: 'query', args: none, reads: [] },
@@ -65,6 +67,11 @@ export const API = {
   image: { kind: 'query', args: z.tuple([z.string().max(64)]), reads: ['images'] },
   /** Search across every chat's story; hits link to their turn. */
   searchChats: { kind: 'query', args: z.tuple([z.string().max(500)]), reads: ['transcript', 'chats', 'bots', 'you'] },
+  /** The Lore page: lorebooks of their own and the bots' card books, with their entries. */
+  listLorebooks: { kind: 'query', args: none, reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'] },
+  lorebook: { kind: 'query', args: z.tuple([lorebookRef]), reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'] },
+  /** The lorebooks that can be attached to this chat, and which are. */
+  chatLorebooks: { kind: 'query', args: z.tuple([id]), reads: ['lorebooks', 'chat_lorebooks'] },
   analysisStatus: { kind: 'query', args: z.tuple([id]), reads: ['transcript', 'scenes', 'memories', 'scene_summaries'] },
 
   // The payloads below are checked by the command itself, with messages written for the user.
@@ -72,6 +79,10 @@ export const API = {
   saveBot: { kind: 'command', args: z.tuple([z.unknown(), id.nullable()]) },
   /** A bot from a character card, the card kept whole; `botId` updates the bot the card made before. */
   importCard: { kind: 'command', args: z.tuple([z.object({ fields: z.unknown(), card: z.unknown(), spec: z.unknown(), format: z.unknown() }), id.nullable()]) },
+  /** A lorebook file (SillyTavern world info, a V3 lorebook) added whole; answers its id. */
+  addLorebook: { kind: 'command', args: z.tuple([z.object({ text: z.string().max(20 * 1024 * 1024), fileName: z.string().max(500) })]) },
+  saveLoreEntry: { kind: 'command', args: z.tuple([lorebookRef, z.unknown()]) },
+  attachLorebook: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
   resetBot: { kind: 'command', args: z.tuple([id, z.string().max(200)]), rebuilds: true },
   undoBotReset: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },

@@ -7,7 +7,7 @@ import { CommandRejectedError } from './log/errors.ts';
 export const KEPT_DELETED_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */
-const BOT_EVENT_KINDS = ['bot_authored', 'bot_reset', 'bot_deleted', 'bot_restored'];
+const BOT_EVENT_KINDS = ['bot_authored', 'bot_reset', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved'];
 
 export interface DeletedChat {
   id: string;

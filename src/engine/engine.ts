@@ -40,6 +40,8 @@ import { branchCommands } from './branch-commands.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { deletionCommands } from './deletion-commands.ts';
 import { imageCommands } from './image-commands.ts';
+import { loreCommands } from './lore-commands.ts';
+import { chatLorebooks, listLorebooks, lorebookDetail, type LorebookRef } from './queries/lore.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
@@ -93,6 +95,10 @@ export function createEngine(deps: EngineDeps) {
     storyCommands: storyCommands(ctx),
     deletion: deletionCommands(ctx),
     images: imageCommands(ctx),
+    lore: loreCommands(ctx),
+    listLorebooks: () => listLorebooks(db),
+    lorebook: (ref: LorebookRef) => lorebookDetail(db, ref),
+    chatLorebooks: (chatId: string) => chatLorebooks(db, chatId),
     /** The bot as a character card (V3, and a V2 copy), its kept card updated with what was edited here. */
     exportCard: (botId: string) => {
       const bot = getBot(db, botId);

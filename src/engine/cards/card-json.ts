@@ -47,7 +47,8 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ty
 const list = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' && value.trim() ? [value] : [];
 
-function bookOf(value: unknown): CardData['book'] {
+/** A `character_book` (or a lorebook's data, or SillyTavern's world info) read leniently: entries keyed by position. */
+export function bookOf(value: unknown): CardData['book'] {
   if (typeof value !== 'object' || value === null) return null;
   const book = value as Record<string, unknown>;
   const entries = Array.isArray(book.entries) ? book.entries : typeof book.entries === 'object' && book.entries ? Object.values(book.entries) : [];

@@ -6,6 +6,8 @@ export type SelectiveLogic = 'and_any' | 'and_all' | 'not_any' | 'not_all';
 
 export interface LoreEntry {
   position: number;
+  /** What the player calls it (SillyTavern's comment, a card's name); the inspector shows it. */
+  name?: string;
   keys: string[];
   secondaryKeys: string[];
   selective: boolean;
@@ -56,16 +58,21 @@ export function loreEntry(entry: CardBookEntry): LoreEntry {
   const e = ext(entry.raw);
   const logic = typeof e.selectiveLogic === 'number' ? (LOGICS[e.selectiveLogic] ?? 'and_any') : 'and_any';
   const position = entry.raw.position === 'after_char' || e.position === 1 ? 'after_char' : 'before_char';
+  // A V3 entry may say its keys are expressions without writing them as /…/.
+  const asRegex = entry.raw.use_regex === true;
+  const caseSensitive = bool(entry.raw.case_sensitive, bool(e.case_sensitive, false));
+  const name = [entry.raw.comment, entry.raw.name].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   return {
     position: entry.position,
-    keys: entry.keys.filter((k) => k.trim()),
+    ...(name ? { name: name.trim().slice(0, 200) } : {}),
+    keys: entry.keys.filter((k) => k.trim()).map((k) => (asRegex && !/^\/.+\/[a-z]*$/s.test(k) ? `/${k}/${caseSensitive ? '' : 'i'}` : k)),
     secondaryKeys: entry.secondaryKeys.filter((k) => k.trim()),
     selective: entry.selective,
     logic,
     content: entry.content,
     enabled: entry.enabled,
     constant: entry.constant,
-    caseSensitive: bool(entry.raw.case_sensitive, bool(e.case_sensitive, false)),
+    caseSensitive,
     wholeWords: bool(e.match_whole_words, false),
     scanDepth: typeof e.scan_depth === 'number' ? e.scan_depth : null,
     insertionOrder: entry.insertionOrder,

@@ -56,7 +56,7 @@ export const botRestored = defineEvent({
  */
 export const purged = defineEvent({
   kind: 'purged',
-  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility', 'images'],
+  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility', 'images', 'bot_cards', 'lore_entries', 'chat_lorebooks'],
   scope: 'global',
   schema: z.object({
     chats: z.array(uuid).max(10_000),
@@ -66,7 +66,12 @@ export const purged = defineEvent({
   }),
   apply(db, { payload }) {
     for (const chatId of payload.chats) forgetChat(db, chatId);
-    for (const botId of payload.bots) db.run('DELETE FROM bots WHERE id = ?', [botId]);
+    for (const botId of payload.bots) {
+      db.run('DELETE FROM bots WHERE id = ?', [botId]);
+      // The card it came from and the player's edits of its lorebook go with it.
+      db.run('DELETE FROM bot_cards WHERE bot_id = ?', [botId]);
+      db.run('DELETE FROM lore_entries WHERE book_id = ?', [botId]);
+    }
     // A picture named among the removed events is removed with them.
     for (const id of payload.events) db.run('DELETE FROM images WHERE seq = (SELECT seq FROM events WHERE id = ?)', [id]);
   },

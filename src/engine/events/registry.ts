@@ -4,6 +4,7 @@ import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
 import { cardKept } from './cards.ts';
+import { lorebookAdded, lorebookAttached, loreEntrySaved } from './lore.ts';
 import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
@@ -55,6 +56,9 @@ export const EVENT_DEFINITIONS = [
   chatSamplerSet,
   imageAdded,
   cardKept,
+  lorebookAdded,
+  loreEntrySaved,
+  lorebookAttached,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];

@@ -23,6 +23,9 @@ export const PROJECTED_TABLES = [
   'state_edits',
   'images',
   'bot_cards',
+  'lorebooks',
+  'lore_entries',
+  'chat_lorebooks',
 ] as const;
 
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];
@@ -41,4 +44,5 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   classifier_failures: 'chat_id',
   scene_summaries: 'chat_id',
   state_edits: 'chat_id',
+  chat_lorebooks: 'chat_id',
 };

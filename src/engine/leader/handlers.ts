@@ -6,6 +6,7 @@ import type { Settings } from '../settings.ts';
 import type { EditTarget } from '../events/manual-edit.ts';
 import type { NarratorService } from './narrator.ts';
 import { importTopic } from './stream.ts';
+import type { LorebookRef } from '../queries/lore.ts';
 
 export interface HandlerDeps {
   engine: Engine;
@@ -54,6 +55,9 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish }: Handl
     botCardInfo: (botId: string) => engine.botCardInfo(botId),
     exportChat: (chatId: string, as: 'sillytavern' | 'markdown') => engine.exportChat(chatId, as),
     searchChats: (text: string) => engine.searchChats(text),
+    listLorebooks: () => engine.listLorebooks(),
+    lorebook: (ref: LorebookRef) => engine.lorebook(ref),
+    chatLorebooks: (chatId: string) => engine.chatLorebooks(chatId),
     /** Background work still to do for this chat: the quiet "updating memories" marker. */
     analysisStatus: (chatId: string) => ({ pending: engine.analysis.pending(chatId).length }),
 
@@ -62,6 +66,10 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish }: Handl
     saveBot: (commandId: string, fields: unknown, botId: string | null) => engine.authoring.saveBot(fields, botId, commandId),
     importCard: (commandId: string, imported: { fields: unknown; card: unknown; spec: unknown; format: unknown }, botId: string | null) =>
       engine.authoring.importCard(imported, botId, commandId),
+    addLorebook: (commandId: string, file: { text: string; fileName: string }) => engine.lore.addLorebook(file, commandId),
+    /** An entry edited, or turned on or off, on the Lore page. */
+    saveLoreEntry: (commandId: string, ref: LorebookRef, entry: unknown) => engine.lore.saveLoreEntry(ref, entry, commandId),
+    attachLorebook: (commandId: string, chatId: string, lorebookId: string, attached: boolean) => engine.lore.attachLorebook(chatId, lorebookId, attached, commandId),
     /** "Reset…" on a bot, confirmed by its exact name; and its undo. */
     resetBot: (commandId: string, botId: string, confirmName: string) => engine.authoring.resetBot(botId, confirmName, commandId),
     undoBotReset: (commandId: string, botId: string) => engine.authoring.undoBotReset(botId, commandId),

@@ -13,9 +13,8 @@ import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
 import { substituteNames } from '../cards/card-to-bot.ts';
-import { parseCardJson } from '../cards/card-json.ts';
-import { activateLore, lorebookOf, type FiredEntry, type Lorebook } from '../cards/lore.ts';
-import { keptCard } from '../queries/authored.ts';
+import { activateLore, type FiredEntry } from '../cards/lore.ts';
+import { attachedLorebooks, lorebookForPrompt } from '../queries/lore.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;
@@ -68,15 +67,15 @@ export function narratorPrompt(
           fill,
         ),
   );
-  // The bot's lorebook (its card's character_book): entries whose keys the latest story mentions,
+  // The bot's lorebook (its card's character_book) and those attached to the chat: entries whose keys the latest story mentions,
   // before or after the character as each says; constant ones always, at the MUST tier.
   // The story before this reply, read once: the lore scans its end, the history below tells it.
   const page = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq });
   const shown = page.turns.filter((t) => t.status !== 'streaming' && !t.hidden);
-  const lore = firedLore(db, drawer.botId, shown.slice(-LORE_SCAN), count);
+  const lore = firedLore(db, chatId, drawer.botId, shown.slice(-LORE_SCAN), count);
   const loreParts = (placement: 'before_char' | 'after_char') => {
     for (const hit of lore.filter((f) => f.entry.placement === placement)) {
-      system(hit.entry.constant ? 'must' : 'should', `lore: ${hit.key}`.slice(0, 120), fill(hit.entry.content), 4);
+      system(hit.entry.constant ? 'must' : 'should', `lore: ${hit.entry.name ? `${hit.entry.name} (${hit.key})` : hit.key}`.slice(0, 120), fill(hit.entry.content), 4);
     }
   };
   loreParts('before_char');
@@ -219,27 +218,18 @@ function cardFrame(systemPrompt: string, original: string, fill: (text: string) 
 const LORE_SCAN = 20;
 
 /**
- * A bot's lorebook as activation reads it, by the id of the card_kept event that holds it (unique
- * everywhere, unlike a seq, which another database or a restore reuses): a kept card never
- * changes, so it is parsed once, not on every reply.
+ * The lore that fires for a reply: the bot's card book and each lorebook attached to the chat,
+ * scanned over the latest story, seeded by the turn it answers (a regenerate sees the same). Each
+ * book keeps to its own budget; their entries go in together, in insertion order.
  */
-const books = new Map<string, Lorebook | null>();
-function lorebookFor(db: Db, botId: string): Lorebook | null {
-  const id = db.get<{ id: string }>('SELECT e.id FROM bot_cards c JOIN events e ON e.seq = c.seq WHERE c.bot_id = ?', [botId])?.id;
-  if (id === undefined) return null;
-  if (!books.has(id)) {
-    const kept = keptCard(db, botId)!;
-    const { data, original } = parseCardJson(JSON.stringify(kept));
-    const rawBook = ((original.data as Record<string, unknown> | undefined)?.character_book ?? original.character_book) as Record<string, unknown>;
-    if (books.size > 50) books.clear();
-    books.set(id, data.book?.entries.length ? lorebookOf(data.book, rawBook) : null);
+function firedLore(db: Db, chatId: string, botId: string, recent: readonly TranscriptTurn[], count: TokenCounter): FiredEntry[] {
+  const texts = recent.map((t) => t.text);
+  const seed = recent.at(-1)?.turnId ?? botId;
+  const own = lorebookForPrompt(db, { botId });
+  const fired = own ? activateLore(own, texts, { seed, count }) : [];
+  for (const lorebookId of attachedLorebooks(db, chatId)) {
+    const book = lorebookForPrompt(db, { lorebookId });
+    if (book) fired.push(...activateLore(book, texts, { seed: `${seed}:${lorebookId}`, count }));
   }
-  return books.get(id) ?? null;
-}
-
-/** The lore that fires for a reply: scanned over the latest story, seeded by the turn it answers (a regenerate sees the same). */
-function firedLore(db: Db, botId: string, recent: readonly TranscriptTurn[], count: TokenCounter): FiredEntry[] {
-  const book = lorebookFor(db, botId);
-  if (!book) return [];
-  return activateLore(book, recent.map((t) => t.text), { seed: recent.at(-1)?.turnId ?? botId, count });
+  return fired.sort((a, b) => a.entry.insertionOrder - b.entry.insertionOrder);
 }

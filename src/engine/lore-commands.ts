@@ -1,0 +1,68 @@
+import type { LogContext } from './log/append.ts';
+import { appendEvents } from './log/append.ts';
+import { command } from './log/command.ts';
+import { CommandRejectedError } from './log/errors.ts';
+import { CardError } from './cards/errors.ts';
+import { readLorebookFile } from './cards/lorebook-file.ts';
+import { loreEntrySchema } from './events/lore.ts';
+import { lorebookDetail, type LorebookRef } from './queries/lore.ts';
+
+/** Lorebooks of their own brought in, entries edited or switched off, lorebooks attached to chats. */
+export function loreCommands(ctx: LogContext) {
+  const { db } = ctx;
+  return {
+    /** A SillyTavern world info or V3 lorebook file, added whole; answers the new lorebook's id. */
+    addLorebook(file: { text: string; fileName: string }, commandId?: string): string {
+      let read;
+      try {
+        read = readLorebookFile(file.text, file.fileName);
+      } catch (error) {
+        if (error instanceof CardError) throw new CommandRejectedError(error.message);
+        throw error;
+      }
+      const lorebookId = ctx.newId();
+      const { entries, ...settings } = read.book;
+      return command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          appendEvents(ctx, stampFirst([{ kind: 'lorebook_added', payload: { lorebookId, name: read.name, format: read.format, settings, entries } }]));
+          return lorebookId;
+        },
+        (first) => (first.payload as { lorebookId: string }).lorebookId,
+      );
+    },
+
+    /** An entry as the player edited it (or turned on or off), in place of what it was. */
+    saveLoreEntry(ref: LorebookRef, entry: unknown, commandId?: string): void {
+      const parsed = loreEntrySchema.safeParse(entry);
+      if (!parsed.success) throw new CommandRejectedError(`The entry needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          const book = lorebookDetail(db, ref);
+          if (!book) throw new CommandRejectedError('That lorebook no longer exists.');
+          if (!book.entryList.some((e) => e.position === parsed.data.position)) throw new CommandRejectedError('That entry is not in this lorebook.');
+          appendEvents(ctx, stampFirst([{ kind: 'lore_entry_saved', payload: { ...ref, entry: parsed.data } }]));
+        },
+        () => undefined,
+      );
+    },
+
+    /** Attaches a lorebook to a chat (its entries fire there) or takes it off. */
+    attachLorebook(chatId: string, lorebookId: string, attached: boolean, commandId?: string): void {
+      command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
+          if (!db.get('SELECT 1 AS x FROM lorebooks WHERE id = ?', [lorebookId])) throw new CommandRejectedError('That lorebook no longer exists.');
+          const now = !!db.get('SELECT 1 AS x FROM chat_lorebooks WHERE chat_id = ? AND lorebook_id = ?', [chatId, lorebookId]);
+          if (now !== attached) appendEvents(ctx, stampFirst([{ kind: 'lorebook_attached', chatId, payload: { lorebookId, attached } }]));
+        },
+        () => undefined,
+      );
+    },
+  };
+}
