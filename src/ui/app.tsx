@@ -4,6 +4,8 @@ import { createEffect, createMemo, createSignal, lazy, Match, onCleanup, Switch 
 // Screens visited now and then load when first opened (the service worker keeps them for offline use).
 const BotFormPage = lazy(() => import('./authoring/bot-form-page.tsx').then((m) => ({ default: m.BotFormPage })));
 const KickoffPage = lazy(() => import('./authoring/kickoff-page.tsx').then((m) => ({ default: m.KickoffPage })));
+const LorePage = lazy(() => import('./pages/lore-page.tsx').then((m) => ({ default: m.LorePage })));
+const LorebookPage = lazy(() => import('./pages/lorebook-page.tsx').then((m) => ({ default: m.LorebookPage })));
 const DeletedPage = lazy(() => import('./pages/deleted-page.tsx').then((m) => ({ default: m.DeletedPage })));
 import { createAppUpdate } from './app-update.ts';
 import { ClientContext } from './context.ts';
@@ -130,6 +132,9 @@ export function App() {
         <Route path="/bots/new" component={BotFormPage} />
         <Route path="/bots/:id/edit" component={BotFormPage} />
         <Route path="/bots/:id/start" component={KickoffPage} />
+        <Route path="/lore" component={LorePage} />
+        <Route path="/lore/book/:id" component={LorebookPage} />
+        <Route path="/lore/bot/:id" component={LorebookPage} />
         <Route path="/settings" component={() => <SettingsPage relay={relay.health()} storage={storage.health()} onRelayChanged={() => void relay.check()} />} />
         <Route path="*" component={() => <Navigate href="/chats" />} />
       </Router>

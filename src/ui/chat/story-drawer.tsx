@@ -1,3 +1,4 @@
+import { A } from '@solidjs/router';
 import { createSignal, For, Show } from 'solid-js';
 import { describeFictionTime, type ChatState, type Memory } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
@@ -38,6 +39,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   /** Bots who could join: not the host, not already in the chat (someone away is brought back from their row). */
   const invitable = () => (bots() ?? []).filter((b) => b.id !== props.drawer.botId && !props.drawer.activities.some((a) => a.entity === b.id));
   const [guest, setGuest] = createSignal('');
+  const lorebooks = createLiveQuery(props.client, { query: 'chatLorebooks' }, () => props.client.engine.chatLorebooks(props.chatId));
 
   return (
     <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
@@ -218,6 +220,37 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           </div>
         </section>
       </Show>
+
+      <section aria-labelledby="drawer-lore">
+        <h2 id="drawer-lore">Lorebooks</h2>
+        <Show
+          when={(lorebooks() ?? []).length > 0}
+          fallback={
+            <p class="small-text muted">
+              None of their own yet: import world info on the <A href="/lore">Lore page</A>. {name(props.drawer.botId)}’s card lorebook, if any, is always on.
+            </p>
+          }
+        >
+          <p class="small-text muted">Entries of an attached lorebook are told to the narrator when the story mentions their keys.</p>
+          <ul class="plain">
+            <For each={lorebooks()}>
+              {(book) => (
+                <li>
+                  <label class="check-row">
+                    <input
+                      type="checkbox"
+                      checked={book.attached}
+                      disabled={busy()}
+                      onChange={(e) => void act(() => props.client.engine.attachLorebook(props.chatId, book.lorebookId, e.currentTarget.checked))}
+                    />
+                    {book.name}
+                  </label>
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
+      </section>
 
       <section aria-labelledby="drawer-feelings">
         <h2 id="drawer-feelings">Feelings</h2>

@@ -60,6 +60,9 @@ export function Shell(props: ShellProps) {
         <A href="/bots" activeClass="active">
           Bots
         </A>
+        <A href="/lore" activeClass="active">
+          Lore
+        </A>
         <A href="/settings" activeClass="active">
           Settings
         </A>

@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
+
+const app = servedApp();
+const launchBrowser = browsers();
+let context: BrowserContext | undefined;
+
+const WORLD_INFO = {
+  entries: {
+    '0': { uid: 0, key: ['harbour'], keysecondary: [], comment: 'The harbour', content: 'The harbour freezes in winter.', constant: false, selective: false, order: 100, position: 0, disable: false },
+    '1': { uid: 1, key: ['bell'], keysecondary: [], comment: 'Bell tower', content: 'The bell has no rope.', constant: false, selective: false, order: 50, position: 1, disable: false },
+    '2': { uid: 2, key: ['ghost'], keysecondary: [], comment: 'Ghost', content: 'Never told.', constant: false, selective: false, order: 10, position: 0, disable: true },
+  },
+};
+
+function file(name: string, content: string): string {
+  const path = join(freshProfile(), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('the Lore page', () => {
+  it('imports world info, lists its entries, turns one off and edits another; a file that is not a lorebook is refused, writing nothing', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await storyReady(page);
+    await page.goto(`${app.url}/lore`);
+    const before = (await exportLog(page)).events.length;
+    await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(file('card.json', JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mira' } })));
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/character card, not a lorebook/);
+    expect((await exportLog(page)).events.length).toBe(before);
+
+    await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(file('Harbour town.json', JSON.stringify(WORLD_INFO)));
+    await expect.poll(() => page.getByTestId('lorebook-added').textContent()).toContain('Harbour town imported.');
+    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).textContent()).toMatch(/Harbour town\s*Imported · 3 entries, 1 off/);
+    await page.getByTestId('lorebook-added').getByRole('link', { name: 'Open it' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li').count()).toBe(3);
+    expect(await page.getByRole('checkbox', { name: 'Ghost on' }).isChecked()).toBe(false);
+
+    await page.getByRole('checkbox', { name: 'The harbour on' }).uncheck();
+    await page.getByRole('button', { name: 'Edit Bell tower' }).click();
+    const form = page.getByRole('form', { name: 'Edit Bell tower' });
+    await form.getByLabel('Content').fill('The bell rings at midnight.');
+    await form.getByRole('textbox', { name: /^Keys/ }).fill('bell, chime');
+    await form.getByRole('button', { name: 'Save entry' }).click();
+    await expect.poll(() => form.count()).toBe(0);
+    const bell = page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' });
+    await expect.poll(() => bell.textContent()).toMatch(/edited.*Keys: bell, chime.*The bell rings at midnight\./s);
+    expect(await page.getByRole('checkbox', { name: 'The harbour on' }).isChecked()).toBe(false);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+    // Kept across a reload: it is in the log.
+    await page.reload();
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' }).textContent()).toContain('The bell rings at midnight.');
+    expect((await exportLog(page)).events.filter((e) => e.kind === 'lore_entry_saved')).toHaveLength(2);
+  });
+
+  it('attaches a lorebook to a chat from its Story state; a reply then shows the entry that fired, and on which key, in "Why this reply?"', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    const chatId = await storyReady(page);
+    await page.evaluate((text) => (globalThis as any).roleplayEngine.engine.addLorebook({ text, fileName: 'Harbour town.json' }), JSON.stringify(WORLD_INFO));
+    await page.goto(`${app.url}/chats/${chatId}`);
+    // The drawer opens by itself on a wide screen.
+    const toggle = page.locator('.drawer-toggle');
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await page.getByRole('checkbox', { name: 'Harbour town' }).check();
+    await expect.poll(() => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatLorebooks(id), chatId)).toEqual([
+      expect.objectContaining({ name: 'Harbour town', attached: true }),
+    ]);
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    await composer.fill('"Is the harbour open tonight?"');
+    await composer.press('Enter');
+    const reply = page.locator('.turn.assistant').last();
+    await expect.poll(() => reply.getAttribute('data-status'), { timeout: 20_000 }).toBe('done');
+    await reply.hover();
+    await reply.getByRole('button', { name: 'Why this reply?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Why this reply' });
+    await expect.poll(() => dialog.locator('[data-tier="should"]').innerText()).toMatch(/lore: The harbour \(harbour\)/);
+    expect(await dialog.innerText()).not.toMatch(/Bell tower/);
+  });
+});
