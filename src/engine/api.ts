@@ -83,6 +83,7 @@ export const API = {
   addLorebook: { kind: 'command', args: z.tuple([z.object({ text: z.string().max(20 * 1024 * 1024), fileName: z.string().max(500) })]) },
   saveLoreEntry: { kind: 'command', args: z.tuple([lorebookRef, z.unknown()]) },
   attachLorebook: { kind: 'command', args: z.tuple([id, id, z.boolean()]) },
+  removeLorebook: { kind: 'command', args: z.tuple([id]) },
   resetBot: { kind: 'command', args: z.tuple([id, z.string().max(200)]), rebuilds: true },
   undoBotReset: { kind: 'command', args: z.tuple([id]), rebuilds: true },
   rewind: { kind: 'command', args: z.tuple([id, seq]), rebuilds: true },

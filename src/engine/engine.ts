@@ -41,7 +41,7 @@ import { authoringCommands } from './authoring-commands.ts';
 import { deletionCommands } from './deletion-commands.ts';
 import { imageCommands } from './image-commands.ts';
 import { loreCommands } from './lore-commands.ts';
-import { chatLorebooks, listLorebooks, lorebookDetail, type LorebookRef } from './queries/lore.ts';
+import { chatLorebooks, editedCardLore, listLorebooks, lorebookDetail, type LorebookRef } from './queries/lore.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
@@ -103,7 +103,7 @@ export function createEngine(deps: EngineDeps) {
     exportCard: (botId: string) => {
       const bot = getBot(db, botId);
       if (!bot) throw new CommandRejectedError('That bot does not exist.');
-      return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId)) };
+      return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId), editedCardLore(db, botId)) };
     },
     /** What the card a bot came from says about itself (its creator's notes are for the player, never the prompt). */
     botCardInfo: (botId: string) => {

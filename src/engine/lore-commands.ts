@@ -50,6 +50,19 @@ export function loreCommands(ctx: LogContext) {
       );
     },
 
+    /** "Delete lorebook": gone from the Lore page and from the chats it was attached to. */
+    removeLorebook(lorebookId: string, commandId?: string): void {
+      command(
+        ctx,
+        commandId,
+        (stampFirst) => {
+          if (!db.get('SELECT 1 AS x FROM lorebooks WHERE id = ?', [lorebookId])) throw new CommandRejectedError('That lorebook no longer exists.');
+          appendEvents(ctx, stampFirst([{ kind: 'lorebook_removed', payload: { lorebookId } }]));
+        },
+        () => undefined,
+      );
+    },
+
     /** Attaches a lorebook to a chat (its entries fire there) or takes it off. */
     attachLorebook(chatId: string, lorebookId: string, attached: boolean, commandId?: string): void {
       command(

@@ -58,6 +58,11 @@ describe('the Lore page', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' }).textContent()).toContain('The bell rings at midnight.');
     expect((await exportLog(page)).events.filter((e) => e.kind === 'lore_entry_saved')).toHaveLength(2);
+
+    await page.getByRole('button', { name: 'Delete lorebook' }).click();
+    await page.getByRole('dialog', { name: 'Delete Harbour town?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL(/\/lore$/);
+    await expect.poll(() => page.getByText('No lorebooks yet.').isVisible()).toBe(true);
   });
 
   it('attaches a lorebook to a chat from its Story state; a reply then shows the entry that fired, and on which key, in "Why this reply?"', async () => {

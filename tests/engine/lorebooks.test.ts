@@ -125,7 +125,16 @@ describe('lorebooks in play', () => {
     engine.lore.saveLoreEntry({ lorebookId }, { ...harbour, enabled: true });
     expect(lore()).toEqual([]);
 
+    // Deleted while attached: gone from the chat, the Lore page, and a rebuild of the chat alone.
+    engine.lore.attachLorebook(chat, lorebookId, true);
+    expect(lore()).toHaveLength(1);
+    engine.lore.removeLorebook(lorebookId);
+    expect(lore()).toEqual([]);
+    expect(engine.listLorebooks()).toEqual([]);
+    expect(() => engine.lore.attachLorebook(chat, lorebookId, true)).toThrow(/no longer exists/);
     const before = dumpProjections(db);
+    engine.rebuildChat(chat);
+    expect(dumpProjections(db)).toEqual(before);
     engine.rebuild();
     expect(dumpProjections(db)).toEqual(before);
   });
@@ -143,13 +152,13 @@ describe('lorebooks in play', () => {
     expect(engine.headSeq()).toBe(head);
   });
 
-  it('a bot’s card lorebook is listed and edited the same way: an entry turned off stops firing, the kept card unchanged; purging the bot removes the edits', async () => {
+  it('a bot’s card lorebook is listed and edited the same way: an entry turned off stops firing, an exported card carries the edits and keeps the rest; purging the bot removes them', async () => {
     const { engine, db } = await openTestEngine();
     engine.append([draft.you({ name: 'Ada' })]);
     const cardJson = {
       spec: 'chara_card_v2',
       spec_version: '2.0',
-      data: { name: 'Vale', description: 'A pilot.', first_mes: 'Hi.', character_book: { name: 'Vale’s waters', entries: [{ keys: ['reef'], content: 'The reef is sharp.', enabled: true, insertion_order: 1 }] } },
+      data: { name: 'Vale', description: 'A pilot.', first_mes: 'Hi.', character_book: { name: 'Vale’s waters', entries: [{ keys: ['reef'], content: 'The reef is sharp.', enabled: true, insertion_order: 1, id: 41, extensions: { depth: 4, mine: 'kept' } }, { keys: ['tide'], content: 'Tides turn.', enabled: true, insertion_order: 2 }] } },
     };
     const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(cardJson)), async (b) => new Uint8Array(inflateSync(b)));
     const { cut: _cut, ...fields } = botFromCard(card.data);
@@ -159,12 +168,22 @@ describe('lorebooks in play', () => {
     const count = await loadTokenCounter();
     const fired = () => engine.narratorPrompt(chat, engine.headSeq() + 1, count).parts.filter((p) => p.label.startsWith('lore:')).map((p) => p.text);
     expect(fired()).toEqual(['The reef is sharp.']);
-    expect(engine.listLorebooks()).toEqual([{ ref: { botId }, name: 'Vale’s waters', kind: 'card', entries: 1, enabled: 1 }]);
+    expect(engine.listLorebooks()).toEqual([{ ref: { botId }, name: 'Vale’s waters', kind: 'card', entries: 2, enabled: 2 }]);
 
-    const reef = engine.lorebook({ botId })!.entryList[0]!;
-    engine.lore.saveLoreEntry({ botId }, { ...reef, enabled: false });
+    const [reef, tide] = engine.lorebook({ botId })!.entryList;
+    engine.lore.saveLoreEntry({ botId }, { ...reef!, enabled: false, wholeWords: true });
+    engine.lore.saveLoreEntry({ botId }, { ...tide!, content: 'Tides turn at noon.' });
     expect(fired()).toEqual([]);
-    expect((engine.exportCard(botId).v3 as { data: { character_book: { entries: { content: string }[] } } }).data.character_book.entries[0]!.content).toBe('The reef is sharp.');
+    const exported = engine.exportCard(botId).v3 as { data: { character_book: { entries: Record<string, unknown>[] } } };
+    expect(exported.data.character_book.entries).toEqual([
+      { keys: ['reef'], content: 'The reef is sharp.', enabled: false, insertion_order: 1, id: 41, extensions: { depth: 4, mine: 'kept', match_whole_words: true } },
+      { keys: ['tide'], content: 'Tides turn at noon.', enabled: true, insertion_order: 2 },
+    ]);
+    const again = await readCard(new TextEncoder().encode(JSON.stringify(exported)), async (b) => new Uint8Array(inflateSync(b)));
+    expect(again.card.data.book!.entries.map((e) => [e.enabled, e.content])).toEqual([
+      [false, 'The reef is sharp.'],
+      [true, 'Tides turn at noon.'],
+    ]);
 
     engine.deletion.deleteBot(botId);
     expect(engine.listLorebooks()).toEqual([]);

@@ -1,4 +1,5 @@
-import { parseCardJson } from './card-json.ts';
+import { bookOf, parseCardJson } from './card-json.ts';
+import { loreEntry, LOGICS, type LoreEntry } from './lore.ts';
 import { botFromCard } from './card-to-bot.ts';
 
 /** The bot as the app holds it: what an export writes into the card. */
@@ -19,7 +20,11 @@ const V3_ONLY = ['assets', 'nickname', 'creator_notes_multilingual', 'source', '
  * the import made of the card stays as the card had it): a card exported unedited is the card
  * imported, extensions, assets and unknown keys included.
  */
-export function cardForExport(bot: ExportedBot, kept: Record<string, unknown> | null): { v3: Record<string, unknown>; v2: Record<string, unknown> } {
+export function cardForExport(
+  bot: ExportedBot,
+  kept: Record<string, unknown> | null,
+  loreEdits: readonly LoreEntry[] = [],
+): { v3: Record<string, unknown>; v2: Record<string, unknown> } {
   const original = kept ?? {};
   const parsed = kept ? parseCardJson(JSON.stringify(kept)) : null;
   const base: Record<string, unknown> = parsed
@@ -57,6 +62,9 @@ export function cardForExport(bot: ExportedBot, kept: Record<string, unknown> | 
   if (!before || JSON.stringify(bot.voiceSamples) !== JSON.stringify(before.voiceSamples)) {
     data.mes_example = bot.voiceSamples.length ? `<START>\n${bot.voiceSamples.map((line) => `{{char}}: ${line}`).join('\n')}` : '';
   }
+  if (loreEdits.length && typeof data.character_book === 'object' && data.character_book !== null) {
+    data.character_book = withLoreEdits(data.character_book as Record<string, unknown>, loreEdits);
+  }
   for (const [field, empty] of [['alternate_greetings', []], ['tags', []], ['extensions', {}], ['creator_notes', ''], ['system_prompt', ''], ['post_history_instructions', ''], ['creator', ''], ['character_version', '']] as const) {
     if (data[field] === undefined) data[field] = empty;
   }
@@ -68,4 +76,75 @@ export function cardForExport(bot: ExportedBot, kept: Record<string, unknown> | 
   const v2Data = Object.fromEntries(Object.entries(data).filter(([key]) => !V3_ONLY.includes(key)));
   const v2 = unchanged && parsed.spec === 'chara_card_v2' ? original : { spec: 'chara_card_v2', spec_version: '2.0', data: v2Data };
   return { v3, v2 };
+}
+
+type RawEntry = Record<string, unknown> & { extensions?: Record<string, unknown> };
+
+/** Where each part of an entry lives in a card's book entry: its own fields, or SillyTavern's extensions. */
+const WRITE_BACK: { [K in keyof LoreEntry]?: (raw: RawEntry, ext: Record<string, unknown>, value: LoreEntry[K]) => void } = {
+  name: (raw, _ext, v) => {
+    if ('comment' in raw) raw.comment = v;
+    else raw.name = v;
+  },
+  keys: (raw, _ext, v) => {
+    raw.keys = v;
+    if ('key' in raw) raw.key = v;
+  },
+  secondaryKeys: (raw, _ext, v) => {
+    raw.secondary_keys = v;
+    if ('keysecondary' in raw) raw.keysecondary = v;
+  },
+  content: (raw, _ext, v) => void (raw.content = v),
+  enabled: (raw, _ext, v) => {
+    raw.enabled = v;
+    if ('disable' in raw) raw.disable = !v;
+  },
+  constant: (raw, _ext, v) => void (raw.constant = v),
+  selective: (raw, _ext, v) => void (raw.selective = v),
+  insertionOrder: (raw, _ext, v) => void (raw.insertion_order = v),
+  placement: (raw, ext, v) => {
+    raw.position = v;
+    if (typeof ext.position === 'number') ext.position = v === 'after_char' ? 1 : 0;
+  },
+  caseSensitive: (raw, _ext, v) => void (raw.case_sensitive = v),
+  logic: (_raw, ext, v) => void (ext.selectiveLogic = LOGICS.indexOf(v)),
+  wholeWords: (_raw, ext, v) => void (ext.match_whole_words = v),
+  probability: (_raw, ext, v) => void (ext.probability = v),
+  useProbability: (_raw, ext, v) => void (ext.useProbability = v),
+  scanDepth: (_raw, ext, v) => void (ext.scan_depth = v),
+  preventRecursion: (_raw, ext, v) => void (ext.prevent_recursion = v),
+  excludeRecursion: (_raw, ext, v) => void (ext.exclude_recursion = v),
+  ignoreBudget: (_raw, ext, v) => void (ext.ignore_budget = v),
+};
+
+/**
+ * The card's book with the entries edited here written in: only the parts that differ from what
+ * the card said, so everything else an entry carries (ids, extensions the app does not read)
+ * stays as it came.
+ */
+function withLoreEdits(book: Record<string, unknown>, edits: readonly LoreEntry[]): Record<string, unknown> {
+  const read = bookOf(book);
+  if (!read) return book;
+  const byPosition = new Map(edits.map((e) => [e.position, e]));
+  const rewrite = (value: unknown, position: number): unknown => {
+    const edit = byPosition.get(position);
+    const entry = read.entries[position];
+    if (!edit || !entry || typeof value !== 'object' || value === null) return value;
+    const before = loreEntry(entry);
+    const raw: RawEntry = { ...(value as RawEntry) };
+    const ext = { ...(typeof raw.extensions === 'object' && raw.extensions !== null ? raw.extensions : {}) };
+    for (const field of Object.keys(WRITE_BACK) as (keyof LoreEntry)[]) {
+      const differs = field === 'name' ? (edit.name ?? '') !== (before.name ?? '') : JSON.stringify(edit[field]) !== JSON.stringify(before[field]);
+      if (differs) (WRITE_BACK[field] as (r: RawEntry, e: Record<string, unknown>, v: unknown) => void)(raw, ext, edit[field]);
+    }
+    if (Object.keys(ext).length) raw.extensions = ext;
+    return raw;
+  };
+  const entries = book.entries;
+  if (Array.isArray(entries)) return { ...book, entries: entries.map(rewrite) };
+  if (typeof entries === 'object' && entries !== null) {
+    // Entries keyed by id: positions follow the keys' order, as the reader reads them.
+    return { ...book, entries: Object.fromEntries(Object.entries(entries).map(([key, value], i) => [key, rewrite(value, i)])) };
+  }
+  return book;
 }

@@ -48,7 +48,8 @@ export interface FiredEntry {
   depth: number;
 }
 
-const LOGICS: SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all'];
+/** SillyTavern's selectiveLogic numbers, in its order. */
+export const LOGICS: SelectiveLogic[] = ['and_any', 'not_all', 'not_any', 'and_all'];
 const ext = (raw: Record<string, unknown>) => (typeof raw.extensions === 'object' && raw.extensions !== null ? (raw.extensions as Record<string, unknown>) : {});
 const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);

@@ -85,3 +85,19 @@ export const lorebookAttached = defineEvent({
     else db.run('DELETE FROM chat_lorebooks WHERE chat_id = ? AND lorebook_id = ?', [chatId, p.lorebookId]);
   },
 });
+
+/** "Delete lorebook": it leaves the Lore page and every chat it was attached to. Its events stay in the log. */
+export const lorebookRemoved = defineEvent({
+  kind: 'lorebook_removed',
+  writes: ['lorebooks', 'lore_entries', 'chat_lorebooks'],
+  scope: 'global',
+  schema: z.object({ lorebookId: uuid }),
+  apply(db, { payload: p }) {
+    db.run('DELETE FROM lorebooks WHERE id = ?', [p.lorebookId]);
+    db.run('DELETE FROM lore_entries WHERE book_id = ?', [p.lorebookId]);
+    db.run('DELETE FROM chat_lorebooks WHERE lorebook_id = ?', [p.lorebookId]);
+  },
+  applyToChat(db, { payload: p }, chatId) {
+    db.run('DELETE FROM chat_lorebooks WHERE chat_id = ? AND lorebook_id = ?', [chatId, p.lorebookId]);
+  },
+});

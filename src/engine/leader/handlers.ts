@@ -69,6 +69,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish }: Handl
     addLorebook: (commandId: string, file: { text: string; fileName: string }) => engine.lore.addLorebook(file, commandId),
     /** An entry edited, or turned on or off, on the Lore page. */
     saveLoreEntry: (commandId: string, ref: LorebookRef, entry: unknown) => engine.lore.saveLoreEntry(ref, entry, commandId),
+    removeLorebook: (commandId: string, lorebookId: string) => engine.lore.removeLorebook(lorebookId, commandId),
     attachLorebook: (commandId: string, chatId: string, lorebookId: string, attached: boolean) => engine.lore.attachLorebook(chatId, lorebookId, attached, commandId),
     /** "Reset…" on a bot, confirmed by its exact name; and its undo. */
     resetBot: (commandId: string, botId: string, confirmName: string) => engine.authoring.resetBot(botId, confirmName, commandId),

@@ -124,3 +124,10 @@ export function chatLorebooks(db: Db, chatId: string): { lorebookId: string; nam
 export function attachedLorebooks(db: Db, chatId: string): string[] {
   return db.all<{ lorebook_id: string }>('SELECT lorebook_id FROM chat_lorebooks WHERE chat_id = ? ORDER BY lorebook_id', [chatId]).map((r) => r.lorebook_id);
 }
+
+/** The entries of a bot's card book that the player edited here, for the card an export writes. */
+export function editedCardLore(db: Db, botId: string): LoreEntry[] {
+  return db
+    .all<{ entry: string }>('SELECT entry FROM lore_entries WHERE book_id = ? AND edited_seq IS NOT NULL ORDER BY position', [botId])
+    .map((r) => JSON.parse(r.entry) as LoreEntry);
+}

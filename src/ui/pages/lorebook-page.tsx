@@ -1,8 +1,9 @@
-import { A, useLocation, useParams } from '@solidjs/router';
+import { A, useLocation, useNavigate, useParams } from '@solidjs/router';
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { ErrorNote } from '../error-note.tsx';
+import { Modal } from '../modal.tsx';
 import { createLiveQuery } from '../live-query.ts';
 import type { LoreEntry, LorebookRef } from '../../engine/for-ui.ts';
 
@@ -145,6 +146,13 @@ export function LorebookPage() {
   const { run, busy, error } = createAction();
   const [editing, setEditing] = createSignal<number | null>(null);
   const [find, setFind] = createSignal('');
+  const [confirmDelete, setConfirmDelete] = createSignal(false);
+  const navigate = useNavigate();
+  const remove = (lorebookId: string) =>
+    void run(async () => {
+      await client.engine.removeLorebook(lorebookId);
+      navigate('/lore', { replace: true });
+    });
   const save = (entry: LoreEntry) => client.engine.saveLoreEntry(ref(), entry);
   const shown = () => {
     const needle = find().trim().toLowerCase();
@@ -160,7 +168,28 @@ export function LorebookPage() {
         <Show when={book()} fallback={<p class="muted">This lorebook is not here (it may have gone with its bot).</p>}>
           {(b) => (
             <>
-              <h1 id="lorebook-title">{b().name}</h1>
+              <div class="title-row">
+                <h1 id="lorebook-title">{b().name}</h1>
+                <Show when={'lorebookId' in b().ref}>
+                  <button type="button" class="quiet" onClick={() => setConfirmDelete(true)}>
+                    Delete lorebook
+                  </button>
+                </Show>
+              </div>
+              <Show when={confirmDelete()}>
+                <Modal title={`Delete ${b().name}?`} id="delete-lorebook-title" onClose={() => setConfirmDelete(false)}>
+                  <p>It leaves the Lore page and every chat it is attached to. Stories already told keep what it gave them.</p>
+                  <ErrorNote message={error()} />
+                  <div class="dialog-actions">
+                    <button type="button" onClick={() => setConfirmDelete(false)}>
+                      Cancel
+                    </button>
+                    <button type="button" class="primary-action danger" disabled={busy()} onClick={() => remove((b().ref as { lorebookId: string }).lorebookId)}>
+                      Delete
+                    </button>
+                  </div>
+                </Modal>
+              </Show>
               <p class="muted small-text">
                 {b().kind === 'card' ? 'From a bot’s card, always on in its chats' : 'Attach it to a chat from the chat’s Story state'}
                 {' · '}scans the newest {b().settings.scanDepth === 1 ? 'message' : `${b().settings.scanDepth} messages`}
