@@ -9,6 +9,11 @@ import { parseSillyTavernChat, type StMessage } from './cards/st-chat.ts';
 
 const MAX_USER_TEXT = 20_000;
 const MAX_REPLY_TEXT = 100_000;
+/** Versions of one reply: far more than anyone swipes, few enough that a hostile file cannot make millions of events. */
+const MAX_VERSIONS = 500;
+/** Dates a turn can carry (the events' range); one outside it is dropped, not refused. */
+const LATEST_DATE = Date.UTC(2200, 0, 1);
+const inRange = (sentAt: number | null) => (sentAt !== null && sentAt >= 0 && sentAt <= LATEST_DATE ? Math.trunc(sentAt) : null);
 
 /** One message as it will be written: a turn of yours, or a reply with its versions. */
 export type Planned =
@@ -57,7 +62,7 @@ export function planChatImport(text: string): ImportPlan {
         continue;
       }
       if (text.length > MAX_USER_TEXT) throw tooLong(m, MAX_USER_TEXT, text.length);
-      messages.push({ role: 'user', line: m.line, text, sentAt: m.sentAt });
+      messages.push({ role: 'user', line: m.line, text, sentAt: inRange(m.sentAt) });
       continue;
     }
     const versions = (m.swipes.length > 1 ? m.swipes : [m.text]).map((v) => v.trim());
@@ -67,8 +72,9 @@ export function planChatImport(text: string): ImportPlan {
     }
     const long = versions.find((v) => v.length > MAX_REPLY_TEXT);
     if (long !== undefined) throw tooLong(m, MAX_REPLY_TEXT, long.length);
+    if (versions.length > MAX_VERSIONS) throw new CommandRejectedError(`Line ${m.line}: a reply with ${versions.length} swipes; at most ${MAX_VERSIONS} are kept.`);
     if (versions.length > 1) withVersions++;
-    messages.push({ role: 'assistant', line: m.line, versions, chosen: m.swipeId, sentAt: m.sentAt });
+    messages.push({ role: 'assistant', line: m.line, versions, chosen: m.swipeId, sentAt: inRange(m.sentAt) });
   }
   if (messages.length === 0) throw new CommandRejectedError('This chat has no messages to import.');
   const dates = messages.map((m) => m.sentAt).filter((d): d is number => d !== null);

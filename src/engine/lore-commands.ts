@@ -4,7 +4,7 @@ import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { CardError } from './cards/errors.ts';
 import { readLorebookFile } from './cards/lorebook-file.ts';
-import { loreEntrySchema } from './events/lore.ts';
+import { lorebookAdded, loreEntrySchema } from './events/lore.ts';
 import { lorebookDetail, type LorebookRef } from './queries/lore.ts';
 
 /** Lorebooks of their own brought in, entries edited or switched off, lorebooks attached to chats. */
@@ -22,6 +22,15 @@ export function loreCommands(ctx: LogContext) {
       }
       const lorebookId = ctx.newId();
       const { entries, ...settings } = read.book;
+      // What the file says, held to what an entry can be: a key of 10,000 characters, a scan depth
+      // of a million, named by its entry, before anything is written.
+      const checked = lorebookAdded.schema.safeParse({ lorebookId, name: read.name, format: read.format, settings, entries });
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        const [where, index, ...rest] = issue.path.map(String);
+        const place = where === 'entries' ? `Entry ${Number(index) + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : issue.path.join('.') || 'The lorebook';
+        throw new CommandRejectedError(`This lorebook cannot be read as it is: ${place}: ${issue.message}.`);
+      }
       return command(
         ctx,
         commandId,

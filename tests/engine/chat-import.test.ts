@@ -70,6 +70,8 @@ describe('importing a SillyTavern chat', () => {
     expect(() => engine.importChat(importInput(`${stFile}\n${line({ name: 'Mira', is_user: false })}`, bot))).toThrow(/Line 6 has no message text/);
     expect(() => engine.importChat(importInput(`${stFile}\n${line(message('Ada', true, 'x'.repeat(20_001)))}`, bot))).toThrow(/Line 6: a message of 20,001 characters/);
     expect(() => engine.importChat(importInput(line(header), bot))).toThrow(/no messages/);
+    const swipes = Array.from({ length: 501 }, (_, i) => `v${i}`);
+    expect(() => engine.importChat(importInput(`${stFile}\n${line(message('Mira', false, 'v0', { swipes, swipe_id: 0 }))}`, bot))).toThrow(/Line 6: a reply with 501 swipes/);
     expect(() => engine.importChat(importInput('{"not": "a chat"}\n', bot))).toThrow(/not a SillyTavern chat/);
     expect(engine.headSeq()).toBe(head);
   });
@@ -114,6 +116,12 @@ describe('importing a SillyTavern chat', () => {
     const steered = dumpProjections(db);
     engine.rebuild();
     expect(steered).toEqual(dumpProjections(db));
+  });
+
+  it('drops a date outside the years a turn can carry instead of refusing the file', async () => {
+    const { engine, bot } = await openStory();
+    const chat = engine.importChat(importInput(`${line(header)}\n${line(message('Ada', true, 'Hello.', { send_date: 'January 1, 3000 1:00am' }))}\n${line(message('Mira', false, 'Hi.', { send_date: -5 }))}`, bot));
+    expect(engine.transcript(chat).turns.map((t) => t.text)).toEqual(['Hello.', 'Hi.']);
   });
 
   it('refuses a bot that is in Recently deleted', async () => {

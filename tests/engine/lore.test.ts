@@ -96,3 +96,16 @@ describe('lorebook activation', () => {
     expect(fire(b, ['the sea'], 'turn-B')).not.toEqual(first);
   });
 });
+
+describe('hostile expressions', () => {
+  it('a key that could take exponential time never matches, and scanning with it returns at once; plain expressions still work', async () => {
+    const { riskyPattern } = await import('../../src/engine/cards/lore.ts');
+    expect(['(a+)+$', '(a|aa)*b', '(\\w+\\s?)*$', '(.*a){20}', '(x+x+)+y', '(a)\\1'].map(riskyPattern)).toEqual([true, true, true, true, true, true]);
+    expect(['dragons?', '\\bsea (serpent|monster)s?\\b', '[a-z]+ing', 'a{2}', '(ab)?c', '[(+)]+'].map(riskyPattern)).toEqual([false, false, false, false, false, false]);
+    const evil = entry({ keys: ['/(a+)+$/'], content: 'never' });
+    const fine = entry({ keys: ['/sea (serpent|monster)s?/i'], content: 'fine' });
+    const book: Lorebook = { entries: [evil, fine], scanDepth: 1, tokenBudget: 1_000, recursive: false, maxRecursion: 0 };
+    const fired = activateLore(book, [`${'a'.repeat(40)}! A Sea Serpent.`], { seed: 's', count: (t) => t.length });
+    expect(fired.map((f) => f.entry.content)).toEqual(['fine']);
+  });
+});

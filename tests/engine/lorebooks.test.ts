@@ -149,6 +149,8 @@ describe('lorebooks in play', () => {
     expect(() => engine.lore.saveLoreEntry({ lorebookId: engine.newId() }, gulls)).toThrow(/no longer exists/);
     expect(() => engine.lore.attachLorebook(chat, engine.newId(), true)).toThrow(/no longer exists/);
     expect(() => engine.lore.addLorebook({ text: '{"entries": [}', fileName: 'x.json' })).toThrow(/not JSON/);
+    const longKey = { entries: [{ keys: ['sea'], content: 'ok' }, { keys: ['k'.repeat(501)], content: 'x' }] };
+    expect(() => engine.lore.addLorebook({ text: JSON.stringify(longKey), fileName: 'x.json' })).toThrow(/Entry 2 \(keys\.0\)/);
     expect(engine.headSeq()).toBe(head);
   });
 

@@ -95,6 +95,44 @@ interface Scan {
 }
 
 /**
+ * Whether an expression could take exponential time on some text: a repeated group that itself
+ * repeats or branches (`(a+)+`, `(a|ab)*`), or a back-reference. Keys come from cards and
+ * lorebooks, which are hostile until shown otherwise; such a key never matches rather than
+ * freezing every reply. Conservative: it refuses some expressions that would have been fine.
+ */
+export function riskyPattern(pattern: string): boolean {
+  if (pattern.length > 500 || /\\[1-9]|\\k</.test(pattern)) return true;
+  const groups: boolean[] = [];
+  let inner = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (c === '(') {
+      groups.push(inner);
+      inner = false;
+    } else if (c === ')') {
+      const held: boolean = inner;
+      inner = groups.pop() ?? false;
+      const next = pattern[i + 1];
+      const repeats = next === '*' || next === '+' || (next === '{' && !/^\{[01]\}/.test(pattern.slice(i + 1)));
+      if (repeats && held) return true;
+      // What the group held counts for the group around it, and so does repeating it.
+      inner ||= held || repeats;
+    } else if (c === '*' || c === '+' || c === '{' || c === '|') {
+      inner = true;
+    }
+  }
+  return false;
+}
+
+/**
  * A key as a test: `/pattern/flags` is a regular expression, anything else plain text, found with
  * indexOf first (a regular expression only checks word edges where the text does hold the key).
  */
@@ -102,6 +140,7 @@ function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | nul
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(key);
   try {
     if (regex) {
+      if (riskyPattern(regex[1]!)) return null;
       const pattern = new RegExp(regex[1]!, regex[2]!.replace(/[gy]/g, ''));
       return (scan) => pattern.test(scan.text);
     }
@@ -114,6 +153,23 @@ function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | nul
     // A key that is not a valid expression never matches, rather than failing the turn.
     return null;
   }
+}
+
+/**
+ * Keys' tests, kept between activations: a book's keys are the same turn after turn, and compiling
+ * hundreds of expressions each reply was most of its cost.
+ */
+const matchers = new Map<string, (scan: Scan) => boolean>();
+const never = () => false;
+function cachedMatcher(key: string, entry: LoreEntry): (scan: Scan) => boolean {
+  const id = `${entry.caseSensitive ? 1 : 0}${entry.wholeWords ? 1 : 0}${key}`;
+  let test = matchers.get(id);
+  if (test === undefined) {
+    test = matcher(key, entry) ?? never;
+    if (matchers.size > 20_000) matchers.clear();
+    matchers.set(id, test);
+  }
+  return test;
 }
 
 /** Token counts of lore texts: a text's count never changes, so each is counted once. */
@@ -144,12 +200,12 @@ function roll(seed: string, position: number): number {
 export function activateLore(book: Lorebook, messages: readonly string[], options: { seed: string; count: (text: string) => number }): FiredEntry[] {
   const fired = new Map<number, FiredEntry>();
   const passes = (entry: LoreEntry) => !entry.useProbability || entry.probability >= 100 || roll(options.seed, entry.position) < entry.probability;
-  // Each key compiled once per activation, whatever the number of texts and passes it is tried on.
+  // Each key's test made once per activation, whatever the number of texts and passes it is tried on.
   const compiled = new Map<LoreEntry, { primary: [string, (scan: Scan) => boolean][]; secondary: ((scan: Scan) => boolean)[] }>();
   const keysOf = (entry: LoreEntry) => {
     let keys = compiled.get(entry);
     if (!keys) {
-      const build = (key: string) => matcher(key, entry) ?? (() => false);
+      const build = (key: string) => cachedMatcher(key, entry);
       keys = { primary: entry.keys.map((key) => [key, build(key)]), secondary: entry.secondaryKeys.map(build) };
       compiled.set(entry, keys);
     }
