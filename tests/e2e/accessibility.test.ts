@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +39,12 @@ describe('accessibility', () => {
       }, chatId);
     await expect.poll(replied, { timeout: 20_000 }).toBe(2);
     await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+    await page.evaluate(
+      (text) => (globalThis as any).roleplayEngine.engine.addLorebook({ text, fileName: 'Harbour.json' }),
+      JSON.stringify({ entries: { '0': { uid: 0, key: ['harbour'], keysecondary: ['ice'], selective: true, comment: 'Harbour', content: 'Cold water.' } } }),
+    );
+    const chatFile = join(freshProfile(), 'Mira.jsonl');
+    writeFileSync(chatFile, [{ user_name: 'Ada', character_name: 'Mira', chat_metadata: {} }, { name: 'Mira', is_user: false, mes: 'Hello.', send_date: 'June 3, 2023 1:23pm' }].map((l) => JSON.stringify(l)).join('\n'));
 
     for (const [width, height] of [
       [1280, 800],
@@ -70,6 +77,20 @@ describe('accessibility', () => {
       await page.getByRole('dialog', { name: 'Rewind to here?' }).getByRole('button', { name: 'Cancel' }).waitFor();
       await check(`rewind ${size}`);
       await page.keyboard.press('Escape');
+
+      await page.goto(`${app.url}/chats`);
+      await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(chatFile);
+      await page.getByTestId('chat-preview').waitFor();
+      await check(`chat import ${size}`);
+      await page.keyboard.press('Escape');
+
+      await page.goto(`${app.url}/lore`);
+      await page.getByRole('list', { name: 'Lorebooks' }).waitFor();
+      await check(`lore ${size}`);
+      await page.getByRole('link', { name: /Harbour/ }).click();
+      await page.getByRole('button', { name: 'Edit Harbour' }).click();
+      await page.getByRole('form', { name: 'Edit Harbour' }).waitFor();
+      await check(`lorebook ${size}`);
 
       await page.goto(`${app.url}/bots`);
       await page.getByRole('list', { name: 'Bots' }).waitFor();

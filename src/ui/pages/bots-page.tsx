@@ -3,6 +3,7 @@ import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import { CardImport } from './card-import.tsx';
+import { createFileDrop, FileButton } from '../file-input.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { ErrorNote } from '../error-note.tsx';
@@ -18,45 +19,16 @@ export function BotsPage() {
   /** A card file chosen or dropped: its preview asks before anything is saved. */
   const [cardFile, setCardFile] = createSignal<File | null>(null);
   const [imported, setImported] = createSignal<{ id: string; name: string } | null>(null);
-  const [dragging, setDragging] = createSignal(false);
+  const drop = createFileDrop(setCardFile);
   return (
-    <section
-      aria-labelledby="bots-title"
-      classList={{ 'drop-target': dragging() }}
-      onDragOver={(event) => {
-        if (!event.dataTransfer?.types.includes('Files')) return;
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={(event) => {
-        if (event.currentTarget === event.target) setDragging(false);
-      }}
-      onDrop={(event) => {
-        event.preventDefault();
-        setDragging(false);
-        const file = event.dataTransfer?.files[0];
-        if (file) setCardFile(file);
-      }}
-    >
+    <section aria-labelledby="bots-title" classList={{ 'drop-target': drop.dragging() }} {...drop.handlers}>
       <div class="title-row">
         <h1 id="bots-title">Bots</h1>
         <div class="row">
           <A class="button quiet" href="/deleted">
             Recently deleted
           </A>
-          <label class="button" title="A character card: PNG, JSON or CHARX (or drop it on this page)">
-            Import card
-            <input
-              type="file"
-              accept=".png,.json,.charx,image/png,application/json"
-              class="visually-hidden"
-              onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
-                e.currentTarget.value = '';
-                if (file) setCardFile(file);
-              }}
-            />
-          </label>
+          <FileButton label="Import card" title="A character card: PNG, JSON or CHARX (or drop it on this page)" accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
           <A class="button primary" href="/bots/new">
             New bot
           </A>

@@ -3,6 +3,7 @@ import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
 import { CardImport } from './card-import.tsx';
+import { FileButton } from '../file-input.tsx';
 import { importTopic, type ImportProgress } from '../../engine/for-ui.ts';
 
 /** The file read and checked in this tab (the reader loads only now, when a chat is imported). */
@@ -121,19 +122,7 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
                     </select>
                   </label>
                 </Show>
-                <label class="button quiet small self-start">
-                  Import their card
-                  <input
-                    type="file"
-                    accept=".png,.json,.charx,image/png,application/json"
-                    class="visually-hidden"
-                    onChange={(e) => {
-                      const file = e.currentTarget.files?.[0];
-                      e.currentTarget.value = '';
-                      if (file) setCardFile(file);
-                    }}
-                  />
-                </label>
+                <FileButton label="Import their card" class="button quiet small self-start" accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
                 <p class="muted small-text">Only the newest replies are read for memories and feelings; the rest of the story is kept as it was written.</p>
                 <Show when={progress()}>
                   {(p) => (

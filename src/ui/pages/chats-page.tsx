@@ -3,6 +3,7 @@ import { A, Navigate, useNavigate, useSearchParams } from '@solidjs/router';
 import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
 import { ChatSearchResults } from './chat-search.tsx';
 import { ChatImport } from './chat-import.tsx';
+import { createFileDrop, FileButton } from '../file-input.tsx';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import { describeFictionTime } from '../../engine/for-ui.ts';
@@ -27,7 +28,7 @@ export function ChatsPage() {
   };
   /** A SillyTavern chat file chosen or dropped: its preview asks before anything is written. */
   const [chatFile, setChatFile] = createSignal<File | null>(null);
-  const [dragging, setDragging] = createSignal(false);
+  const drop = createFileDrop(setChatFile);
   const navigate = useNavigate();
   const [firstRun] = createResource(async () => {
     const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
@@ -42,43 +43,20 @@ export function ChatsPage() {
         <Navigate href="/bots/new" />
       </Match>
       <Match when={true}>
-        <section
-          aria-labelledby="chats-title"
-          classList={{ 'drop-target': dragging() }}
-          onDragOver={(event) => {
-            if (!event.dataTransfer?.types.includes('Files')) return;
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={(event) => {
-            if (event.currentTarget === event.target) setDragging(false);
-          }}
-          onDrop={(event) => {
-            event.preventDefault();
-            setDragging(false);
-            const file = event.dataTransfer?.files[0];
-            if (file) setChatFile(file);
-          }}
-        >
+        <section aria-labelledby="chats-title" classList={{ 'drop-target': drop.dragging() }} {...drop.handlers}>
           <div class="title-row">
             <h1 id="chats-title">Chats</h1>
             <div class="row">
               <A class="button quiet" href="/deleted">
                 Recently deleted
               </A>
-              <label class="button quiet" title="A SillyTavern chat file, .jsonl (or drop it on this page)">
-                Import chat
-                <input
-                  type="file"
-                  accept=".jsonl,.json,application/jsonl,application/x-ndjson"
-                  class="visually-hidden"
-                  onChange={(e) => {
-                    const file = e.currentTarget.files?.[0];
-                    e.currentTarget.value = '';
-                    if (file) setChatFile(file);
-                  }}
-                />
-              </label>
+              <FileButton
+                label="Import chat"
+                class="button quiet"
+                title="A SillyTavern chat file, .jsonl (or drop it on this page)"
+                accept=".jsonl,.json,application/jsonl,application/x-ndjson"
+                onFile={setChatFile}
+              />
               <A class="button" href="/bots">
                 New chat
               </A>

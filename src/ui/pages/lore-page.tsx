@@ -3,6 +3,7 @@ import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { ErrorNote } from '../error-note.tsx';
+import { FileButton } from '../file-input.tsx';
 import { createLiveQuery } from '../live-query.ts';
 import type { LorebookRef } from '../../engine/for-ui.ts';
 
@@ -28,21 +29,16 @@ export function LorePage() {
     <section aria-labelledby="lore-title">
       <div class="title-row">
         <h1 id="lore-title">Lore</h1>
-        <label class="button" title="SillyTavern world info or a V3 lorebook (.json)">
-          Import lorebook
-          <input
-            type="file"
-            accept=".json,application/json"
-            class="visually-hidden"
-            disabled={busy()}
-            onChange={(e) => {
-              const file = e.currentTarget.files?.[0];
-              e.currentTarget.value = '';
-              setAdded(null);
-              if (file) addFile(file);
-            }}
-          />
-        </label>
+        <FileButton
+          label="Import lorebook"
+          title="SillyTavern world info or a V3 lorebook (.json)"
+          accept=".json,application/json"
+          disabled={busy()}
+          onFile={(file) => {
+            setAdded(null);
+            addFile(file);
+          }}
+        />
       </div>
       <p class="muted">
         A lorebook tells the narrator about the world when the story mentions an entry’s keys. A bot’s card lorebook is always on in its chats;
