@@ -109,3 +109,21 @@ describe('hostile expressions', () => {
     expect(fired.map((f) => f.entry.content)).toEqual(['fine']);
   });
 });
+
+describe('finding plain keys', () => {
+  it('fires exactly when the text holds the key, ignoring case, whatever the letters (the quick pre-check never hides a match)', async () => {
+    const fc = await import('fast-check');
+    const letters = fc.constantFrom(...'abAB é-ÉΣσς日本 '.split(''));
+    fc.assert(
+      fc.property(fc.array(letters, { minLength: 1, maxLength: 6 }), fc.array(letters, { maxLength: 60 }), (keyChars, textChars) => {
+        const key = keyChars.join('');
+        const text = textChars.join('');
+        if (!key.trim()) return;
+        const book: Lorebook = { entries: [entry({ keys: [key], content: 'hit' })], scanDepth: 1, tokenBudget: 1_000, recursive: false, maxRecursion: 0 };
+        const fired = activateLore(book, [text], { seed: 's', count: () => 1 }).length === 1;
+        expect(fired).toBe(text.toLowerCase().includes(key.trim().toLowerCase()));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});

@@ -92,6 +92,28 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Scan {
   text: string;
   lower: string;
+  /** Which three-letter runs the lower-case text holds, hashed into a bitmap, made on first use. */
+  grams?: Uint8Array;
+}
+
+const GRAMS = 1 << 16;
+const gram = (a: number, b: number, c: number) => (a * 961 + b * 31 + c + (a >>> 5) * 7) & (GRAMS - 1);
+
+function gramsOf(scan: Scan): Uint8Array {
+  if (!scan.grams) {
+    const grams = new Uint8Array(GRAMS);
+    const t = scan.lower;
+    for (let i = 0; i + 2 < t.length; i++) grams[gram(t.charCodeAt(i), t.charCodeAt(i + 1), t.charCodeAt(i + 2))] = 1;
+    scan.grams = grams;
+  }
+  return scan.grams;
+}
+
+/** The hashed three-letter runs of a key: a text lacking any of them cannot hold the key. */
+function keyGrams(needle: string): number[] {
+  const hashes = new Set<number>();
+  for (let i = 0; i + 2 < needle.length; i++) hashes.add(gram(needle.charCodeAt(i), needle.charCodeAt(i + 1), needle.charCodeAt(i + 2)));
+  return [...hashes];
 }
 
 /**
@@ -148,7 +170,16 @@ function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | nul
     const needle = entry.caseSensitive ? plain : plain.toLowerCase();
     if (!needle) return null;
     const edges = entry.wholeWords ? new RegExp(`(?<![\\p{L}\\p{N}_])${escape(plain)}(?![\\p{L}\\p{N}_])`, entry.caseSensitive ? 'u' : 'iu') : null;
-    return (scan) => (entry.caseSensitive ? scan.text : scan.lower).includes(needle) && (!edges || edges.test(scan.text));
+    if (entry.caseSensitive) return (scan) => scan.text.includes(needle) && (!edges || edges.test(scan.text));
+    // Most keys are absent from most texts: a few bitmap lookups say so before a search of the text.
+    const grams = keyGrams(needle);
+    return (scan) => {
+      if (grams.length) {
+        const present = gramsOf(scan);
+        for (const g of grams) if (!present[g]) return false;
+      }
+      return scan.lower.includes(needle) && (!edges || edges.test(scan.text));
+    };
   } catch {
     // A key that is not a valid expression never matches, rather than failing the turn.
     return null;
