@@ -18,6 +18,21 @@ export function wrapSqlite(database: Database): Db {
     return stmt;
   }
 
+  /** Each statement's column names, read once: oo1's get({}) asks for every name on every row. */
+  const columns = new WeakMap<PreparedStatement, string[]>();
+  function rowOf(stmt: PreparedStatement): Row {
+    let names = columns.get(stmt);
+    // A schema change re-prepares a `SELECT *` with other columns: read them again then.
+    if (!names || names.length !== stmt.columnCount) {
+      names = stmt.getColumnNames();
+      columns.set(stmt, names);
+    }
+    const values = stmt.get([]) as unknown[];
+    const row: Row = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i] as Row[string];
+    return row;
+  }
+
   function withStatement<T>(sql: string, params: SqlParams | undefined, use: (s: PreparedStatement) => T): T {
     const stmt = prepared(sql);
     try {
@@ -49,12 +64,12 @@ export function wrapSqlite(database: Database): Db {
       });
     },
     get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined {
-      return withStatement(sql, params, (stmt) => (stmt.step() ? (stmt.get({}) as T) : undefined));
+      return withStatement(sql, params, (stmt) => (stmt.step() ? (rowOf(stmt) as T) : undefined));
     },
     all<T extends object = Row>(sql: string, params?: SqlParams): T[] {
       return withStatement(sql, params, (stmt) => {
         const rows: T[] = [];
-        while (stmt.step()) rows.push(stmt.get({}) as T);
+        while (stmt.step()) rows.push(rowOf(stmt) as T);
         return rows;
       });
     },

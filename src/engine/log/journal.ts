@@ -74,8 +74,11 @@ export function installJournal(db: Db): void {
   for (const { table, chatColumn, columns, key } of chatTables(db)) {
     const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
     const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${row}.${c}`).join(', ')})`;
+    // A chat's last_seq moves with every event: recording the whole chats row each time was a
+    // quarter of a rebuild. It is not journaled; replaying a chat's tail sets it afresh (`settleLastSeq`).
+    const watched = (op: string) => (op === 'update' && table === 'chats' ? `UPDATE OF ${columns.filter((c) => c !== 'last_seq').join(', ')}` : op.toUpperCase());
     const record = (op: string, row: 'NEW' | 'OLD', prior: string) =>
-      `CREATE TEMP TRIGGER IF NOT EXISTS journal_${table}_${op} AFTER ${op.toUpperCase()} ON main.${table}
+      `CREATE TEMP TRIGGER IF NOT EXISTS journal_${table}_${op} AFTER ${watched(op)} ON main.${table}
        WHEN (SELECT seq FROM temp.journaling) IS NOT NULL
        BEGIN
          INSERT INTO main.projection_journal (seq, chat_id, tbl, key, op, old)

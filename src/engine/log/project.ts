@@ -7,7 +7,10 @@ import { journaled } from './journal.ts';
  * chat rows journaled so they can be undone from the tail.
  */
 export function project(db: Db, def: EventDefinition, event: LoggedEvent): void {
-  journaled(db, event.seq, () => projectUnjournaled(db, def, event));
+  journaled(db, event.seq, () => {
+    def.apply(db, event);
+    if (event.chatId) db.run('UPDATE chats SET last_seq = ? WHERE id = ?', [event.seq, event.chatId]);
+  });
 }
 
 /** A global event's effect on one chat's rows (a bot reset), journaled like a projection. */
@@ -15,8 +18,3 @@ export function projectIntoChat(db: Db, def: EventDefinition, event: LoggedEvent
   journaled(db, event.seq, () => def.applyToChat?.(db, event, chatId));
 }
 
-/** The same projection, not journaled: events older than what a chat's journal keeps (`projectNewChat`). */
-export function projectUnjournaled(db: Db, def: EventDefinition, event: LoggedEvent): void {
-  def.apply(db, event);
-  if (event.chatId) db.run('UPDATE chats SET last_seq = ? WHERE id = ?', [event.seq, event.chatId]);
-}

@@ -1,8 +1,8 @@
 import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
-import { project, projectIntoChat, projectUnjournaled } from './project.ts';
-import { journalHorizon, setJournalHorizon, unproject } from './journal.ts';
+import { project, projectIntoChat } from './project.ts';
+import { JOURNAL_KEPT_EVENTS, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
@@ -38,15 +38,43 @@ function definition(kind: string) {
  * are visible (every marker event in id order, hidden ones too, so each sees what the earlier ones
  * left), then the visible events' projections in id order. Always a legal way to reach the current
  * state; the property test holds it equal to what incremental projection produced.
+ *
+ * Each chat's journal is refilled only for its latest `journalKeep` events, what `pruneJournal`
+ * would keep of it: older events are projected without it (most of a long log), and each chat's
+ * `last_seq` is set once at the end instead of after every event.
  */
-export function rebuild(db: Db): number {
+export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): number {
   return db.transaction(() => {
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
     replay(db, 'kind IN (SELECT value FROM json_each(?))', [MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
-    return replay(db, VISIBLE('e'), [], (row) => project(db, definition(row.kind), fromRow(row)));
+    const journalFrom = new Map<string, number>();
+    for (const { chat_id } of db.all<{ chat_id: string }>('SELECT DISTINCT chat_id FROM events WHERE chat_id IS NOT NULL')) {
+      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, journalKeep - 1])?.seq;
+      if (edge !== undefined) journalFrom.set(chat_id, edge);
+    }
+    const replayed = replay(db, VISIBLE('e'), [], (row) => {
+      const def = definition(row.kind);
+      if (row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0)) def.apply(db, fromRow(row));
+      else project(db, def, fromRow(row));
+    });
+    for (const [chatId, seq] of journalFrom) if (db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) setJournalHorizon(db, chatId, seq);
+    settleLastSeq(db);
+    return replayed;
   });
+}
+
+/**
+ * Sets each chat's `last_seq` (or one chat's) to its last visible event in replay order: what
+ * projecting its events one by one leaves there. Not journaled, so a tail replay sets it here.
+ */
+export function settleLastSeq(db: Db, chatId?: string): void {
+  db.run(
+    `UPDATE chats SET last_seq = coalesce((SELECT e.seq FROM events e WHERE e.chat_id = chats.id AND ${VISIBLE('e')} ORDER BY e.id DESC LIMIT 1), last_seq)
+     ${chatId === undefined ? '' : 'WHERE id = ?'}`,
+    chatId === undefined ? [] : [chatId],
+  );
 }
 
 /**
@@ -87,7 +115,7 @@ export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   // replay read the tail of the chat's index, not all of a long chat's events (a swipe at turn
   // 10,000 scanned and sorted every earlier event before).
   const floor = fromSeq > 0 ? (db.get<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE seq >= ?', [fromSeq])?.id ?? '~') : '';
-  return replay(
+  const replayed = replay(
     db,
     `${VISIBLE('e')} AND seq >= ? AND (chat_id = ? OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
     [fromSeq, chatId, reaching],
@@ -99,6 +127,8 @@ export function replayChat(db: Db, chatId: string, fromSeq: number): number {
     },
     floor,
   );
+  settleLastSeq(db, chatId);
+  return replayed;
 }
 
 /**
@@ -129,11 +159,13 @@ export function projectNewChat(db: Db, chatId: string, journalFrom: number, prog
     replay(db, 'chat_id = ? AND kind IN (SELECT value FROM json_each(?))', [chatId, MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
     setJournalHorizon(db, chatId, journalFrom);
     let projected = 0;
-    return replay(db, `${VISIBLE('e')} AND chat_id = ?`, [chatId], (row) => {
+    const replayed = replay(db, `${VISIBLE('e')} AND chat_id = ?`, [chatId], (row) => {
       const def = definition(row.kind);
       if (row.seq >= journalFrom) project(db, def, fromRow(row));
-      else projectUnjournaled(db, def, fromRow(row));
+      else def.apply(db, fromRow(row));
       if (++projected % BATCH === 0) progress?.(projected);
     });
+    settleLastSeq(db, chatId);
+    return replayed;
   });
 }

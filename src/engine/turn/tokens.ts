@@ -16,7 +16,7 @@ let counter: Promise<TokenCounter> | undefined;
 export function loadTokenCounter(): Promise<TokenCounter> {
   counter ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([lite, ranks]) => {
     const encoder = new lite.Tiktoken(ranks.default);
-    return (text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN);
+    return remembered((text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN));
   });
   return counter;
 }
@@ -37,4 +37,30 @@ export function fitToTokens(text: string, max: number, count: TokenCounter, keep
     else high = mid - 1;
   }
   return low > 0 ? cut(low) : '';
+}
+
+/** Characters of text whose counts are kept: a few thousand turns, a few megabytes at most. */
+const REMEMBERED_CHARS = 4_000_000;
+
+/**
+ * A counter that counts each text once. A turn's text never changes, and every prompt counts the
+ * same history again: encoding it was most of a prompt's assembly. Bounded by the characters it
+ * holds, and simply started afresh when full.
+ */
+export function remembered(count: TokenCounter): TokenCounter {
+  const counts = new Map<string, number>();
+  let held = 0;
+  return (text) => {
+    let tokens = counts.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (held + text.length > REMEMBERED_CHARS) {
+        counts.clear();
+        held = 0;
+      }
+      counts.set(text, tokens);
+      held += text.length;
+    }
+    return tokens;
+  };
 }
