@@ -77,6 +77,15 @@ describe('searchMemories', () => {
     expect(search('black flag tea').map((m) => m.summary)).toEqual(['Ada likes her tea with honey.']);
   });
 
+  it('words no memory holds never crowd out the ones that find something, however common those are', () => {
+    // Over a thousand memories hold "compass": a common word, which alone would be left out of
+    // the search if two rarer words stayed. Words no memory holds are not rarer; they are absent.
+    engine.append(Array.from({ length: 1_100 }, (_, i) => draft.memory(chat, engine.newId(), bot, { summary: `The compass pointed north on day ${i}.`, fictionTime: NOW })));
+    const found = search('Zeppelin whereabouts: where is the compass?');
+    expect(found).toHaveLength(4);
+    expect(found.every((m) => m.summary.includes('compass'))).toBe(true);
+  });
+
   it('reads user text as words, never as query syntax', () => {
     remember('Ada asked about NEAR harbours and the "quoted" AND unquoted things.');
     for (const hostile of ['NEAR(a b)', '"unbalanced', 'a AND OR NOT *', '^start col:umn', '((ooc))', '', '   ', '!!!']) {
