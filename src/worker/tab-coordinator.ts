@@ -2,7 +2,7 @@ import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
-import { loadTokenCounter } from '../engine/turn/tokens.ts';
+import { loadTokenCounter, tokenCounterNow } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
@@ -154,7 +154,8 @@ export class TabCoordinator {
       ? createLeader({
           engine,
           llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
-          tokens: loadTokenCounter,
+          // A Send never waits for the tokenizer to be built: until it is, lengths are estimated.
+          tokens: async () => tokenCounterNow(),
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),
@@ -162,10 +163,14 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
-    // Building the tokenizer and loading the SDK take most of a second: do it now, not on the first
-    // Send. Then pick up the analyses a previous leader left unfinished.
+    // The SDK loads now (a first Send needs it); building the tokenizer blocks this thread for most
+    // of a second, so it waits until a first Send has most likely been made or the player is reading.
+    // Then pick up the analyses a previous leader left unfinished.
     const leader = this.leader;
-    if (leader) setTimeout(() => void Promise.all([loadTokenCounter(), import('openai')]).then(() => leader.kickAnalysis()), 500);
+    if (leader) {
+      const sdk = import('openai');
+      setTimeout(() => void Promise.all([loadTokenCounter(), sdk]).then(() => leader.kickAnalysis()), 1_500);
+    }
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
     if (leader && database.storage === 'opfs') {

@@ -8,6 +8,16 @@ export type TokenCounter = (text: string) => number;
 export const TOKENIZER_MARGIN = 1.1;
 
 let counter: Promise<TokenCounter> | undefined;
+let built: TokenCounter | undefined;
+
+/**
+ * Tokens estimated from length, a little high (English runs near four characters a token): what
+ * a reply is measured with while the real tokenizer is still to be built, so it never waits.
+ */
+export const estimateTokens: TokenCounter = (text) => Math.ceil((text.length / 3) * TOKENIZER_MARGIN);
+
+/** The real counter once built, an estimate until then: never waits, never builds. */
+export const tokenCounterNow = (): TokenCounter => built ?? estimateTokens;
 
 /**
  * js-tiktoken's lite entry with the single cl100k ranks file, behind a dynamic import: the ranks
@@ -16,7 +26,8 @@ let counter: Promise<TokenCounter> | undefined;
 export function loadTokenCounter(): Promise<TokenCounter> {
   counter ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([lite, ranks]) => {
     const encoder = new lite.Tiktoken(ranks.default);
-    return remembered((text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN));
+    built = remembered((text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN));
+    return built;
   });
   return counter;
 }
