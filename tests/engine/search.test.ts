@@ -76,6 +76,11 @@ describe('search across chats', () => {
     expect(engine.searchChats('squall')).toEqual(before);
     // FTS5's own check that the index matches the transcript row for row; throws if not.
     db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
+    db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)");
+    // The rebuild refills the indexes in one go and puts their triggers back: new turns are found.
+    say(engine, chat, '"And the zeppelin?"', 'Mira squints at the zeppelin.');
+    expect(engine.searchChats('zeppelin')).toHaveLength(2);
+    db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
   });
 
   it('reads any input as words: FTS syntax, quotes and symbols never reach the index as commands', async () => {

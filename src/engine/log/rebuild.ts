@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
-import { JOURNAL_KEPT_EVENTS, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
+import { JOURNAL_KEPT_EVENTS, journaled, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
@@ -45,6 +45,13 @@ function definition(kind: string) {
  */
 export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): number {
   return db.transaction(() => {
+    // The full-text indexes are rebuilt once at the end, from their tables, instead of row by row
+    // through their triggers (which are set aside meanwhile, inside this transaction).
+    const ftsTriggers = db.all<{ name: string; sql: string }>(
+      `SELECT t.name, t.sql FROM sqlite_master t WHERE t.type = 'trigger'
+         AND EXISTS (SELECT 1 FROM sqlite_master f WHERE f.type = 'table' AND f.sql LIKE 'CREATE VIRTUAL TABLE%fts5%' AND t.sql LIKE '%' || f.name || '%')`,
+    );
+    for (const trigger of ftsTriggers) db.exec(`DROP TRIGGER ${trigger.name}`);
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
@@ -56,11 +63,16 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     }
     const replayed = replay(db, VISIBLE('e'), [], (row) => {
       const def = definition(row.kind);
+      // last_seq is settled once at the end, not moved event by event.
       if (row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0)) def.apply(db, fromRow(row));
-      else project(db, def, fromRow(row));
+      else journaled(db, row.seq, () => def.apply(db, fromRow(row)));
     });
     for (const [chatId, seq] of journalFrom) if (db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) setJournalHorizon(db, chatId, seq);
     settleLastSeq(db);
+    for (const trigger of ftsTriggers) db.exec(trigger.sql);
+    for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")) {
+      db.run(`INSERT INTO ${name} (${name}) VALUES ('rebuild')`);
+    }
     return replayed;
   });
 }
