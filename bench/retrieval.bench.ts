@@ -6,6 +6,7 @@ import { loadTokenCounter } from '../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
+import { describeFictionTime } from '../src/engine/fiction-time.ts';
 
 const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
 const PLACES = 'cellar attic lighthouse chapel harbour mill orchard quarry tavern bridge granary boathouse forge library stable tower well garden crypt market'.split(' ');
@@ -22,6 +23,8 @@ interface Fact {
   place: string;
   text: string;
   witnessed: boolean;
+  /** The story's clock when it was said, for a question that names only when. */
+  when: string;
 }
 
 /**
@@ -74,7 +77,7 @@ async function plantStory(engine: Engine, turns: number) {
       if (!witnessed) engine.append([status(host, 'away'), status(guest, 'present')]);
       user = `"Listen carefully. I hid the ${object} in the ${place}, and nobody else may know."`;
       reply = `${witnessed ? 'Mira' : 'Tam'} nods slowly and repeats it under the breath: the ${object}, in the ${place}.`;
-      facts.push({ object, place, text: `the ${object} in the ${place}`, witnessed });
+      facts.push({ object, place, text: `the ${object} in the ${place}`, witnessed, when: engine.chatState(chat)!.fictionTime });
     } else {
       const words = Array.from({ length: 14 }, () => pick(FILLER)).join(' ');
       user = `"Did you see the ${pick(OBJECTS)} near the ${pick(PLACES)}?" ${words}`;
@@ -94,6 +97,7 @@ async function quality(turns: number) {
   const k = engine.settings().retrievalK;
   let hits = 0;
   let looseHits = 0;
+  let whenHits = 0;
   let leaks = 0;
   let promptLeaks = 0;
   const count = await loadTokenCounter();
@@ -108,6 +112,10 @@ async function quality(turns: number) {
     const loose = engine.searchMemories({ ownerId: story.host, chatId: story.chat, role: 'host', query: `What became of the ${fact.object}?`, k, now: story.now });
     leaks += loose.filter((m) => m.ownerId !== story.host || !m.witness.host).length;
     if (fact.witnessed && loose.some((m) => m.summary.includes(fact.text))) looseHits++;
+    // Vaguer still: neither object nor place, only who and when ("what did Ada give you last week?").
+    const vague = engine.searchMemories({ ownerId: story.host, chatId: story.chat, role: 'host', query: `What did Ada tell you on ${describeFictionTime(fact.when)}?`, k, now: story.now });
+    leaks += vague.filter((m) => m.ownerId !== story.host || !m.witness.host).length;
+    if (fact.witnessed && vague.some((m) => m.summary.includes(fact.text))) whenHits++;
     if (!fact.witnessed) {
       // End to end: the narrator's prompt for a turn asking about it must not contain it.
       const from = engine.headSeq() + 1;
@@ -124,6 +132,7 @@ async function quality(turns: number) {
     ['facts planted: witnessed by the host / not', `${witnessed.length} / ${unseen.length}`],
     [`recall@${k}, question naming object and place`, `${hits}/${witnessed.length} (${fmt((100 * hits) / Math.max(1, witnessed.length), 1)}%)`],
     [`recall@${k}, question naming the object only`, `${looseHits}/${witnessed.length} (${fmt((100 * looseHits) / Math.max(1, witnessed.length), 1)}%)`],
+    [`recall@${k}, question naming only who and when`, `${whenHits}/${witnessed.length} (${fmt((100 * whenHits) / Math.max(1, witnessed.length), 1)}%)`],
     ['unwitnessed memories returned by search (must be 0)', fmt(leaks)],
     ['unwitnessed facts in the narrator prompt (must be 0)', fmt(promptLeaks)],
   ]);

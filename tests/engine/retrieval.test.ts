@@ -86,6 +86,16 @@ describe('searchMemories', () => {
     expect(found.every((m) => m.summary.includes('compass'))).toBe(true);
   });
 
+  it('a question that names a story time finds what was remembered then, in no shared words, and still nothing unwitnessed', () => {
+    const then = remember('Ada slipped a brass key into the lining of her coat.', { fictionTime: '1890-05-03T10:20:00' });
+    remember('The key to the cellar hangs by the door.', { fictionTime: '1890-05-31T10:00:00' });
+    remember('Ada told Tam about the letter.', { fictionTime: '1890-05-03T10:30:00', witness: { you: true, host: false, guest: true } });
+    for (let i = 0; i < 10; i++) remember(`Gulls over the harbour, evening ${i}.`, { fictionTime: `1890-05-2${i % 9}T18:00:00` });
+    expect(search('What did Ada do on 3 May 1890, 10:20?').map((m) => m.id)[0]).toBe(then);
+    expect(search('What happened four weeks ago?').map((m) => m.id)).toContain(then);
+    expect(search('What did Ada do on 3 May 1890?').every((m) => m.witness.host)).toBe(true);
+  });
+
   it('reads user text as words, never as query syntax', () => {
     remember('Ada asked about NEAR harbours and the "quoted" AND unquoted things.');
     for (const hostile of ['NEAR(a b)', '"unbalanced', 'a AND OR NOT *', '^start col:umn', '((ooc))', '', '   ', '!!!']) {

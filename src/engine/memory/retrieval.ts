@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
-import { fictionMinutesBetween } from '../fiction-time.ts';
+import { addFictionMinutes, fictionMinutesBetween } from '../fiction-time.ts';
+import { askedTime } from './query-time.ts';
 import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
 
 export interface MemorySearch {
@@ -97,23 +98,40 @@ function withoutCommonTerms(db: Db, terms: readonly string[]): string[] {
  * trivial one from long ago that happens to share a word.
  */
 export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
+  if (search.k <= 0) return [];
   const terms = queryTerms(search.query);
-  if (terms.length === 0 || search.k <= 0) return [];
-  const kept = withoutCommonTerms(db, terms);
+  const asked = askedTime(search.query, search.now);
+  if (terms.length === 0 && !asked) return [];
+  const where = `m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
   const candidates = (match: string) =>
     db.all<MemoryRow & { bm: number }>(
       `SELECT ${MEMORY_COLUMNS}, bm25(memories_fts) AS bm
        FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0
+       WHERE memories_fts MATCH ? AND ${where}
        ORDER BY bm LIMIT ${CANDIDATES}`,
       [match, search.ownerId, search.chatId],
     );
-  // Memories holding every kept word first: bm25 ranks them above those holding some, and there
-  // are far fewer of them to score. Only when they are too few to choose from is every memory
-  // holding any word scored (at 100,000 memories that is what took tens of milliseconds). Common
-  // words stay out of both: reading their long lists is the cost.
-  let rows = kept.length >= 2 ? candidates(kept.map((t) => `"${t}"`).join(' AND ')) : [];
-  if (rows.length < CANDIDATES) rows = candidates(orQuery(kept));
+  let rows: (MemoryRow & { bm: number })[] = [];
+  if (terms.length > 0) {
+    const kept = withoutCommonTerms(db, terms);
+    // Memories holding every kept word first: bm25 ranks them above those holding some, and there
+    // are far fewer of them to score. Only when they are too few to choose from is every memory
+    // holding any word scored (at 100,000 memories that is what took tens of milliseconds). Common
+    // words stay out of both: reading their long lists is the cost.
+    rows = kept.length >= 2 ? candidates(kept.map((t) => `"${t}"`).join(' AND ')) : [];
+    if (rows.length < CANDIDATES) rows = candidates(orQuery(kept));
+  }
+  // A question that names a time ("yesterday", "on 3 May 1890") is also answered from what was
+  // remembered around then, whatever its words.
+  if (asked) {
+    const seen = new Set(rows.map((r) => r.created_seq));
+    const around = db.all<MemoryRow & { bm: number }>(
+      `SELECT ${MEMORY_COLUMNS}, 0 AS bm FROM memories m INDEXED BY memories_by_time
+       WHERE ${where} AND m.fiction_time BETWEEN ? AND ? LIMIT ${CANDIDATES * 4}`,
+      [search.ownerId, search.chatId, addFictionMinutes(asked.at, -asked.spread), addFictionMinutes(asked.at, asked.spread)],
+    );
+    rows = [...rows, ...around.filter((r) => !seen.has(r.created_seq))];
+  }
   if (rows.length === 0) return [];
   // bm25 is negative, more negative for a better match.
   const best = Math.max(...rows.map((r) => -r.bm));
@@ -122,12 +140,14 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   const oldest = Math.min(...seqs);
   return rows
     .map((row) => {
-      const relevance = best > 0 ? -row.bm / best : 1;
+      const relevance = best > 0 ? -row.bm / best : asked ? 0 : 1;
       const age = Math.max(0, fictionMinutesBetween(row.fiction_time, search.now));
       const fictionRecency = Number.isFinite(age) ? 0.5 ** (age / RECENCY_HALF_LIFE_MINUTES) : 0.5;
       const orderRecency = newest === oldest ? 1 : (row.created_seq - oldest) / (newest - oldest);
-      const recency = 0.6 + 0.2 * fictionRecency + 0.2 * orderRecency;
-      const score = relevance * (1 + 0.3 * row.significance) * recency;
+      // Asked about a time, closeness to it stands in for recency: an old memory is what was asked for.
+      const fit = asked ? Math.max(0, 1 - Math.abs(fictionMinutesBetween(asked.at, row.fiction_time)) / asked.spread) : 0;
+      const recency = asked ? 1 : 0.6 + 0.2 * fictionRecency + 0.2 * orderRecency;
+      const score = (relevance + 2 * (Number.isFinite(fit) ? fit : 0)) * (1 + 0.3 * row.significance) * recency;
       const text = row.summary.toLowerCase();
       return { ...toMemory(row), score, why: { relevance, recency, matched: terms.filter((t) => text.includes(t)) } };
     })
