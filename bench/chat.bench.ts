@@ -71,6 +71,8 @@ export async function benchChat(): Promise<void> {
   }
   const upstream = await startFakeUpstream();
   const upstreamFirstToken: number[] = [];
+  /** Wall-clock instants (same machine) the upstream got each request and wrote its first token. */
+  const upstreamTimes: { received: number; first: number }[] = [];
   upstream.setFallback(async (req, res) => {
     if (!req.path.endsWith('/chat/completions')) return json(res, 200, { data: [] });
     const body = req.body as CompletionRequest;
@@ -84,6 +86,7 @@ export async function benchChat(): Promise<void> {
     startSse(res);
     res.write(sseChunk('First'));
     upstreamFirstToken.push(Date.now() - received);
+    upstreamTimes.push({ received, first: Date.now() });
     for (let i = 0; i < 20; i++) res.write(sseChunk(` w${i}`));
     res.end('data: [DONE]\n\n');
   });
@@ -179,6 +182,8 @@ export async function benchChat(): Promise<void> {
     await page.goto(`${app.url}/chats/${newChat}`);
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     const overheads: number[] = [];
+    const toUpstream: number[] = [];
+    const toScreen: number[] = [];
     for (let i = 0; i < SENDS; i++) {
       const before = upstreamFirstToken.length;
       const onScreen = await page.evaluate(async (i) => {
@@ -188,17 +193,27 @@ export async function benchChat(): Promise<void> {
         const seen = new Promise<number>((resolve) => {
           const check = () => {
             const streaming = document.querySelector('.turn.assistant[data-status="streaming"] .story-text, .turn.assistant:last-of-type .story-text');
-            if (streaming?.textContent?.includes('First') && document.querySelectorAll('.turn.user').length > i) resolve(performance.now());
+            if (streaming?.textContent?.includes('First') && document.querySelectorAll('.turn.user').length > i) {
+              (globalThis as any).seenAt = Date.now();
+              resolve(performance.now());
+            }
             else requestAnimationFrame(check);
           };
           check();
         });
         const start = performance.now();
+        (globalThis as any).sentAt = Date.now();
         box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
         return (await seen) - start;
       }, i);
       await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'));
-      if (upstreamFirstToken.length > before) overheads.push(onScreen - upstreamFirstToken.at(-1)!);
+      if (upstreamFirstToken.length > before) {
+        overheads.push(onScreen - upstreamFirstToken.at(-1)!);
+        const { sentAt, seenAt } = (await page.evaluate(() => ({ sentAt: (globalThis as any).sentAt, seenAt: (globalThis as any).seenAt }))) as { sentAt: number; seenAt: number };
+        const upstream = upstreamTimes.at(-1)!;
+        toUpstream.push(upstream.received - sentAt);
+        toScreen.push(seenAt - upstream.first);
+      }
       // A player reads the reply before writing the next line; the analysis finishes meanwhile.
       await page.waitForFunction(() => !document.querySelector('[data-testid="updating-memories"]'));
     }
@@ -207,6 +222,8 @@ export async function benchChat(): Promise<void> {
       [`open a chat of ${LONG_CHAT_TURNS.toLocaleString('en-US')} turns: click -> transcript painted, median / max`, `${fmt(median(open.long), 1)} / ${fmt(Math.max(...open.long), 1)} ms`],
       ['open a new chat (2 turns): click -> transcript painted, median / max', `${fmt(median(open.fresh), 1)} / ${fmt(Math.max(...open.fresh), 1)} ms`],
       [`Send -> first token on screen, minus upstream first-token time (${UPSTREAM_FIRST_TOKEN_MS} ms), median / max`, `${fmt(median(overheads), 1)} / ${fmt(Math.max(...overheads), 1)} ms`],
+      ['  of which Send -> request at the upstream (write, prompt, relay), median / max', `${fmt(median(toUpstream), 1)} / ${fmt(Math.max(...toUpstream), 1)} ms`],
+      ['  and first token written upstream -> on screen (relay, worker, tab), median / max', `${fmt(median(toScreen), 1)} / ${fmt(Math.max(...toScreen), 1)} ms`],
       [`flip the latest reply's version in the ${LONG_CHAT_TURNS.toLocaleString('en-US')}-turn chat: click -> screen, median / max`, `${fmt(median(flips), 1)} / ${fmt(Math.max(...flips), 1)} ms`],
       ['rewind three exchanges there: click Rewind -> stub on screen, median / max', `${fmt(median(rewinds), 1)} / ${fmt(Math.max(...rewinds), 1)} ms`],
       ['undo that rewind: click Undo -> story back on screen, median / max', `${fmt(median(undos), 1)} / ${fmt(Math.max(...undos), 1)} ms`],

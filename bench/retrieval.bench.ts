@@ -132,6 +132,10 @@ async function quality(turns: number) {
     ['facts planted: witnessed by the host / not', `${witnessed.length} / ${unseen.length}`],
     [`recall@${k}, question naming object and place`, `${hits}/${witnessed.length} (${fmt((100 * hits) / Math.max(1, witnessed.length), 1)}%)`],
     [`recall@${k}, question naming the object only`, `${looseHits}/${witnessed.length} (${fmt((100 * looseHits) / Math.max(1, witnessed.length), 1)}%)`],
+    [
+      `  of those, facts about an object the host saw hidden more than ${k} times (no ${k} answers hold them all)`,
+      fmt(witnessed.filter((f) => witnessed.filter((g) => g.object === f.object).length > k).length),
+    ],
     [`recall@${k}, question naming only who and when`, `${whenHits}/${witnessed.length} (${fmt((100 * whenHits) / Math.max(1, witnessed.length), 1)}%)`],
     ['unwitnessed memories returned by search (must be 0)', fmt(leaks)],
     ['unwitnessed facts in the narrator prompt (must be 0)', fmt(promptLeaks)],

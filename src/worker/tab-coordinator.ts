@@ -164,12 +164,14 @@ export class TabCoordinator {
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
     // The SDK loads now (a first Send needs it); building the tokenizer blocks this thread for most
-    // of a second, so it waits until a first Send has most likely been made or the player is reading.
+    // of a second, so it waits until the player is most likely reading; until then lengths are estimated.
     // Then pick up the analyses a previous leader left unfinished.
     const leader = this.leader;
     if (leader) {
       const sdk = import('openai');
-      setTimeout(() => void Promise.all([loadTokenCounter(), sdk]).then(() => leader.kickAnalysis()), 1_500);
+      // Built once nothing has been written or analysed for a few seconds (the player is reading):
+      // a reply streaming behind it would wait a second for its first token.
+      void whenQuiet(leader, 3_000).then(() => Promise.all([loadTokenCounter(), sdk])).then(() => leader.kickAnalysis());
     }
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
@@ -417,5 +419,20 @@ export class TabCoordinator {
     clearInterval(this.resendTimer);
     this.channel?.close();
     this.database?.close();
+  }
+}
+
+/**
+ * Resolves once the leader has had nothing to do (no reply streaming, no analysis) for `quietMs`:
+ * checked a few times a second, so a reply started in between restarts the wait.
+ */
+async function whenQuiet(leader: { idle(): Promise<void> }, quietMs: number): Promise<void> {
+  let quietSince = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const asked = Date.now();
+    await leader.idle();
+    if (Date.now() - asked > 5) quietSince = Date.now();
+    if (Date.now() - quietSince >= quietMs) return;
   }
 }
