@@ -2,7 +2,8 @@ import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
-import { loadTokenCounter, tokenCounterNow } from '../engine/turn/tokens.ts';
+import { helperTokenCounter } from './token-helper.ts';
+import type { TokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
@@ -96,6 +97,8 @@ export class TabCoordinator {
   private readonly answered = new Map<string, Promise<unknown>>();
   private resendTimer: ReturnType<typeof setInterval> | undefined;
   private leader: Leader | undefined;
+  /** Counts tokens through a helper worker; made on first use, kept across leaderships. */
+  private tokenCounter: TokenCounter | undefined;
 
   constructor(
     private readonly tabId: string,
@@ -154,8 +157,8 @@ export class TabCoordinator {
       ? createLeader({
           engine,
           llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
-          // A Send never waits for the tokenizer to be built: until it is, lengths are estimated.
-          tokens: async () => tokenCounterNow(),
+          // A Send never waits for the tokenizer: a helper worker counts, lengths are estimated meanwhile.
+          tokens: async () => (this.tokenCounter ??= helperTokenCounter()),
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),
@@ -163,16 +166,10 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
-    // The SDK loads now (a first Send needs it); building the tokenizer blocks this thread for most
-    // of a second, so it waits until the player is most likely reading; until then lengths are estimated.
-    // Then pick up the analyses a previous leader left unfinished.
+    // The tokenizer starts building in its own thread, the SDK loads (a first Send needs both); then pick up the analyses a previous leader left unfinished.
     const leader = this.leader;
-    if (leader) {
-      const sdk = import('openai');
-      // Built once nothing has been written or analysed for a few seconds (the player is reading):
-      // a reply streaming behind it would wait a second for its first token.
-      void whenQuiet(leader, 3_000).then(() => Promise.all([loadTokenCounter(), sdk])).then(() => leader.kickAnalysis());
-    }
+    this.tokenCounter ??= helperTokenCounter();
+    if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
     if (leader && database.storage === 'opfs') {
@@ -422,17 +419,3 @@ export class TabCoordinator {
   }
 }
 
-/**
- * Resolves once the leader has had nothing to do (no reply streaming, no analysis) for `quietMs`:
- * checked a few times a second, so a reply started in between restarts the wait.
- */
-async function whenQuiet(leader: { idle(): Promise<void> }, quietMs: number): Promise<void> {
-  let quietSince = Date.now();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const asked = Date.now();
-    await leader.idle();
-    if (Date.now() - asked > 5) quietSince = Date.now();
-    if (Date.now() - quietSince >= quietMs) return;
-  }
-}

@@ -8,16 +8,15 @@ export type TokenCounter = (text: string) => number;
 export const TOKENIZER_MARGIN = 1.1;
 
 let counter: Promise<TokenCounter> | undefined;
-let built: TokenCounter | undefined;
 
 /**
- * Tokens estimated from length, a little high (English runs near four characters a token): what
- * a reply is measured with while the real tokenizer is still to be built, so it never waits.
+ * Tokens estimated from length, a little high: English runs near four characters a token, while
+ * CJK scripts take about a token a character. What a text is measured with until it is counted.
  */
-export const estimateTokens: TokenCounter = (text) => Math.ceil((text.length / 3) * TOKENIZER_MARGIN);
-
-/** The real counter once built, an estimate until then: never waits, never builds. */
-export const tokenCounterNow = (): TokenCounter => built ?? estimateTokens;
+export const estimateTokens: TokenCounter = (text) => {
+  const wide = text.match(/[\u2e80-\ud7ff\uf900-\uffdc]/g)?.length ?? 0;
+  return Math.ceil(((text.length - wide) / 3 + wide * 2) * TOKENIZER_MARGIN);
+};
 
 /**
  * js-tiktoken's lite entry with the single cl100k ranks file, behind a dynamic import: the ranks
@@ -26,8 +25,7 @@ export const tokenCounterNow = (): TokenCounter => built ?? estimateTokens;
 export function loadTokenCounter(): Promise<TokenCounter> {
   counter ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([lite, ranks]) => {
     const encoder = new lite.Tiktoken(ranks.default);
-    built = remembered((text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN));
-    return built;
+    return remembered((text: string) => Math.ceil(encoder.encode(text).length * TOKENIZER_MARGIN));
   });
   return counter;
 }
@@ -73,5 +71,36 @@ export function remembered(count: TokenCounter): TokenCounter {
       held += text.length;
     }
     return tokens;
+  };
+}
+
+/**
+ * A counter that never waits: exact for texts counted already, estimated for the rest, each new
+ * text handed once to `countLater` (another thread, where building the tokenizer and encoding
+ * block nothing), whose answers `learn` keeps. A turn is counted exactly by the time it is history.
+ */
+export function countedAside(countLater: (text: string) => void): { count: TokenCounter; learn: (text: string, tokens: number) => void } {
+  const counts = new Map<string, number>();
+  const asked = new Set<string>();
+  let held = 0;
+  return {
+    count(text) {
+      const known = counts.get(text);
+      if (known !== undefined) return known;
+      if (!asked.has(text)) {
+        asked.add(text);
+        countLater(text);
+      }
+      return estimateTokens(text);
+    },
+    learn(text, tokens) {
+      asked.delete(text);
+      if (held + text.length > REMEMBERED_CHARS) {
+        counts.clear();
+        held = 0;
+      }
+      counts.set(text, tokens);
+      held += text.length;
+    },
   };
 }
