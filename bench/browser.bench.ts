@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openTab, role, startApp } from '../tests/e2e/harness.ts';
+import { launchBrowser, openTab, role, startApp, storyReady } from '../tests/e2e/harness.ts';
 import { fmt, median, printTable } from './table.ts';
 
 type Rpe = { engine: Record<string, (...args: unknown[]) => Promise<unknown>>; onChange(listener: (n: unknown) => void): void };
@@ -115,6 +115,42 @@ async function benchTakeover(url: string) {
   return times;
 }
 
+const COLD_STARTS = 7;
+
+/**
+ * Cold start: a tab navigated to the chat list (the service worker warm, the database on OPFS),
+ * from navigation start to the list on screen, its first chat a link to click; the tab before it
+ * closed, so each start opens the database afresh.
+ */
+async function benchColdStart(url: string): Promise<number[]> {
+  const context = await browser();
+  await context.addInitScript(() => {
+    const g = globalThis as unknown as { listAt?: number };
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('ul[aria-label="Chats"] a')) {
+        g.listAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  const first = await openTab(context, `${url}/chats`);
+  await storyReady(first);
+  // A first visit is led to Settings; with a story it opens on the list.
+  await first.goto(`${url}/chats`);
+  await first.locator('ul[aria-label="Chats"] a').first().waitFor();
+  await first.close();
+  const times: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    const page = await context.newPage();
+    await page.goto(`${url}/chats`);
+    await page.locator('ul[aria-label="Chats"] a').first().waitFor();
+    times.push((await page.evaluate(() => (globalThis as unknown as { listAt: number }).listAt)) as number);
+    await page.close();
+  }
+  await context.close();
+  return times;
+}
+
 export async function benchBrowser(): Promise<void> {
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
@@ -126,6 +162,8 @@ export async function benchBrowser(): Promise<void> {
       const latencies = await benchNotices(app.url, others);
       rows.push([`change notice to ${others} other tab(s), from the writer's call: median / p95`, `${fmt(median(latencies), 2)} / ${fmt(p95(latencies), 2)} ms`]);
     }
+    const starts = await benchColdStart(app.url);
+    rows.push([`cold start: navigate (service worker warm) -> chat list on screen (${COLD_STARTS} runs): median / max`, `${fmt(median(starts))} / ${fmt(Math.max(...starts))} ms`]);
     const takeovers = await benchTakeover(app.url);
     rows.push([`leader closes -> follower's write served (${TAKEOVERS} runs): median / max`, `${fmt(median(takeovers))} / ${fmt(Math.max(...takeovers))} ms`]);
     printTable('Browser (Debian Chromium, headless, OPFS opfs-sahpool, production build)', rows);
