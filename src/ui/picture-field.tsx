@@ -1,5 +1,7 @@
-import { createSignal, Show } from 'solid-js';
+import { Show } from 'solid-js';
+import { createAction } from './action.ts';
 import { Avatar } from './avatar.tsx';
+import { FileButton } from './file-input.tsx';
 import type { AppClient } from './engine-client.ts';
 import { preparePicture } from './picture-input.ts';
 import { ErrorNote } from './error-note.tsx';
@@ -9,38 +11,14 @@ import { ErrorNote } from './error-note.tsx';
  * cropped and resized picture at once, and "Use a generated face" to go back to initials.
  */
 export function PictureField(props: { client: AppClient; name: string; hash: string | null; onChange: (hash: string | null) => void }) {
-  const [error, setError] = createSignal<string | null>(null);
-  const [busy, setBusy] = createSignal(false);
-  const choose = async (file: File | undefined) => {
-    if (!file) return;
-    setError(null);
-    setBusy(true);
-    try {
-      props.onChange(await props.client.engine.addImage(await preparePicture(file)));
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run, busy, error } = createAction();
+  const choose = (file: File) => void run(async () => props.onChange(await props.client.engine.addImage(await preparePicture(file))));
   return (
     <div class="field picture-field">
       <span class="label">Picture</span>
       <div class="row">
         <Avatar client={props.client} name={props.name || '?'} hash={props.hash} size="large" />
-        <label class="button">
-          {busy() ? 'Storing…' : props.hash ? 'Choose another picture…' : 'Choose a picture…'}
-          <input
-            type="file"
-            accept="image/*"
-            class="visually-hidden"
-            disabled={busy()}
-            onChange={(e) => {
-              void choose(e.currentTarget.files?.[0]);
-              e.currentTarget.value = '';
-            }}
-          />
-        </label>
+        <FileButton label={busy() ? 'Storing…' : props.hash ? 'Choose another picture…' : 'Choose a picture…'} accept="image/*" disabled={busy()} onFile={choose} />
         <Show when={props.hash}>
           <button type="button" class="quiet" onClick={() => props.onChange(null)}>
             Use a generated face

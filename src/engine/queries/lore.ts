@@ -61,15 +61,26 @@ function entriesOf(db: Db, ref: LorebookRef): { name: string; kind: 'lorebook' |
       }),
     };
   }
-  const book = db.get<{ name: string; settings: string }>('SELECT name, settings FROM lorebooks WHERE id = ?', [ref.lorebookId]);
+  const book = db.get<{ id: string; name: string; settings: string; version: string }>(
+    `SELECT e.id, l.name, l.settings,
+       (SELECT count(*) || ':' || coalesce(max(x.id), '') FROM lore_entries le JOIN events x ON x.seq = le.edited_seq WHERE le.book_id = l.id) AS version
+     FROM lorebooks l JOIN events e ON e.seq = l.seq WHERE l.id = ?`,
+    [ref.lorebookId],
+  );
   if (!book) return null;
-  return {
-    name: book.name,
-    kind: 'lorebook',
-    settings: JSON.parse(book.settings) as Omit<Lorebook, 'entries'>,
-    entries: [...savedEntries(db, ref.lorebookId).values()].map((s) => ({ ...s.entry, edited: s.edited })),
-  };
+  // Parsed once per version (its lorebook_added event, and its edits by event id: a local seq is
+  // reused by another database), not on every reply.
+  const key = `${book.id}:${book.version}`;
+  let entries = ownBooks.get(key);
+  if (!entries) {
+    entries = [...savedEntries(db, ref.lorebookId).values()].map((s) => ({ ...s.entry, edited: s.edited }));
+    if (ownBooks.size > 20) ownBooks.clear();
+    ownBooks.set(key, entries);
+  }
+  return { name: book.name, kind: 'lorebook', settings: JSON.parse(book.settings) as Omit<Lorebook, 'entries'>, entries };
 }
+
+const ownBooks = new Map<string, (LoreEntry & { edited: boolean })[]>();
 
 /** Every lorebook here: those of their own first, then the bots' card books, each with its counts. */
 export function listLorebooks(db: Db): LorebookSummary[] {

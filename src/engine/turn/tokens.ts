@@ -57,20 +57,31 @@ const REMEMBERED_CHARS = 4_000_000;
  * holds, and simply started afresh when full.
  */
 export function remembered(count: TokenCounter): TokenCounter {
-  const counts = new Map<string, number>();
-  let held = 0;
+  const counts = boundedCounts();
   return (text) => {
     let tokens = counts.get(text);
     if (tokens === undefined) {
       tokens = count(text);
+      counts.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+
+/** Texts' token counts, held up to `REMEMBERED_CHARS` of text, then started afresh. */
+function boundedCounts() {
+  const counts = new Map<string, number>();
+  let held = 0;
+  return {
+    get: (text: string) => counts.get(text),
+    set(text: string, tokens: number) {
       if (held + text.length > REMEMBERED_CHARS) {
         counts.clear();
         held = 0;
       }
       counts.set(text, tokens);
       held += text.length;
-    }
-    return tokens;
+    },
   };
 }
 
@@ -80,14 +91,15 @@ export function remembered(count: TokenCounter): TokenCounter {
  * block nothing), whose answers `learn` keeps. A turn is counted exactly by the time it is history.
  */
 export function countedAside(countLater: (text: string) => void): { count: TokenCounter; learn: (text: string, tokens: number) => void } {
-  const counts = new Map<string, number>();
-  const asked = new Set<string>();
-  let held = 0;
+  const counts = boundedCounts();
+  // Texts sent and not yet answered; bounded too, should the helper never answer.
+  let asked = new Set<string>();
   return {
     count(text) {
       const known = counts.get(text);
       if (known !== undefined) return known;
       if (!asked.has(text)) {
+        if (asked.size >= 10_000) asked = new Set();
         asked.add(text);
         countLater(text);
       }
@@ -95,12 +107,7 @@ export function countedAside(countLater: (text: string) => void): { count: Token
     },
     learn(text, tokens) {
       asked.delete(text);
-      if (held + text.length > REMEMBERED_CHARS) {
-        counts.clear();
-        held = 0;
-      }
       counts.set(text, tokens);
-      held += text.length;
     },
   };
 }

@@ -92,10 +92,10 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
                   .
                 </p>
                 <p class="muted small-text">
-                  {count(shown().messages.length - replies(), 'of yours', 'of yours')}
+                  {(shown().messages.length - replies()).toLocaleString()} of yours
                   {' · '}
                   {count(replies(), 'reply', 'replies')}
-                  <Show when={shown().withVersions > 0}>, {count(shown().withVersions, 'with versions to swipe', 'with versions to swipe')}</Show>
+                  <Show when={shown().withVersions > 0}>, {shown().withVersions.toLocaleString()} with versions to swipe</Show>
                   <Show when={shown().skipped > 0}>
                     {' · '}
                     {count(shown().skipped, 'system note or empty message', 'system notes or empty messages')} left out
