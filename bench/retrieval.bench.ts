@@ -6,7 +6,9 @@ import { loadTokenCounter } from '../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
-import { describeFictionTime } from '../src/engine/fiction-time.ts';
+import { describeFictionTime, fictionMinutesBetween } from '../src/engine/fiction-time.ts';
+import { queryTerms } from '../src/engine/memory/retrieval.ts';
+import { ASKED_AT, QUESTIONS, SESSIONS, type Question } from './long-conversation.data.ts';
 
 const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
 const PLACES = 'cellar attic lighthouse chapel harbour mill orchard quarry tavern bridge granary boathouse forge library stable tower well garden crypt market'.split(' ');
@@ -126,6 +128,18 @@ async function quality(turns: number) {
       engine.rewind(story.chat, from); // the probe leaves the story as it was
     }
   }
+  // "What became of the compass?" asks where it is now: of an object hidden several times, the
+  // last hiding answers it (the per-fact count above cannot reach 100 % when one was hidden more
+  // than k times).
+  const objects = [...new Set(witnessed.map((f) => f.object))];
+  let latestHits = 0;
+  for (const object of objects) {
+    const latest = witnessed.filter((f) => f.object === object).at(-1)!;
+    const found = engine.searchMemories({ ownerId: story.host, chatId: story.chat, role: 'host', query: `What became of the ${object}?`, k, now: story.now });
+    leaks += found.filter((m) => m.ownerId !== story.host || !m.witness.host).length;
+    if (found.some((m) => m.summary.includes(latest.text))) latestHits++;
+  }
+  const ceiling = objects.reduce((sum, object) => sum + Math.min(k, witnessed.filter((f) => f.object === object).length), 0);
   const memories = db.get<{ n: number }>('SELECT count(*) AS n FROM memories')!.n;
   printTable(`Retrieval quality: ${turns}-turn story, real analysis pipeline, planted facts`, [
     ['memories in the chat (host + guest)', fmt(memories)],
@@ -133,9 +147,10 @@ async function quality(turns: number) {
     [`recall@${k}, question naming object and place`, `${hits}/${witnessed.length} (${fmt((100 * hits) / Math.max(1, witnessed.length), 1)}%)`],
     [`recall@${k}, question naming the object only`, `${looseHits}/${witnessed.length} (${fmt((100 * looseHits) / Math.max(1, witnessed.length), 1)}%)`],
     [
-      `  of those, facts about an object the host saw hidden more than ${k} times (no ${k} answers hold them all)`,
-      fmt(witnessed.filter((f) => witnessed.filter((g) => g.object === f.object).length > k).length),
+      `  the most any ${k} answers can hold (an object hidden more than ${k} times has more answers than that)`,
+      `${ceiling}/${witnessed.length} (${fmt((100 * ceiling) / Math.max(1, witnessed.length), 1)}%)`,
     ],
+    [`recall@${k}, question naming the object only, its latest hiding (one question per object)`, `${latestHits}/${objects.length} (${fmt((100 * latestHits) / Math.max(1, objects.length), 1)}%)`],
     [`recall@${k}, question naming only who and when`, `${whenHits}/${witnessed.length} (${fmt((100 * whenHits) / Math.max(1, witnessed.length), 1)}%)`],
     ['unwitnessed memories returned by search (must be 0)', fmt(leaks)],
     ['unwitnessed facts in the narrator prompt (must be 0)', fmt(promptLeaks)],
@@ -183,8 +198,108 @@ async function latency(total: number) {
   ]);
 }
 
+const MINUTES_PER_EXCHANGE = 3;
+
+/**
+ * The long conversation through the real pipeline: each exchange a turn, each turn analysed by a
+ * scripted classifier that moves the clock to the session's evening and, when `enriched`, gives the
+ * keywords the dataset lists (what a model's analysis would add). Returns each exchange's memory id.
+ */
+async function playConversation(enriched: boolean) {
+  const { engine, db } = await openTestEngine({ now: Date.now });
+  const bot = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  const chat = engine.startChat(bot, kickoffInput({ fictionTime: SESSIONS[0]!.start }));
+  const count = await loadTokenCounter();
+  let next = { minutes: 0, keywords: [] as string[] };
+  const classifier: LlmClient = {
+    complete: async (_messages, options) => ({
+      text: JSON.stringify({ minutesPassed: next.minutes, significance: 1, sceneEnd: 'none', newPlace: '', feelings: {}, ...(enriched ? { keywords: next.keywords } : {}) }),
+      usage: null,
+      model: options.model,
+      finishReason: 'stop',
+    }),
+    stream: () => {
+      throw new Error('not used');
+    },
+  };
+  const ids = new Map<string, string>();
+  for (const [s, session] of SESSIONS.entries()) {
+    for (const [e, [you, reply, keywords]] of session.exchanges.entries()) {
+      const clock = engine.chatState(chat)!.fictionTime;
+      next = { minutes: e === 0 ? Math.max(0, fictionMinutesBetween(clock, session.start)) + MINUTES_PER_EXCHANGE : MINUTES_PER_EXCHANGE, keywords: keywords.split(', ') };
+      const turn = engine.turns.beginTurn(chat, `"${you}"`);
+      engine.turns.finishTurn(turn, { text: `"${reply}"`, usage: null, truncated: false, reason: null, error: null });
+      for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
+      const memory = db.get<{ id: string }>("SELECT id FROM memories WHERE chat_id = ? AND owner_id = ? AND source = 'witnessed' ORDER BY created_seq DESC LIMIT 1", [chat, bot])!;
+      ids.set(`s${s + 1}e${e + 1}`, memory.id);
+    }
+  }
+  return { engine, db, bot, chat, ids };
+}
+
+type Ranking = (question: Question, k: number) => string[];
+
+/** Plain bm25 over the memories' FTS index: every content word of the question, OR-ed, best first. */
+function plainBm25(db: import('../src/engine/db/port.ts').Db, chat: string, bot: string, columns: 'summary' | 'all'): Ranking {
+  return (question, k) => {
+    const terms = queryTerms(question.ask);
+    if (terms.length === 0) return [];
+    const or = terms.map((t) => `"${t}"`).join(' OR ');
+    return db
+      .all<{ id: string }>(
+        `SELECT m.id FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND m.owner_id = ? AND m.chat_id = ? AND m.witness_host = 1
+         ORDER BY bm25(memories_fts) LIMIT ?`,
+        [columns === 'summary' ? `summary : (${or})` : or, bot, chat, k],
+      )
+      .map((r) => r.id);
+  };
+}
+
+/**
+ * Mean share of each question's evidence found in the top k, by question kind and over all. A
+ * whole evening as evidence ("s9") counts as found in full once k of its exchanges are.
+ */
+function evidenceRecall(ids: Map<string, string>, rank: Ranking, k: number): string {
+  const kinds = ['other words', 'two things', 'when'] as const;
+  const shares = QUESTIONS.map((q) => {
+    const found = new Set(rank(q, k));
+    const evidence = q.evidence.flatMap((e) => (e.includes('e') ? [e] : [...ids.keys()].filter((id) => id.startsWith(`${e}e`))));
+    const hits = evidence.filter((e) => found.has(ids.get(e)!)).length;
+    return { kind: q.kind, share: hits / Math.min(k, evidence.length) };
+  });
+  const mean = (list: { share: number }[]) => fmt((100 * list.reduce((sum, x) => sum + x.share, 0)) / Math.max(1, list.length), 0);
+  return `${mean(shares)} % (${kinds.map((kind) => mean(shares.filter((s) => s.kind === kind))).join(' / ')})`;
+}
+
+/**
+ * Evidence recall on a long multi-session conversation (bench/long-conversation.data.ts): questions
+ * in other words than the story used, about two things at once, or about when. Our ranking beside
+ * plain bm25 over the same memories, without the analysis's keywords and with them.
+ */
+async function longConversationRecall() {
+  const rows: [string, string][] = [];
+  for (const enriched of [false, true]) {
+    const { engine, db, bot, chat, ids } = await playConversation(enriched);
+    const ours: Ranking = (q, k) => engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: q.ask, k, now: ASKED_AT }).map((m) => m.id);
+    const label = enriched ? 'with keywords' : 'text only';
+    const rankings: [string, Ranking][] = [
+      [`plain bm25, ${label}`, plainBm25(db, chat, bot, enriched ? 'all' : 'summary')],
+      [`searchMemories, ${label}`, ours],
+    ];
+    for (const [name, rank] of rankings) rows.push([name, `@4 ${evidenceRecall(ids, rank, 4)}   @10 ${evidenceRecall(ids, rank, 10)}`]);
+  }
+  const exchanges = SESSIONS.reduce((n, s) => n + s.exchanges.length, 0);
+  printTable(
+    `Evidence recall on a long conversation: ${SESSIONS.length} sessions, ${exchanges} exchanges, ${QUESTIONS.length} questions (all (other words / two things / when))`,
+    rows,
+  );
+}
+
 /** Retrieval: does the bot recall what it saw (and nothing it did not), and how fast at scale. */
 export async function benchRetrieval(): Promise<void> {
   await quality(300);
+  await longConversationRecall();
   await latency(100_000);
 }

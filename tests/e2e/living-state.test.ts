@@ -20,7 +20,7 @@ interface DrawerView {
   fictionTime: string;
   botId: string;
   edges: { source: string; target: string; affinity: number; trust: number; knowledge: string[] }[];
-  memories: { summary: string; source: string; pinned: boolean }[];
+  memories: { summary: string; source: string; pinned: boolean; keywords: string }[];
   pinned: { count: number; cap: number };
 }
 const drawer = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id), chatId) as Promise<DrawerView>;
@@ -68,6 +68,9 @@ describe('the living state of a chat', () => {
     await expect.poll(() => page.getByTestId('drawer-time').textContent()).toContain('1 January 2026, 20:02');
     await expect.poll(() => page.locator(`[data-testid="edge"][data-source="${after.botId}"] [data-testid="affinity"]`).textContent()).toBe('52');
     await expect.poll(() => page.getByTestId('memory').count()).toBe(3);
+    // Each reply's memory is found by the analysis's keywords and who was there, and says so.
+    expect(after.memories[1]!.keywords.split(', ').length).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.getByTestId('memory').nth(1).getByTestId('memory-keywords').textContent()).toBe(`Found by: ${after.memories[1]!.keywords}`);
     await expect.poll(() => page.getByTestId('pin-count').textContent()).toBe('pinned 0/8');
     await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 20:02');
 

@@ -35,7 +35,7 @@ interface Feeling {
   trustDelta?: number;
   newFacts?: string[];
 }
-function analysis(over: { minutesPassed?: number; significance?: number; sceneEnd?: string; newPlace?: string; feelings?: Record<string, Feeling> } = {}): string {
+function analysis(over: { minutesPassed?: number; significance?: number; sceneEnd?: string; newPlace?: string; feelings?: Record<string, Feeling>; keywords?: unknown } = {}): string {
   const feeling = (f: Feeling = {}) => ({ affinityDelta: 0, trustDelta: 0, newFacts: [], ...f });
   const feelings = over.feelings ?? {};
   return JSON.stringify({
@@ -44,6 +44,7 @@ function analysis(over: { minutesPassed?: number; significance?: number; sceneEn
     sceneEnd: over.sceneEnd ?? 'none',
     newPlace: over.newPlace ?? '',
     feelings: Object.fromEntries(Object.entries(feelings).map(([k, f]) => [k, feeling(f)])),
+    ...(over.keywords === undefined ? {} : { keywords: over.keywords }),
   });
 }
 
@@ -95,6 +96,33 @@ describe('the analysis after a reply', () => {
     expect(call!.options).toMatchObject({ priority: 'analysis', json: true });
     expect(call!.messages[0]!.content).toContain('Mira -> Ada');
     expect(call!.messages[1]!.content).toContain('I found the map');
+  });
+
+  it("indexes each memory with the classifier's keywords, the place and who was there, so a question in other words finds it", async () => {
+    exchange('"Tomás and I have been reading up on adoption agencies," I admit.', 'Mira squeezes my hand and says nothing for a while.');
+    const llm = scriptedLlm(analysis({ keywords: ['looking into', ' Family ', 'family', 'children,  kids', 'x'.repeat(200), '', ...Array.from({ length: 30 }, (_, i) => `word${i}`)] }));
+    await analyzeAll(llm.client);
+    // The classifier was asked for them.
+    expect(llm.calls[0]!.messages.map((m) => m.content).join('\n')).toContain('"keywords"');
+    const memory = engine.chatState(chat)!.memories.find((m) => m.summary.includes('adoption agencies'))!;
+    const keywords = memory.keywords.split(', ');
+    expect(keywords.slice(0, 4)).toEqual(['looking into', 'Family', 'children kids', 'x'.repeat(60)]);
+    expect(keywords).toHaveLength(16);
+    expect(keywords.filter((k) => k.toLowerCase() === 'family')).toHaveLength(1);
+
+    // The turn never says "look into", "family" or "kids": its keywords do.
+    const now = engine.chatState(chat)!.fictionTime;
+    const ask = (query: string) => engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query, k: 4, now }).map((m) => m.id);
+    expect(ask('What did we look into?')).toEqual([memory.id]);
+    expect(ask('Did I mention the kids?')).toEqual([memory.id]);
+  });
+
+  it('indexes the place and the people present with every memory, whatever the classifier gave', async () => {
+    exchange('"Quiet night," I say.', 'Mira nods.');
+    await analyzeAll(scriptedLlm(analysis()).client);
+    const state = engine.chatState(chat)!;
+    const memory = state.memories.find((m) => m.summary.includes('Quiet night'))!;
+    expect(memory.keywords.split(', ')).toEqual([state.place!.name, 'Ada', 'Mira']);
   });
 
   it('does not repeat a long recent reply as a memory, even cut to fit one', async () => {

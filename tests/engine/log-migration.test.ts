@@ -23,11 +23,19 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
 };
 /**
  * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
- * version is shown last, no value edited by hand, no director's note, and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ * version is shown last, no value edited by hand, no director's note, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
-  chatState: { ...(frozen.chatState as object), edited: [], lastEdit: null, directorNote: '', deleted: null, sampler: null },
+  chatState: {
+    ...(frozen.chatState as object),
+    edited: [],
+    lastEdit: null,
+    directorNote: '',
+    deleted: null,
+    sampler: null,
+    memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
+  },
   transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },
   chats: (frozen.chats as object[]).map((c) => ({ ...c, botAvatar: null })),
 };

@@ -96,6 +96,35 @@ describe('searchMemories', () => {
     expect(search('What did Ada do on 3 May 1890?').every((m) => m.witness.host)).toBe(true);
   });
 
+  it('asked about two things, the answer holds both, not only the best of the one talked about more', () => {
+    for (let i = 0; i < 20; i++) remember(`Mira mended sail number ${i} on the quiet deck.`);
+    for (let i = 0; i < 6; i++) remember(`Ada swam ${i + 2} lengths; the swimming gets easier.`);
+    for (let i = 0; i < 6; i++) remember(`At lesson ${i + 2} the old teacher said Ada's cello bowing was worse than last week.`);
+    const found = search('Tell me about my swimming and my cello.');
+    expect(found.filter((m) => m.summary.includes('cello'))).not.toHaveLength(0);
+    expect(found.filter((m) => m.summary.includes('swimming'))).not.toHaveLength(0);
+  });
+
+  it('asked what came first, the earliest fitting memory leads, not the latest', () => {
+    const first = remember('Ada said she and Tomás were reading about adoption agencies.', { fictionTime: '1890-03-01T19:00:00' });
+    remember('The adoption agency sent a long questionnaire.', { fictionTime: '1890-04-01T19:00:00' });
+    const latest = remember('The adoption was approved at last.', { fictionTime: '1890-05-30T19:00:00' });
+    expect(search('Tell me about the adoption.')[0]!.id).toBe(latest);
+    expect(search('When did I first bring up the adoption?')[0]!.id).toBe(first);
+  });
+
+  it("finds a memory by its keywords, and a scene's summary by the keywords of what it absorbed", () => {
+    const swim = remember('Ada floated on her back for the first time.', { keywords: 'swimming, pool, lessons' });
+    const sea = remember('Ada put her face under the water at Peniche.', { keywords: 'sea, deep water, beach' });
+    remember('Mira sold three atlases.', { keywords: 'bookshop, sales' });
+    expect(search('How is the swimming going?').map((m) => m.id)).toEqual([swim]);
+    const summary = remember('Ada is learning to swim, pool first and then the sea.');
+    engine.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: summary, summary: 'Ada learned to swim.', absorbs: [swim, sea] } }]);
+    const [found] = search('Did she go to the beach?');
+    expect(found!.id).toBe(summary);
+    expect(found!.keywords).toBe('swimming, pool, lessons, sea, deep water, beach');
+  });
+
   it('reads user text as words, never as query syntax', () => {
     remember('Ada asked about NEAR harbours and the "quoted" AND unquoted things.');
     for (const hostile of ['NEAR(a b)', '"unbalanced', 'a AND OR NOT *', '^start col:umn', '((ooc))', '', '   ', '!!!']) {

@@ -50,6 +50,12 @@ export function analysisSchema(pairKeys: readonly string[]) {
     significance: z.number().describe('0 trivial, 1 ordinary, 2 notable (a revelation, a promise, a fight), 3 pivotal (changes things for good).'),
     sceneEnd: z.enum(SCENE_END).describe('"none" unless the turn clearly ends the scene: they moved elsewhere, someone parted, or time jumped ahead.'),
     newPlace: z.string().describe('Where they are now if sceneEnd is "place_changed", else "".'),
+    keywords: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Up to 12 words or short phrases someone might use later to ask about this turn, especially ones it does not say: the people, places, objects and times it concerns, and plainer or more general words for what happened ("researching" → "looking into, finding out").',
+      ),
     feelings: z.object(Object.fromEntries(pairKeys.map((key) => [key, pair.optional()]))),
   });
 }
@@ -60,6 +66,8 @@ export interface TurnAnalysis {
   significance: number;
   sceneEnd: SceneEnd;
   newPlace: string;
+  /** Words to find the turn's memories by, distinct and short. */
+  keywords: string[];
   edges: { source: EntityRef; target: EntityRef; affinityDelta: number; trustDelta: number; facts: string[] }[];
 }
 
@@ -122,14 +130,18 @@ export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyz
   };
 }
 
+/** The name of the place the chat's active scene is in, if it has one. */
+const placeOf = (db: Db, chatId: string) =>
+  db.get<{ name: string }>(
+    `SELECT c.name FROM chat_state s JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id JOIN containers c ON c.chat_id = sc.chat_id AND c.id = sc.container_id WHERE s.chat_id = ?`,
+    [chatId],
+  )?.name;
+
 /** The classifier's instructions and input for one turn, within its own token budget. */
 export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, count: TokenCounter): { system: string; user: string } {
   const { cast } = turn;
   const state = db.get<{ fiction_time: string; weather: string }>('SELECT fiction_time, weather FROM chat_state WHERE chat_id = ?', [turn.chatId]);
-  const place = db.get<{ name: string }>(
-    `SELECT c.name FROM chat_state s JOIN scenes sc ON sc.chat_id = s.chat_id AND sc.id = s.active_scene_id JOIN containers c ON c.chat_id = sc.chat_id AND c.id = sc.container_id WHERE s.chat_id = ?`,
-    [turn.chatId],
-  )?.name;
+  const place = placeOf(db, turn.chatId);
   const people = cast.present.map((m) => `- ${m.name}${m.ref === 'you' ? " (the user's character)" : ''}`).join('\n');
   const away = cast.members.filter((m) => !m.present).map((m) => m.name);
   const system =
@@ -193,8 +205,28 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
     significance: Math.round(clamp(raw.significance, 0, 3)),
     sceneEnd,
     newPlace: sceneEnd === 'place_changed' ? raw.newPlace.trim().slice(0, 120) : '',
+    keywords: cleanKeywords(raw.keywords ?? []),
     edges,
   };
+}
+
+const MAX_KEYWORDS = 16;
+const KEYWORD_CHARS = 60;
+
+/** Keywords as the index keeps them: one line each, trimmed, short, each once, at most 16. */
+export function cleanKeywords(words: readonly string[]): string[] {
+  const kept: string[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    if (typeof word !== 'string') continue;
+    const text = word.replace(/[\s,]+/g, ' ').trim().slice(0, KEYWORD_CHARS);
+    const key = text.toLowerCase();
+    if (!text || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(text);
+    if (kept.length === MAX_KEYWORDS) break;
+  }
+  return kept;
 }
 
 /** What the analysis says when every model failed: a couple of minutes passed, nothing else changed. */
@@ -230,6 +262,9 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
       if (!present.has(edge.source) || !present.has(edge.target) || edge.source === edge.target) continue;
       drafts.push({ kind: 'edge_update', chatId, payload: { ...edge, lastInteraction: time } });
     }
+    // Found later by the classifier's words, and by where it happened and who was there.
+    const place = placeOf(db, chatId);
+    const keywords = cleanKeywords([...analysis.keywords, ...(place ? [place] : []), ...turn.cast.present.map((m) => m.name)]).join(', ');
     for (const bot of turn.cast.witnessBots) {
       let pinned = analysis.significance === 3;
       if (pinned) {
@@ -245,6 +280,7 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
           ownerId: bot.ref,
           sceneId: state.active_scene_id,
           summary: turn.memoryText,
+          keywords,
           witness: turn.cast.witness,
           fictionTime: time,
           source: 'witnessed',

@@ -18,6 +18,8 @@ export const memoryWritten = defineEvent({
     ownerId: uuid,
     sceneId: uuid.nullable(),
     summary: requiredText(4_000),
+    /** Comma-separated words a question in other words may use: see migration 0022. */
+    keywords: z.string().max(2_000).optional(),
     witness,
     fictionTime,
     source: z.enum(['witnessed', 'told', 'inferred', 'kickoff']),
@@ -28,15 +30,16 @@ export const memoryWritten = defineEvent({
   }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO memories (id, owner_id, chat_id, scene_id, summary, witness_you, witness_host, witness_guest,
+      `INSERT INTO memories (id, owner_id, chat_id, scene_id, summary, keywords, witness_you, witness_host, witness_guest,
          fiction_time, source, reliability, significance, pinned, auto_pinned, created_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, id) DO NOTHING`,
       [
         p.memoryId,
         p.ownerId,
         chatId,
         p.sceneId,
         p.summary,
+        p.keywords ?? '',
         p.witness.you,
         p.witness.host,
         p.witness.guest,
@@ -82,8 +85,9 @@ export const memoryPinChanged = defineEvent({
 /**
  * A memory's text is replaced: by a manual correction, or by a witness's scene summary. A summary
  * also absorbs the scene's other everyday memories of that owner (their text lives on in it), so
- * retrieval finds one entry per scene instead of a dozen fragments. The witness flags of what was
- * absorbed carry over: a summary is witnessed by anyone who witnessed a part of it.
+ * retrieval finds one entry per scene instead of a dozen fragments. The witness flags and keywords
+ * of what was absorbed carry over: a summary is witnessed by anyone who witnessed a part of it, and
+ * found by the words any part of it was found by.
  */
 export const memorySummaryRewritten = defineEvent({
   kind: 'memory_summary_rewritten',
@@ -101,7 +105,8 @@ export const memorySummaryRewritten = defineEvent({
       `UPDATE memories SET
          witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memories WHERE ${sameOwner}), 0)),
          witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memories WHERE ${sameOwner}), 0)),
-         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0))
+         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0)),
+         keywords = substr(trim(keywords || ', ' || coalesce((SELECT group_concat(keywords, ', ') FROM memories WHERE ${sameOwner} AND keywords <> ''), ''), ', '), 1, 2000)
        WHERE id = ?3 AND chat_id = ?1`,
       [chatId, absorbed, p.memoryId],
     );

@@ -4,6 +4,8 @@ export interface Memory {
   ownerId: string;
   sceneId: string | null;
   summary: string;
+  /** Words a later question may use that the summary does not: people, places, objects, plainer words. */
+  keywords: string;
   witness: { you: boolean; host: boolean; guest: boolean };
   fictionTime: string;
   source: string;
@@ -18,7 +20,7 @@ export interface Memory {
 /** The role someone plays in a chat; a memory's witness flag for that role decides what they know. */
 export type ChatRole = 'you' | 'host' | 'guest';
 
-export const MEMORY_COLUMNS = `m.created_seq, m.id, m.owner_id, m.scene_id, m.summary, m.witness_you, m.witness_host,
+export const MEMORY_COLUMNS = `m.created_seq, m.id, m.owner_id, m.scene_id, m.summary, m.keywords, m.witness_you, m.witness_host,
   m.witness_guest, m.fiction_time, m.source, m.reliability, m.significance, m.pinned, m.auto_pinned`;
 
 export interface MemoryRow {
@@ -27,6 +29,7 @@ export interface MemoryRow {
   owner_id: string;
   scene_id: string | null;
   summary: string;
+  keywords: string;
   witness_you: number;
   witness_host: number;
   witness_guest: number;
@@ -43,6 +46,7 @@ export const toMemory = (r: MemoryRow): Memory => ({
   ownerId: r.owner_id,
   sceneId: r.scene_id,
   summary: r.summary,
+  keywords: r.keywords,
   witness: { you: r.witness_you === 1, host: r.witness_host === 1, guest: r.witness_guest === 1 },
   fictionTime: r.fiction_time,
   source: r.source,

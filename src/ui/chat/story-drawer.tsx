@@ -387,6 +387,11 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                       <StoryText text={memory.summary} ooc={OOC} />
                     </Editable>
                   </div>
+                  <Show when={memory.keywords}>
+                    <p class="memory-keywords muted small-text" data-testid="memory-keywords" title="Words this memory is also found by">
+                      Found by: {memory.keywords}
+                    </p>
+                  </Show>
                 </li>
               )}
             </For>
