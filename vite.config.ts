@@ -1,10 +1,12 @@
 import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
+import { earlyDatabaseWorker } from './build/early-database-worker.ts';
 
 export default defineConfig({
   plugins: [
     solid(),
+    earlyDatabaseWorker(),
     VitePWA({
       // A new version waits for the user's "Reload to update": never swap the app under a story.
       registerType: 'prompt',

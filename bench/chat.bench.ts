@@ -20,7 +20,7 @@ const SENDS = 10;
  * A long story and a new one, restored into the page's empty database from a backup made in Node:
  * the same path a user's restore takes. Returns the two chat ids.
  */
-async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string }> {
+export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string }> {
   const { engine } = await openTestEngine({ now: Date.now });
   const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
   engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
@@ -49,7 +49,7 @@ async function restoreStories(page: Page, turns: number): Promise<{ longChat: st
 }
 
 /** From a click in the chat list to the transcript painted: measured inside the page. */
-async function openFromList(page: Page, baseUrl: string, chatId: string): Promise<number> {
+export async function openFromList(page: Page, baseUrl: string, chatId: string): Promise<number> {
   await page.goto(`${baseUrl}/chats`);
   await page.locator(`a[href="/chats/${chatId}"]`).waitFor();
   return page.evaluate(async (chatId) => {

@@ -14,7 +14,7 @@ const CHATS = 50;
 const WORDS = 'storm harbour lantern map oath rope sail knife letter tavern secret promise debt brother'.split(' ');
 
 /** A deterministic story mix: mostly turns with their analysis results, some world changes. */
-function* commands(engine: Engine): Generator<EventDraft[]> {
+export function* commands(engine: Engine): Generator<EventDraft[]> {
   let rand = 42;
   const next = () => (rand = (rand * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ');

@@ -142,6 +142,8 @@ export const API = {
   /** One of them, as a File to download. */
   storedBackup: { kind: 'admin', args: z.tuple([z.string().max(200)]) },
   databaseState: { kind: 'admin', args: none },
+  /** What the database holds in the leader's memory: SQLite's WebAssembly heap and its page cache. */
+  memoryUse: { kind: 'admin', args: none },
 } as const satisfies Record<string, CallDeclaration>;
 
 export type CallName = keyof typeof API;

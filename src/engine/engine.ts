@@ -69,7 +69,6 @@ export function createEngine(deps: EngineDeps) {
     if (newest) clock.observe(newest);
   };
   observeLog();
-  installJournal(db);
   // A database from before the journal (or restored without one): fill it once, so steering is quick from now on.
   if (!db.get('SELECT 1 AS x FROM projection_journal LIMIT 1') && db.get('SELECT 1 AS x FROM chats LIMIT 1')) rebuild(db);
   // ...and keep it to each chat's latest events, so it does not grow with a year of play.
@@ -89,6 +88,8 @@ export function createEngine(deps: EngineDeps) {
 
   const engine = {
     newId: ctx.newId,
+    /** Readies what only writes need (the journal's triggers), so the first command does not wait for it. */
+    prepareForWrites: () => installJournal(db),
     turns: turnCommands(ctx),
     edits: turnEdits(ctx),
     authoring: authoringCommands(ctx),

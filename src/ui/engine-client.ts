@@ -6,6 +6,7 @@ import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { BackupSummary } from '../engine/log/backup-lines.ts';
 import type { StoredBackup } from '../worker/backup-store.ts';
+import type { MemoryUse } from '../worker/open-database.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';
 
 /** A backup file's summary before restoring it, and whether it came from this very database. */
@@ -31,7 +32,10 @@ function testHooksFromUrl(): TestHooks | undefined {
  * (another tab took over, or the database was replaced) means "refetch everything".
  */
 export function createEngineClient() {
-  const worker = new Worker(new URL('../worker/db.worker.ts', import.meta.url), { type: 'module', name: 'roleplay-engine-db' });
+  // The page's head may have started it already (build/early-database-worker.ts): take that one.
+  const early = (globalThis as { rpeDatabaseWorker?: Worker }).rpeDatabaseWorker;
+  delete (globalThis as { rpeDatabaseWorker?: Worker }).rpeDatabaseWorker;
+  const worker = early ?? new Worker(new URL('../worker/db.worker.ts', import.meta.url), { type: 'module', name: 'roleplay-engine-db' });
   const remote = Comlink.wrap<DatabaseWorker>(worker);
   // The worker cannot read localStorage: it is told the relay token, now and whenever it changes.
   createEffect(() => void remote.setRelayToken(relayToken()));
@@ -97,6 +101,8 @@ export function createEngineClient() {
       /** The backups kept in this browser, newest first. */
       listBackups: () => call('listBackups')() as Promise<StoredBackup[]>,
       storedBackup: (name: string) => call('storedBackup')(name) as Promise<File>,
+      /** SQLite's memory in the leader's worker (for the benches and the curious). */
+      memoryUse: () => call('memoryUse')() as Promise<MemoryUse>,
     },
     onChange(listener: ChangeListener) {
       listeners.add(listener);

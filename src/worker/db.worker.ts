@@ -1,6 +1,13 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
-import { TabCoordinator, type TabStatus, type TestHooks, type WorkerEvent } from './tab-coordinator.ts';
+import type { TabCoordinator, TabStatus, TestHooks, WorkerEvent } from './tab-coordinator.ts';
+import { persistentStorageAvailable, preloadSqlite } from './early-start.ts';
+
+// SQLite compiles and the storage check runs while the engine loads: its schemas alone take a
+// tenth of a second to build, and the app's first call would otherwise wait for all three in turn.
+preloadSqlite();
+void persistentStorageAvailable();
+const coordinatorModule = import('./tab-coordinator.ts');
 
 /** What the tab's UI can call on its worker, through Comlink. */
 export interface DatabaseWorker {
@@ -15,6 +22,8 @@ let relayToken = '';
 
 const api: DatabaseWorker = {
   async start(tabId, onEvent, hooks) {
+    if (coordinator) throw new Error('This worker was already started');
+    const { TabCoordinator } = await coordinatorModule;
     if (coordinator) throw new Error('This worker was already started');
     coordinator = new TabCoordinator(tabId, (event) => void onEvent(event), hooks, () => relayToken);
     return coordinator.start();

@@ -1,4 +1,5 @@
-import sqlite3InitModule, { type Database, type SAHPoolUtil, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import type { Database, SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { loadSqlite } from './early-start.ts';
 import { MigrationError } from '../engine/db/migrate.ts';
 import { wrapSqlite } from '../engine/db/sqlite-db.ts';
 import { openEngine, type Engine } from '../engine/engine.ts';
@@ -19,18 +20,14 @@ export interface OpenDatabase {
   startFresh(): Promise<OpenDatabase>;
   /** The database file's bytes as they stand between two transactions (SQLite's own serialization). */
   fileBytes(): Uint8Array;
+  /** SQLite's WebAssembly memory (it only grows: its size is the high-water mark) and its page cache. */
+  memoryUse(): MemoryUse;
   close(): void;
 }
 
-let sqlite3: Promise<Sqlite3Static> | undefined;
-function loadSqlite(): Promise<Sqlite3Static> {
-  const init = sqlite3InitModule as unknown as (options: object) => Promise<Sqlite3Static>;
-  sqlite3 ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.debug('[sqlite]', ...args) }).then((s) => {
-    // oo1 warns on every failed step even when the engine catches and reports the error itself.
-    (s.config as { warn: (...args: unknown[]) => void }).warn = () => {};
-    return s;
-  });
-  return sqlite3;
+export interface MemoryUse {
+  wasmHeapBytes: number;
+  pageCacheLimitBytes: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,7 +69,12 @@ const SQLITE_NOTADB = 26;
 async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>): Promise<OpenDatabase> {
   const db = wrapSqlite(database);
   const sqlite = await loadSqlite();
-  const base = { storage, startFresh, close: () => db.close(), fileBytes: () => sqlite.capi.sqlite3_js_db_export(database.pointer!) };
+  const memoryUse = (): MemoryUse => {
+    const pages = db.get<{ pages: number; size: number }>('SELECT (SELECT cache_size FROM pragma_cache_size) AS pages, (SELECT page_size FROM pragma_page_size) AS size')!;
+    // A negative cache_size is a limit in KiB, a positive one in pages.
+    return { wasmHeapBytes: sqlite.wasm.heap8().byteLength, pageCacheLimitBytes: pages.pages < 0 ? -pages.pages * 1024 : pages.pages * pages.size };
+  };
+  const base = { storage, startFresh, close: () => db.close(), fileBytes: () => sqlite.capi.sqlite3_js_db_export(database.pointer!), memoryUse };
   try {
     const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);
     const { dbId, created } = engine.identify();
@@ -136,13 +138,3 @@ export async function openMemoryDatabase(): Promise<OpenDatabase> {
   return open();
 }
 
-/** Whether this worker can keep data: OPFS sync access handles and Web Locks are both needed. */
-export async function persistentStorageAvailable(): Promise<boolean> {
-  if (!('locks' in navigator) || !navigator.storage?.getDirectory) return false;
-  try {
-    await navigator.storage.getDirectory();
-    return typeof (globalThis as { FileSystemSyncAccessHandle?: unknown }).FileSystemSyncAccessHandle === 'function';
-  } catch {
-    return false;
-  }
-}

@@ -4,7 +4,8 @@ import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/le
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { helperTokenCounter } from './token-helper.ts';
 import type { TokenCounter } from '../engine/turn/tokens.ts';
-import { openMemoryDatabase, openOpfsDatabase, persistentStorageAvailable, type OpenDatabase } from './open-database.ts';
+import { openMemoryDatabase, openOpfsDatabase, type OpenDatabase } from './open-database.ts';
+import { persistentStorageAvailable } from './early-start.ts';
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
 import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
 
@@ -82,6 +83,9 @@ const RESEND_UNACKED_MS = 1_000;
  * release is the leader's death (no heartbeat), and the lock queue gives FIFO succession for free.
  * The UI never knows which tab leads.
  */
+/** How long after taking the lead the writer's tools are readied: after the first screen. */
+const WARM_UP_AFTER_LEAD_MS = 300;
+
 export class TabCoordinator {
   private restoring = false;
   /** The backup being written, if any: a restore waits for it, so no file mixes two logs. */
@@ -142,6 +146,7 @@ export class TabCoordinator {
         fileBytes: () => {
           throw new Error('The database could not be opened, so it cannot be copied.');
         },
+        memoryUse: () => ({ wasmHeapBytes: 0, pageCacheLimitBytes: 0 }),
         close: () => {},
       };
       return failed;
@@ -166,10 +171,21 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
-    // The tokenizer starts building in its own thread, the SDK loads (a first Send needs both); then pick up the analyses a previous leader left unfinished.
+    // Once the tab has shown what it opened on: the journal's triggers (a first write needs them),
+    // the tokenizer building in its own thread and the SDK loading (a first Send needs both), then
+    // the analyses a previous leader left unfinished. Started at once, they would compete with that
+    // first screen for the machine's cores (a second worker parsing a megabyte of tokenizer).
     const leader = this.leader;
-    this.tokenCounter ??= helperTokenCounter();
-    if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
+    setTimeout(() => {
+      if (this.leader !== leader) return;
+      try {
+        engine?.prepareForWrites();
+      } catch (error) {
+        console.error('Preparing the journal failed; the first write will try again', error);
+      }
+      this.tokenCounter ??= helperTokenCounter();
+      if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
+    }, WARM_UP_AFTER_LEAD_MS);
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
     if (leader && database.storage === 'opfs') {
@@ -290,6 +306,7 @@ export class TabCoordinator {
       return new Blob([database.fileBytes() as Uint8Array<ArrayBuffer>], { type: 'application/vnd.sqlite3' });
     }
     if (method === 'listBackups') return database.storage === 'opfs' ? listBackups() : [];
+    if (method === 'memoryUse') return database.memoryUse();
     if (method === 'storedBackup') return storedBackupFile(String(args[0]));
     try {
       if (method === 'startFresh') this.database = await database.startFresh();

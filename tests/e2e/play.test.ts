@@ -4,7 +4,7 @@ import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
+import { launchBrowser, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 let upstream: FakeUpstream;
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -126,6 +126,9 @@ describe('playing a story', () => {
     const a = await openTab(context, `${app.url}/chats`);
     const url = await storyUrl(a);
     await a.goto(url);
+    // A's reload handed the database to its new page: let that page take it before B opens, or B
+    // may be first in line for it.
+    await waitForDatabase(a);
     const b = await openTab(context, url);
     expect([await role(a), await role(b)]).toEqual(['leader', 'follower']);
     const before = narratorRequests();

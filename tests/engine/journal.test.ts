@@ -24,6 +24,31 @@ describe('the projection journal', () => {
     expect(db.all<{ chat_id: string }>('SELECT chat_id FROM containers').map((c) => c.chat_id)).toEqual([b]);
   });
 
+  it('is installed by the first write, not by opening, and again when an outer rollback took its install away', async () => {
+    const { engine, db } = await openTestEngine();
+    const triggers = () => db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_temp_master WHERE type = 'trigger'")!.n;
+    expect(triggers()).toBe(0);
+    const bot = engine.newId();
+    const chat = engine.newId();
+    // A command whose projection installed the journal, then failed: both are rolled back.
+    expect(() =>
+      db.transaction(() => {
+        engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+        throw new Error('the command failed after projecting');
+      }),
+    ).toThrow('the command failed');
+    expect(triggers()).toBe(0);
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+    expect(triggers()).toBeGreaterThan(0);
+    const [turn] = engine.append([draft.userTurn(chat, engine.newId(), 'kept in the journal')]);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE seq = ?', [turn!.seq])!.n).toBeGreaterThan(0);
+    // And undoing it from the journal puts the chat back as it was.
+    engine.rewind(chat, turn!.seq);
+    const undone = dumpProjections(db);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(undone);
+  });
+
   it('is kept to each chat\'s latest events when the database opens; steering further back replays the chat, to the same state', async () => {
     const { engine, db } = await openTestEngine({ journalKeep: 10 });
     const bot = engine.newId();

@@ -68,8 +68,17 @@ export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number
   });
 }
 
-/** Creates the journaling triggers on this connection (they are TEMP: each opened database gets its own). */
+/**
+ * Creates the journaling triggers on this connection (they are TEMP: each opened database gets its
+ * own). Reads never need them, so opening the database does not wait for them: the first
+ * projection installs them (`journaled`), or the leader does once it is idle. One transaction for
+ * the few dozen statements: half the time of one each.
+ */
 export function installJournal(db: Db): void {
+  db.transaction(() => createJournalTriggers(db));
+}
+
+function createJournalTriggers(db: Db): void {
   db.exec('CREATE TEMP TABLE IF NOT EXISTS journaling (seq INTEGER); DELETE FROM temp.journaling; INSERT INTO temp.journaling VALUES (NULL);');
   for (const { table, chatColumn, columns, key } of chatTables(db)) {
     const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
@@ -90,7 +99,15 @@ export function installJournal(db: Db): void {
 
 /** Runs `apply` with its writes to chat rows recorded under `seq`. */
 export function journaled(db: Db, seq: number, apply: () => void): void {
-  db.run('UPDATE temp.journaling SET seq = ?', [seq]);
+  try {
+    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
+  } catch (error) {
+    // Not installed on this connection yet, or its install was rolled back with an outer
+    // transaction: the switch table and the triggers come and go together.
+    if (!/no such table/i.test(String((error as Error)?.message ?? error))) throw error;
+    installJournal(db);
+    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
+  }
   try {
     apply();
   } finally {
