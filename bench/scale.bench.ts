@@ -5,37 +5,57 @@ import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
 import { openFromList, restoreStories } from './chat.bench.ts';
 import { fmt, median, printTable } from './table.ts';
 
-const SIZES = [1_000, 10_000, 100_000];
+/** `BENCH_SCALE_SIZES=1000,10000` to run fewer. */
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const OPENS = 7;
 const MB = 1024 * 1024;
 
 /**
- * The JS heap of each of the page's workers, read over the DevTools protocol (a worker has no
- * `performance.memory`, and `measureUserAgentSpecificMemory` needs cross-origin isolation).
+ * The JS heap of each of the page's workers, the tokenizer helper (a worker of the database
+ * worker) included, read over the DevTools protocol: a worker has no `performance.memory`, and
+ * `measureUserAgentSpecificMemory` needs cross-origin isolation. Playwright's CDP session cannot
+ * address a child session, so this speaks the older, unflattened form: every command to a worker
+ * is wrapped in `Target.sendMessageToTarget`, once per level.
  */
 async function workerHeaps(cdp: CDPSession): Promise<Map<string, number>> {
-  const sessions: { id: string; url: string }[] = [];
-  const answers = new Map<number, (value: { usedSize?: number }) => void>();
-  const attached = (e: { sessionId: string; targetInfo: { url: string } }) => sessions.push({ id: e.sessionId, url: e.targetInfo.url });
-  const received = (e: { message: string }) => {
-    const message = JSON.parse(e.message) as { id: number; result?: { usedSize: number } };
-    answers.get(message.id)?.(message.result ?? {});
+  type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> };
+  let nextId = 1;
+  const waiting = new Map<number, (result: Record<string, unknown>) => void>();
+  const workers: { path: string[]; url: string }[] = [];
+  /** A message from the worker at `path` (session ids, outermost first). */
+  const received = (path: string[], message: Message) => {
+    if (message.method === 'Target.attachedToTarget') {
+      const params = message.params as { sessionId: string; targetInfo: { url: string } };
+      workers.push({ path: [...path, params.sessionId], url: params.targetInfo.url });
+    } else if (message.method === 'Target.receivedMessageFromTarget') {
+      const params = message.params as { sessionId: string; message: string };
+      received([...path, params.sessionId], JSON.parse(params.message) as Message);
+    } else if (message.id !== undefined && path.length > 0) {
+      waiting.get(message.id)?.(message.result ?? {});
+    }
   };
-  cdp.on('Target.attachedToTarget' as never, attached as never);
-  cdp.on('Target.receivedMessageFromTarget' as never, received as never);
+  const send = (path: string[], method: string, params: object = {}) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      let message = JSON.stringify({ id, method, params });
+      for (const sessionId of [...path].reverse().slice(0, -1)) {
+        message = JSON.stringify({ id: nextId++, method: 'Target.sendMessageToTarget', params: { sessionId, message } });
+      }
+      void cdp.send('Target.sendMessageToTarget' as never, { sessionId: path[0], message } as never);
+    });
+  cdp.on('Target.attachedToTarget' as never, ((e: { sessionId: string; targetInfo: { url: string } }) => workers.push({ path: [e.sessionId], url: e.targetInfo.url })) as never);
+  cdp.on('Target.receivedMessageFromTarget' as never, ((e: { sessionId: string; message: string }) => received([e.sessionId], JSON.parse(e.message) as Message)) as never);
   await cdp.send('Target.setAutoAttach' as never, { autoAttach: true, waitForDebuggerOnStart: false, flatten: false } as never);
   await new Promise((r) => setTimeout(r, 300));
+  // The workers' own workers: the database worker's tokenizer helper.
+  for (const worker of [...workers]) void send(worker.path, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  await new Promise((r) => setTimeout(r, 300));
   const heaps = new Map<string, number>();
-  let id = 1;
-  for (const session of sessions) {
-    const ask = id++;
-    const usage = await new Promise<{ usedSize?: number }>((resolve) => {
-      answers.set(ask, resolve);
-      // The deprecated, unflattened form: playwright's CDP session cannot address a child session.
-      void cdp.send('Target.sendMessageToTarget' as never, { sessionId: session.id, message: JSON.stringify({ id: ask, method: 'Runtime.getHeapUsage' }) } as never);
-    });
-    const name = /\/([a-z]+)[.-][^/]*$/.exec(new URL(session.url).pathname)?.[1] ?? session.url;
-    heaps.set(name, usage.usedSize ?? NaN);
+  for (const worker of workers) {
+    const usage = await Promise.race([send(worker.path, 'Runtime.getHeapUsage'), new Promise<Record<string, unknown>>((r) => setTimeout(() => r({}), 2_000))]);
+    const name = /\/([a-z]+)[.-][^/]*$/.exec(new URL(worker.url).pathname)?.[1] ?? worker.url;
+    heaps.set(name, (usage.usedSize as number | undefined) ?? NaN);
   }
   await cdp.send('Target.setAutoAttach' as never, { autoAttach: false, waitForDebuggerOnStart: false, flatten: false } as never);
   return heaps;
@@ -63,7 +83,7 @@ async function measure(url: string, turns: number): Promise<[string, string][]> 
       [`${label} turns: restore (built in Node, imported in the page)`, `${fmt(restoreSeconds, 1)} s`],
       [`${label} turns: open the chat, click -> transcript painted, median / max`, `${fmt(median(opens), 1)} / ${fmt(Math.max(...opens), 1)} ms`],
       [`${label} turns: database worker JS heap / SQLite wasm memory (page cache limit ${fmt(sqlite.pageCacheLimitBytes / MB, 1)} MB)`, `${fmt((heaps.get('db') ?? NaN) / MB, 1)} / ${fmt(sqlite.wasmHeapBytes / MB, 1)} MB`],
-      [`${label} turns: tokenizer worker JS heap / the page's JS heap`, `${fmt((heaps.get('tokenizer') ?? NaN) / MB, 1)} / ${fmt(pageHeap / MB, 1)} MB`],
+      [`${label} turns: tokenizer helper worker JS heap / the page's JS heap`, `${heaps.has('tokenizer') ? fmt(heaps.get('tokenizer')! / MB, 1) : 'not started'} / ${fmt(pageHeap / MB, 1)} MB`],
     ];
   } finally {
     await context?.close();

@@ -63,7 +63,11 @@ export function createEngineClient() {
     }
   };
 
-  const ready = remote.start(crypto.randomUUID(), Comlink.proxy(onEvent), testHooksFromUrl());
+  // The worker's news comes on a port of its own, one message each: a Comlink callback would also
+  // send an answer back for every notice, and every tab's notices wait behind those.
+  const events = new MessageChannel();
+  events.port1.onmessage = (message: MessageEvent<WorkerEvent>) => onEvent(message.data);
+  const ready = remote.start(crypto.randomUUID(), Comlink.transfer(events.port2, [events.port2]), testHooksFromUrl());
 
   const call = (method: string) => async (...args: unknown[]) => {
     await ready;

@@ -11,7 +11,8 @@ const coordinatorModule = import('./tab-coordinator.ts');
 
 /** What the tab's UI can call on its worker, through Comlink. */
 export interface DatabaseWorker {
-  start(tabId: string, onEvent: (event: WorkerEvent) => void, hooks?: TestHooks): Promise<TabStatus>;
+  /** `events` hears the worker's news (status, change notices, published stream deltas), in order. */
+  start(tabId: string, events: MessagePort, hooks?: TestHooks): Promise<TabStatus>;
   call(method: string, args: unknown[]): Promise<unknown>;
   /** The relay token this browser keeps (localStorage, which a worker cannot read), for the model calls this tab makes when it leads. */
   setRelayToken(token: string): void;
@@ -21,11 +22,11 @@ let coordinator: TabCoordinator | undefined;
 let relayToken = '';
 
 const api: DatabaseWorker = {
-  async start(tabId, onEvent, hooks) {
+  async start(tabId, events, hooks) {
     if (coordinator) throw new Error('This worker was already started');
     const { TabCoordinator } = await coordinatorModule;
     if (coordinator) throw new Error('This worker was already started');
-    coordinator = new TabCoordinator(tabId, (event) => void onEvent(event), hooks, () => relayToken);
+    coordinator = new TabCoordinator(tabId, (event: WorkerEvent) => events.postMessage(event), hooks, () => relayToken);
     return coordinator.start();
   },
   call(method, args) {

@@ -97,6 +97,23 @@ function createJournalTriggers(db: Db): void {
   }
 }
 
+/**
+ * For a replay of many events in one transaction: records what follows under `seq` (null: records
+ * nothing), setting the switch only when it changes, so consecutive journaled events cost one
+ * statement each instead of two. The caller sets null at the end; an error rolls the switch back
+ * with the transaction.
+ */
+export function journalingSwitch(db: Db): (seq: number | null) => void {
+  installJournal(db);
+  let current: number | null = null;
+  db.run('UPDATE temp.journaling SET seq = NULL');
+  return (seq) => {
+    if (seq === current) return;
+    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
+    current = seq;
+  };
+}
+
 /** Runs `apply` with its writes to chat rows recorded under `seq`. */
 export function journaled(db: Db, seq: number, apply: () => void): void {
   try {

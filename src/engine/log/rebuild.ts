@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
-import { JOURNAL_KEPT_EVENTS, journaled, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
+import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
@@ -61,12 +61,14 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
       const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, journalKeep - 1])?.seq;
       if (edge !== undefined) journalFrom.set(chat_id, edge);
     }
+    const journalAs = journalingSwitch(db);
     const replayed = replay(db, VISIBLE('e'), [], (row) => {
       const def = definition(row.kind);
       // last_seq is settled once at the end, not moved event by event.
-      if (row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0)) def.apply(db, fromRow(row));
-      else journaled(db, row.seq, () => def.apply(db, fromRow(row)));
+      journalAs(row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0) ? null : row.seq);
+      def.apply(db, fromRow(row));
     });
+    journalAs(null);
     for (const [chatId, seq] of journalFrom) if (db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) setJournalHorizon(db, chatId, seq);
     settleLastSeq(db);
     for (const trigger of ftsTriggers) db.exec(trigger.sql);
