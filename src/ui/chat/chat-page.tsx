@@ -21,8 +21,10 @@ export function ChatPage() {
   const params = useParams<{ id: string }>();
   const navigate = useNavigate();
   const chatId = () => params.id;
-  const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
+  // The transcript is asked for first: the worker answers one query at a time, in order, and the
+  // story is what the reader waits for (the header's state comes a moment after).
   const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
+  const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
   // Faces beside each speaker: yours, and every bot's (a guest's too).
   const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
