@@ -10,7 +10,7 @@ import type { EventDraft } from './log/draft.ts';
 import { command } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
 import { rebuild, rebuildChat } from './log/rebuild.ts';
-import { installJournal, JOURNAL_KEPT_EVENTS, pruneJournal } from './log/journal.ts';
+import { ensureJournal, JOURNAL_KEPT_EVENTS, pruneJournal } from './log/journal.ts';
 import { checkJsonBackup, exportLog, importLog, type BackupEvent } from './log/backup.ts';
 import { backupLines, createLinesReader } from './log/backup-lines.ts';
 import { restoreStaging } from './log/replace-log.ts';
@@ -69,6 +69,7 @@ export function createEngine(deps: EngineDeps) {
     if (newest) clock.observe(newest);
   };
   observeLog();
+  ensureJournal(db);
   // A database from before the journal (or restored without one): fill it once, so steering is quick from now on.
   if (!db.get('SELECT 1 AS x FROM projection_journal LIMIT 1') && db.get('SELECT 1 AS x FROM chats LIMIT 1')) rebuild(db);
   // ...and keep it to each chat's latest events, so it does not grow with a year of play.
@@ -88,8 +89,6 @@ export function createEngine(deps: EngineDeps) {
 
   const engine = {
     newId: ctx.newId,
-    /** Readies what only writes need (the journal's triggers), so the first command does not wait for it. */
-    prepareForWrites: () => installJournal(db),
     turns: turnCommands(ctx),
     edits: turnEdits(ctx),
     authoring: authoringCommands(ctx),

@@ -171,18 +171,13 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
-    // Once the tab has shown what it opened on: the journal's triggers (a first write needs them),
-    // the tokenizer building in its own thread and the SDK loading (a first Send needs both), then
-    // the analyses a previous leader left unfinished. Started at once, they would compete with that
-    // first screen for the machine's cores (a second worker parsing a megabyte of tokenizer).
+    // Once the tab has shown what it opened on: the tokenizer building in its own thread and the
+    // SDK loading (a first Send needs both), then the analyses a previous leader left unfinished.
+    // Started at once, they would compete with that first screen for the machine's cores (a
+    // second worker parsing a megabyte of tokenizer).
     const leader = this.leader;
     setTimeout(() => {
       if (this.leader !== leader) return;
-      try {
-        engine?.prepareForWrites();
-      } catch (error) {
-        console.error('Preparing the journal failed; the first write will try again', error);
-      }
       this.tokenCounter ??= helperTokenCounter();
       if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
     }, WARM_UP_AFTER_LEAD_MS);

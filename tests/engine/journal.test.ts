@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dumpProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';
-import { openTestEngine } from '../support/sqlite.ts';
+import { randomBytes } from 'node:crypto';
+import { createEngine } from '../../src/engine/engine.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
 
 describe('the projection journal', () => {
   it('names rows by key: undoing a delete after another chat reused the freed rowid restores the right row', async () => {
@@ -24,29 +26,34 @@ describe('the projection journal', () => {
     expect(db.all<{ chat_id: string }>('SELECT chat_id FROM containers').map((c) => c.chat_id)).toEqual([b]);
   });
 
-  it('is installed by the first write, not by opening, and again when an outer rollback took its install away', async () => {
-    const { engine, db } = await openTestEngine();
-    const triggers = () => db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_temp_master WHERE type = 'trigger'")!.n;
-    expect(triggers()).toBe(0);
-    const bot = engine.newId();
-    const chat = engine.newId();
-    // A command whose projection installed the journal, then failed: both are rolled back.
-    expect(() =>
-      db.transaction(() => {
-        engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
-        throw new Error('the command failed after projecting');
-      }),
-    ).toThrow('the command failed');
-    expect(triggers()).toBe(0);
-    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
-    expect(triggers()).toBeGreaterThan(0);
-    const [turn] = engine.append([draft.userTurn(chat, engine.newId(), 'kept in the journal')]);
-    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE seq = ?', [turn!.seq])!.n).toBeGreaterThan(0);
-    // And undoing it from the journal puts the chat back as it was.
-    engine.rewind(chat, turn!.seq);
+  it('keeps its triggers in the schema, put back as the tables need them when the database opens, its switch off', async () => {
+    const { db } = await openTestEngine();
+    const journalTriggers = () => db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%' ORDER BY name");
+    const fresh = journalTriggers();
+    expect(fresh.length).toBeGreaterThan(30);
+    // A trigger gone, one out of date (as after a migration gave its table a column), and the switch
+    // left on by a write that never finished: opening puts all three right.
+    db.exec('DROP TRIGGER journal_memories_update');
+    db.exec(`DROP TRIGGER journal_edges_delete; CREATE TRIGGER journal_edges_delete AFTER DELETE ON edges BEGIN SELECT 1; END`);
+    db.run('UPDATE journal_switch SET seq = 7');
+    const reopened = createEngine({ db, now: testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
+    expect(journalTriggers()).toEqual(fresh);
+    expect(db.get<{ seq: number | null }>('SELECT seq FROM journal_switch')!.seq).toBeNull();
+
+    // And they record: undoing a memory's rewrite from the journal equals rebuilding from the log.
+    const bot = reopened.newId();
+    const chat = reopened.newId();
+    reopened.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+    const memory = reopened.newId();
+    reopened.append([draft.memory(chat, memory, bot, { summary: 'Ada hid the map.' })]);
+    const [turn] = reopened.append([draft.userTurn(chat, reopened.newId(), 'kept in the journal')]);
+    reopened.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: memory, summary: 'Ada hid the map in her boot.' } }]);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE seq > ?', [turn!.seq])!.n).toBeGreaterThan(0);
+    reopened.rewind(chat, turn!.seq);
     const undone = dumpProjections(db);
-    engine.rebuild();
+    reopened.rebuild();
     expect(dumpProjections(db)).toEqual(undone);
+    expect(db.get<{ summary: string }>('SELECT summary FROM memories WHERE id = ?', [memory])!.summary).toBe('Ada hid the map.');
   });
 
   it('is kept to each chat\'s latest events when the database opens; steering further back replays the chat, to the same state', async () => {

@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN } from '../events/registry.ts';
 
 /**
- * The projection journal: reversible projections for chat rows. While an event is projected, temp
+ * The projection journal: reversible projections for chat rows. While an event is projected,
  * triggers on every chat table record what changed (an insert's key, an update's or delete's whole
  * prior row, always named by primary key), under the event's seq and the row's chat. Undoing a chat's tail walks those
  * records backwards, so a swipe or a rewind near the end of a 10,000-turn story costs the tail,
@@ -68,18 +68,9 @@ export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number
   });
 }
 
-/**
- * Creates the journaling triggers on this connection (they are TEMP: each opened database gets its
- * own). Reads never need them, so opening the database does not wait for them: the first
- * projection installs them (`journaled`), or the leader does once it is idle. One transaction for
- * the few dozen statements: half the time of one each.
- */
-export function installJournal(db: Db): void {
-  db.transaction(() => createJournalTriggers(db));
-}
-
-function createJournalTriggers(db: Db): void {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS journaling (seq INTEGER); DELETE FROM temp.journaling; INSERT INTO temp.journaling VALUES (NULL);');
+/** The journal's triggers as they must read for the tables as they are now, by name. */
+function journalTriggers(db: Db): Map<string, string> {
+  const wanted = new Map<string, string>();
   for (const { table, chatColumn, columns, key } of chatTables(db)) {
     const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
     const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${row}.${c}`).join(', ')})`;
@@ -87,14 +78,41 @@ function createJournalTriggers(db: Db): void {
     // quarter of a rebuild. It is not journaled; replaying a chat's tail sets it afresh (`settleLastSeq`).
     const watched = (op: string) => (op === 'update' && table === 'chats' ? `UPDATE OF ${columns.filter((c) => c !== 'last_seq').join(', ')}` : op.toUpperCase());
     const record = (op: string, row: 'NEW' | 'OLD', prior: string) =>
-      `CREATE TEMP TRIGGER IF NOT EXISTS journal_${table}_${op} AFTER ${watched(op)} ON main.${table}
-       WHEN (SELECT seq FROM temp.journaling) IS NOT NULL
-       BEGIN
-         INSERT INTO main.projection_journal (seq, chat_id, tbl, key, op, old)
-         VALUES ((SELECT seq FROM temp.journaling), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior});
-       END;`;
-    db.exec(record('insert', 'NEW', 'NULL') + record('update', 'OLD', old) + record('delete', 'OLD', old));
+      wanted.set(
+        `journal_${table}_${op}`,
+        `CREATE TRIGGER journal_${table}_${op} AFTER ${watched(op)} ON ${table} ` +
+          `WHEN (SELECT seq FROM journal_switch) IS NOT NULL ` +
+          `BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) ` +
+          `VALUES ((SELECT seq FROM journal_switch), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
+      );
+    record('insert', 'NEW', 'NULL');
+    record('update', 'OLD', old);
+    record('delete', 'OLD', old);
   }
+  return wanted;
+}
+
+/**
+ * Makes the journal's triggers (part of the schema since migration 0023) match the chat tables'
+ * columns, and its switch off: run when the database opens. Nothing is written when all is as it
+ * should be; a table given a column by a later migration gets its triggers rewritten here, so its
+ * undo never loses that column.
+ */
+export function ensureJournal(db: Db): void {
+  const wanted = journalTriggers(db);
+  const have = new Map(
+    db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'").map((t) => [t.name, t.sql]),
+  );
+  const stale = [...have.keys()].filter((name) => have.get(name) !== wanted.get(name));
+  const missing = [...wanted.keys()].filter((name) => have.get(name) !== wanted.get(name));
+  const switchedOn = db.get<{ seq: number | null }>('SELECT seq FROM journal_switch')?.seq != null;
+  if (stale.length === 0 && missing.length === 0 && !switchedOn) return;
+  db.transaction(() => {
+    for (const name of stale) db.exec(`DROP TRIGGER ${name}`);
+    for (const name of missing) db.exec(wanted.get(name)!);
+    // Left on only by a write that never finished outside a transaction: nothing is being recorded now.
+    db.run('UPDATE journal_switch SET seq = NULL');
+  });
 }
 
 /**
@@ -104,31 +122,22 @@ function createJournalTriggers(db: Db): void {
  * with the transaction.
  */
 export function journalingSwitch(db: Db): (seq: number | null) => void {
-  installJournal(db);
   let current: number | null = null;
-  db.run('UPDATE temp.journaling SET seq = NULL');
+  db.run('UPDATE journal_switch SET seq = NULL');
   return (seq) => {
     if (seq === current) return;
-    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
+    db.run('UPDATE journal_switch SET seq = ?', [seq]);
     current = seq;
   };
 }
 
 /** Runs `apply` with its writes to chat rows recorded under `seq`. */
 export function journaled(db: Db, seq: number, apply: () => void): void {
-  try {
-    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
-  } catch (error) {
-    // Not installed on this connection yet, or its install was rolled back with an outer
-    // transaction: the switch table and the triggers come and go together.
-    if (!/no such table/i.test(String((error as Error)?.message ?? error))) throw error;
-    installJournal(db);
-    db.run('UPDATE temp.journaling SET seq = ?', [seq]);
-  }
+  db.run('UPDATE journal_switch SET seq = ?', [seq]);
   try {
     apply();
   } finally {
-    db.run('UPDATE temp.journaling SET seq = NULL');
+    db.run('UPDATE journal_switch SET seq = NULL');
   }
 }
 
