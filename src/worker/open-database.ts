@@ -63,6 +63,7 @@ function sqliteCode(error: unknown): number | undefined {
   return typeof code === 'number' ? code & 0xff : undefined;
 }
 
+const JOURNAL_FILE_LIMIT = 4 * 1024 * 1024;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
@@ -76,6 +77,10 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
   };
   const base = { storage, startFresh, close: () => db.close(), fileBytes: () => sqlite.capi.sqlite3_js_db_export(database.pointer!), memoryUse };
   try {
+    // The rollback journal is kept between commits, its header zeroed, instead of deleted and made
+    // again each time: as safe, and one file operation less on every write. Capped so a restore's
+    // big transaction does not leave a big file behind.
+    if (storage === 'opfs') db.exec(`PRAGMA journal_mode = PERSIST; PRAGMA journal_size_limit = ${JOURNAL_FILE_LIMIT}`);
     const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);
     const { dbId, created } = engine.identify();
     return { ...base, engine, state: { kind: 'ready', dbId, created } };
