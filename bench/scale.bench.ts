@@ -72,7 +72,9 @@ async function measure(url: string, turns: number): Promise<[string, string][]> 
     const restoreSeconds = (performance.now() - started) / 1000;
     const opens: number[] = [];
     for (let i = 0; i < OPENS; i++) opens.push(await openFromList(page, url, longChat));
-    // Memory with the long chat on screen, after a collection, as a user reading it holds it.
+    // Memory with the long chat on screen, after a collection, as a user reading it holds it (the
+    // tokenizer helper starts once the tab has been quiet a moment).
+    await page.waitForTimeout(3_000);
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const heaps = await workerHeaps(cdp);

@@ -3,7 +3,7 @@ import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { helperTokenCounter } from './token-helper.ts';
-import type { TokenCounter } from '../engine/turn/tokens.ts';
+import { estimateTokens, type TokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, type OpenDatabase } from './open-database.ts';
 import { persistentStorageAvailable } from './early-start.ts';
 import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
@@ -83,8 +83,10 @@ const RESEND_UNACKED_MS = 1_000;
  * release is the leader's death (no heartbeat), and the lock queue gives FIFO succession for free.
  * The UI never knows which tab leads.
  */
-/** How long after taking the lead the writer's tools are readied: after the first screen. */
+/** How long after taking the lead the SDK loads: after the first screen. */
 const WARM_UP_AFTER_LEAD_MS = 300;
+/** How long the leader must have run no call, streamed no reply and analysed nothing for `whenQuiet`. */
+const QUIET_MS = 1_500;
 
 export class TabCoordinator {
   private restoring = false;
@@ -101,8 +103,10 @@ export class TabCoordinator {
   private readonly answered = new Map<string, Promise<unknown>>();
   private resendTimer: ReturnType<typeof setInterval> | undefined;
   private leader: Leader | undefined;
-  /** Counts tokens through a helper worker; made on first use, kept across leaderships. */
+  /** Counts tokens through a helper worker, once started in a quiet moment; kept across leaderships. */
   private tokenCounter: TokenCounter | undefined;
+  /** When this tab's leader last ran a call: heavy background work waits for a quiet moment. */
+  private lastActivity = Date.now();
 
   constructor(
     private readonly tabId: string,
@@ -162,8 +166,9 @@ export class TabCoordinator {
       ? createLeader({
           engine,
           llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
-          // A Send never waits for the tokenizer: a helper worker counts, lengths are estimated meanwhile.
-          tokens: async () => (this.tokenCounter ??= helperTokenCounter()),
+          // A Send never waits for the tokenizer: a helper worker counts once it is running (started
+          // by `whenQuiet`); until then lengths are estimated, a little high.
+          tokens: async () => this.tokenCounter ?? estimateTokens,
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),
@@ -171,21 +176,24 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
-    // Once the tab has shown what it opened on: the tokenizer building in its own thread and the
-    // SDK loading (a first Send needs both), then the analyses a previous leader left unfinished.
-    // Started at once, they would compete with that first screen for the machine's cores (a
-    // second worker parsing a megabyte of tokenizer).
+    // Once the tab has shown what it opened on, the SDK loads (a first Send needs it), then the
+    // analyses a previous leader left unfinished run; the tokenizer helper starts when all is quiet.
     const leader = this.leader;
     setTimeout(() => {
       if (this.leader !== leader) return;
-      this.tokenCounter ??= helperTokenCounter();
       if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
     }, WARM_UP_AFTER_LEAD_MS);
+    if (leader && !this.tokenCounter) {
+      void this.whenQuiet(leader).then((still) => {
+        if (still) this.tokenCounter ??= helperTokenCounter();
+      });
+    }
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
     if (leader && database.storage === 'opfs') {
-      setTimeout(() => void this.dailyBackup(), 2_000);
-      this.dailyTimer = setInterval(() => void this.dailyBackup(), 60 * 60_000);
+      const backupWhenQuiet = () => void this.whenQuiet(leader).then((still) => (still ? this.dailyBackup() : undefined));
+      backupWhenQuiet();
+      this.dailyTimer = setInterval(backupWhenQuiet, 60 * 60_000);
     }
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
@@ -193,6 +201,24 @@ export class TabCoordinator {
       this.pending.delete(id);
       clearTimeout(pending.timeout);
       this.execute(id, pending.method, pending.args).then(pending.resolve, pending.reject);
+    }
+  }
+
+  /**
+   * Resolves once this leader has run no call, streamed no reply and analysed nothing for a while
+   * (false if it stopped leading first). For work that takes the better part of a second: the
+   * tokenizer helper (its megabyte of script and its encoder) and the daily backup (the whole log,
+   * gzipped). Started with the tab, the helper slowed the first screen by a tenth of a second;
+   * started on a timer, either landed in the middle of a reply sent just after the page opened and
+   * held its first token back for a second (two cores: that work, the stream and the page).
+   */
+  private async whenQuiet(leader: Leader): Promise<boolean> {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      if (this.leader !== leader) return false;
+      const quiet = Date.now() - this.lastActivity >= QUIET_MS;
+      const idle = await Promise.race([leader.idle().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0))]);
+      if (quiet && idle && this.leader === leader) return true;
     }
   }
 
@@ -252,6 +278,7 @@ export class TabCoordinator {
   }
 
   private async run(method: string, args: unknown[]): Promise<unknown> {
+    this.lastActivity = Date.now();
     const hooks = this.hooks;
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
     const kind = declarationOf(method)?.kind;

@@ -4,7 +4,7 @@ import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { launchBrowser, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
+import { keptBackups, launchBrowser, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 let upstream: FakeUpstream;
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -174,6 +174,24 @@ describe('playing a story', () => {
     await expect.poll(async () => (await replyTexts(a)).at(-1), { timeout: 20_000 }).toMatch(/word59$/);
     expect(await a.locator('.turn.assistant').count()).toBe(3);
     expect(narratorRequests()).toBe(before + 3);
+  });
+
+  it("a reply sent as soon as the chat opens streams undisturbed: the day's backup waits for a quiet moment, then is written", async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const url = await storyUrl(page);
+    // The first open with stories in it owes a daily backup; a reply streams for three seconds.
+    await page.goto(url);
+    wordDelay = 50;
+    await send(page, '"Tell me everything."');
+    await expect.poll(async () => (await lastReply(page).getAttribute('data-status')) === 'streaming', { timeout: 10_000 }).toBe(true);
+    // Writing the whole log in the middle of the reply would hold its words back: none is written while it streams.
+    while ((await lastReply(page).getAttribute('data-status')) === 'streaming') {
+      expect(await keptBackups(page)).toEqual([]);
+      await page.waitForTimeout(200);
+    }
+    await waitForFinished(page, 2);
+    await expect.poll(async () => (await keptBackups(page)).filter((n) => /-daily\.jsonl\.gz$/.test(n)), { timeout: 15_000 }).toHaveLength(1);
   });
 
   it('shows a relay error as a specific banner whose Retry works once the problem is gone', async () => {
