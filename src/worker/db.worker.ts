@@ -23,7 +23,6 @@ let relayToken = '';
 
 const api: DatabaseWorker = {
   async start(tabId, events, hooks) {
-    if (coordinator) throw new Error('This worker was already started');
     const { TabCoordinator } = await coordinatorModule;
     if (coordinator) throw new Error('This worker was already started');
     coordinator = new TabCoordinator(tabId, (event: WorkerEvent) => events.postMessage(event), hooks, () => relayToken);

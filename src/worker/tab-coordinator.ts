@@ -76,6 +76,10 @@ interface Pending {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const RESEND_UNACKED_MS = 1_000;
+/** How long after taking the lead the SDK loads: after the first screen. */
+const WARM_UP_AFTER_LEAD_MS = 300;
+/** How long the leader must have run no call, streamed no reply and analysed nothing for `whenQuiet`. */
+const QUIET_MS = 1_500;
 
 /**
  * One per tab, inside its worker. The worker holding the database lock leads: it opens the database
@@ -83,11 +87,6 @@ const RESEND_UNACKED_MS = 1_000;
  * release is the leader's death (no heartbeat), and the lock queue gives FIFO succession for free.
  * The UI never knows which tab leads.
  */
-/** How long after taking the lead the SDK loads: after the first screen. */
-const WARM_UP_AFTER_LEAD_MS = 300;
-/** How long the leader must have run no call, streamed no reply and analysed nothing for `whenQuiet`. */
-const QUIET_MS = 1_500;
-
 export class TabCoordinator {
   private restoring = false;
   /** The backup being written, if any: a restore waits for it, so no file mixes two logs. */
@@ -191,7 +190,15 @@ export class TabCoordinator {
     // A backup a day, written on the first open after 24 hours (and checked hourly while open).
     clearInterval(this.dailyTimer);
     if (leader && database.storage === 'opfs') {
-      const backupWhenQuiet = () => void this.whenQuiet(leader).then((still) => (still ? this.dailyBackup() : undefined));
+      // One wait at a time: hours without a quiet moment must not stack up waits.
+      let waiting = false;
+      const backupWhenQuiet = () => {
+        if (waiting) return;
+        waiting = true;
+        void this.whenQuiet(leader)
+          .then((still) => (still ? this.dailyBackup() : undefined))
+          .finally(() => (waiting = false));
+      };
       backupWhenQuiet();
       this.dailyTimer = setInterval(backupWhenQuiet, 60 * 60_000);
     }
@@ -457,4 +464,3 @@ export class TabCoordinator {
     this.database?.close();
   }
 }
-

@@ -218,7 +218,6 @@ export function cleanKeywords(words: readonly string[]): string[] {
   const kept: string[] = [];
   const seen = new Set<string>();
   for (const word of words) {
-    if (typeof word !== 'string') continue;
     const text = word.replace(/[\s,]+/g, ' ').trim().slice(0, KEYWORD_CHARS);
     const key = text.toLowerCase();
     if (!text || seen.has(key)) continue;
