@@ -68,8 +68,8 @@ const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
 async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>): Promise<OpenDatabase> {
-  const db = wrapSqlite(database);
   const sqlite = await loadSqlite();
+  const db = wrapSqlite(sqlite, database);
   const memoryUse = (): MemoryUse => {
     const pages = db.get<{ pages: number; size: number }>('SELECT (SELECT cache_size FROM pragma_cache_size) AS pages, (SELECT page_size FROM pragma_page_size) AS size')!;
     // A negative cache_size is a limit in KiB, a positive one in pages.

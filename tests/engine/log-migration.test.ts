@@ -50,7 +50,7 @@ async function openV1Database(): Promise<Db> {
   const flags = sqlite.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite.capi.SQLITE_DESERIALIZE_RESIZEABLE;
   const rc = sqlite.capi.sqlite3_deserialize(raw.pointer!, 'main', memory, bytes.length, bytes.length, flags);
   if (rc !== 0) throw new Error(`sqlite3_deserialize failed: ${rc}`);
-  return wrapSqlite(raw);
+  return wrapSqlite(sqlite, raw);
 }
 
 const screens = (engine: Engine) => ({

@@ -66,4 +66,22 @@ describe('the sqlite-wasm Db adapter', () => {
     db.transaction(() => db.transaction(() => db.run('INSERT INTO t (v) VALUES (3)')));
     expect(values()).toEqual([2, 3]);
   });
+
+  it('hands every kind of value over and back unchanged', () => {
+    db.exec('CREATE TABLE v (x)');
+    const long = 'ä漢🎭 '.repeat(60_000);
+    const sent = ['', 'plain', 'ü漢字🎭', long, 0, -1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, 0.1, -2.5e-300, 2n ** 60n, null, new Uint8Array([0, 255, 7]), new Uint8Array(0)];
+    for (const value of sent) db.run('INSERT INTO v (x) VALUES (?)', [value]);
+    const back = db.all<{ x: unknown }>('SELECT x FROM v ORDER BY rowid').map((r) => r.x);
+    expect(back).toEqual(sent);
+    expect(typeof back[1]).toBe('string');
+    // Several strings in one statement each land in their own column, an empty one as '' not NULL.
+    expect(db.get('SELECT ? AS a, ? AS b, ? AS c, typeof(?) AS d', ['one', '', 'drei', ''])).toEqual({ a: 'one', b: '', c: 'drei', d: 'text' });
+    expect(db.get('SELECT ? AS yes, ? AS no', [true, false])).toEqual({ yes: 1, no: 0 });
+  });
+
+  it('refuses a parameter the statement does not have, and stays usable', () => {
+    expect(() => db.get('SELECT ? AS a', ['one', 'two'])).toThrow(/range/i);
+    expect(db.get('SELECT ? AS a', ['one'])).toEqual({ a: 'one' });
+  });
 });

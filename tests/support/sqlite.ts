@@ -30,7 +30,7 @@ export function readMigrations(): Migration[] {
 
 export async function openMemoryDb(): Promise<Db> {
   const s = await loadSqlite();
-  return wrapSqlite(new s.oo1.DB(':memory:', 'c'));
+  return wrapSqlite(s, new s.oo1.DB(':memory:', 'c'));
 }
 
 /** A test clock: starts at a fixed instant and moves only when told. */
