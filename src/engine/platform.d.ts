@@ -30,6 +30,8 @@ declare var crypto: { readonly subtle: { digest(algorithm: 'SHA-256', data: Uint
 
 declare class TextEncoder {
   encode(input?: string): Uint8Array;
+  /** Writes straight into SQLite's memory when binding a parameter. */
+  encodeInto(input: string, destination: Uint8Array): { read: number; written: number };
 }
 
 /** Decodes card text (UTF-8); `fatal` makes bytes that are not UTF-8 an error instead of U+FFFD. */

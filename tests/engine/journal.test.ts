@@ -26,6 +26,24 @@ describe('the projection journal', () => {
     expect(db.all<{ chat_id: string }>('SELECT chat_id FROM containers').map((c) => c.chat_id)).toEqual([b]);
   });
 
+  it('a rebuild gives back every index it set aside, and one that fails midway leaves schema and tables as they were', async () => {
+    const { engine, db } = await openTestEngine();
+    const schema = () => db.all('SELECT type, name, sql FROM sqlite_master ORDER BY name');
+    const bot = engine.newId();
+    const chat = engine.newId();
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.userTurn(chat, engine.newId(), 'the lantern is lit')]);
+    const before = schema();
+    expect(before.some((r) => (r as { name: string }).name === 'transcript_by_chat')).toBe(true);
+    engine.rebuild();
+    expect(schema()).toEqual(before);
+    const projected = dumpProjections(db);
+    // A row that no projection knows: the rebuild stops at it, undone whole.
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('~', 'elsewhere', 0, 'no_such_kind', NULL, '{}')`);
+    expect(() => engine.rebuild()).toThrow(/no_such_kind/);
+    expect(schema()).toEqual(before);
+    expect(dumpProjections(db)).toEqual(projected);
+  });
+
   it('keeps its triggers in the schema, put back as the tables need them when the database opens, its switch off', async () => {
     const { db } = await openTestEngine();
     const journalTriggers = () => db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%' ORDER BY name");

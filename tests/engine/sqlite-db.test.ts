@@ -80,6 +80,14 @@ describe('the sqlite-wasm Db adapter', () => {
     expect(db.get('SELECT ? AS yes, ? AS no', [true, false])).toEqual({ yes: 1, no: 0 });
   });
 
+  it('insert answers the rowid of the row it added, and fails like run when the row is refused', () => {
+    db.exec('CREATE TABLE k (id INTEGER PRIMARY KEY, name TEXT UNIQUE)');
+    expect(db.insert('INSERT INTO k (name) VALUES (?)', ['a'])).toBe(1);
+    expect(db.insert('INSERT INTO k (id, name) VALUES (?, ?)', [40, 'b'])).toBe(40);
+    expect(() => db.insert('INSERT INTO k (name) VALUES (?)', ['a'])).toThrow(/UNIQUE/);
+    expect(db.insert('INSERT INTO k (name) VALUES (?)', ['c'])).toBe(41);
+  });
+
   it('refuses a parameter the statement does not have, and stays usable', () => {
     expect(() => db.get('SELECT ? AS a', ['one', 'two'])).toThrow(/range/i);
     expect(db.get('SELECT ? AS a', ['one'])).toEqual({ a: 'one' });

@@ -13,6 +13,8 @@ export type Row = Record<string, string | number | bigint | null | Uint8Array>;
 export interface Db {
   /** Runs one statement and returns how many rows it changed. */
   run(sql: string, params?: SqlParams): number;
+  /** Runs one INSERT and returns the rowid of the row it added (cheaper than `RETURNING`, which SQLite stages in a temporary table). */
+  insert(sql: string, params?: SqlParams): number;
   /** First row of one statement, or undefined. */
   get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined;
   /** Every row of one statement. */

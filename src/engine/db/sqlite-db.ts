@@ -19,6 +19,7 @@ interface RawExports {
   sqlite3_column_blob(stmt: number, column: number): number;
   sqlite3_column_bytes(stmt: number, column: number): number;
   sqlite3_changes(db: number): number;
+  sqlite3_last_insert_rowid(db: number): bigint;
 }
 
 const SQLITE_ROW = 100;
@@ -200,6 +201,14 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
           // drain: RETURNING clauses and pragmas may yield rows
         }
         return c.sqlite3_changes(dbPointer);
+      });
+    },
+    insert(sql, params) {
+      return withStatement(sql, params, (_, pointer) => {
+        while (step(pointer)) {
+          // an INSERT yields no rows; drained as `run` does
+        }
+        return Number(c.sqlite3_last_insert_rowid(dbPointer));
       });
     },
     get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined {

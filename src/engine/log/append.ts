@@ -90,11 +90,9 @@ function insertOne(ctx: LogContext, draft: EventDraft, causeId: string | null): 
   const deviceId = ctx.deviceId();
   const ts = ctx.now();
   const commandId = draft.commandId ?? null;
-  const inserted = ctx.db.get<{ seq: number }>(
-    `INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  const seq = ctx.db.insert(
+    `INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     [id, deviceId, ts, draft.kind, chatId, JSON.stringify(payload), causeId, commandId],
   );
-  if (!inserted) throw new Error('INSERT INTO events returned no seq');
-  return { def, event: { seq: inserted.seq, id, deviceId, ts, kind: draft.kind, chatId, payload, causeId, commandId } };
+  return { def, event: { seq, id, deviceId, ts, kind: draft.kind, chatId, payload, causeId, commandId } };
 }

@@ -7,6 +7,8 @@ import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
 
 const BATCH = 2_000;
+/** Projected tables (and the journal) whose own indexes a full rebuild sets aside; `visibility`'s serve the markers' replay. */
+const TABLES_WITHOUT_SCREEN_INDEXES = [...PROJECTED_TABLES.filter((t) => t !== 'visibility'), 'projection_journal'];
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
 /** Replays the matching events from id `from` on, in id order (the order of events on every device), in pages. */
@@ -52,6 +54,13 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
          AND EXISTS (SELECT 1 FROM sqlite_master f WHERE f.type = 'table' AND f.sql LIKE 'CREATE VIRTUAL TABLE%fts5%' AND t.sql LIKE '%' || f.name || '%')`,
     );
     for (const trigger of ftsTriggers) db.exec(`DROP TRIGGER ${trigger.name}`);
+    // The screens' indexes are made again once at the end, from whole tables (a sort), instead of
+    // kept up row by row; projections name rows by primary key and never need them.
+    const screenIndexes = db.all<{ name: string; sql: string }>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(TABLES_WITHOUT_SCREEN_INDEXES)],
+    );
+    for (const index of screenIndexes) db.exec(`DROP INDEX ${index.name}`);
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
@@ -71,6 +80,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     journalAs(null);
     for (const [chatId, seq] of journalFrom) if (db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) setJournalHorizon(db, chatId, seq);
     settleLastSeq(db);
+    for (const index of screenIndexes) db.exec(index.sql);
     for (const trigger of ftsTriggers) db.exec(trigger.sql);
     for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")) {
       db.run(`INSERT INTO ${name} (${name}) VALUES ('rebuild')`);
