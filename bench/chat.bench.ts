@@ -14,7 +14,9 @@ import { fmt, median, printTable } from './table.ts';
 
 const LONG_CHAT_TURNS = 10_000;
 const UPSTREAM_FIRST_TOKEN_MS = 150;
-const SENDS = 10;
+/** Between the reply's later tokens: a model writing about 50 tokens a second. */
+const TOKEN_GAP_MS = Number(process.env.BENCH_TOKEN_GAP_MS ?? 20);
+const SENDS = Number(process.env.BENCH_SENDS ?? 20);
 
 /**
  * A long story and a new one, restored into the page's empty database from a backup made in Node:
@@ -87,7 +89,10 @@ export async function benchChat(): Promise<void> {
     res.write(sseChunk('First'));
     upstreamFirstToken.push(Date.now() - received);
     upstreamTimes.push({ received, first: Date.now() });
-    for (let i = 0; i < 20; i++) res.write(sseChunk(` w${i}`));
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, TOKEN_GAP_MS));
+      res.write(sseChunk(` w${i}`));
+    }
     res.end('data: [DONE]\n\n');
   });
   const app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
@@ -190,10 +195,13 @@ export async function benchChat(): Promise<void> {
         const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!;
         box.value = `"Line ${i}"`;
         box.dispatchEvent(new Event('input', { bubbles: true }));
+        // This Send's reply, not the one before it (the page shows the latest turns only, so counting them fails).
+        const lastReply = () => [...document.querySelectorAll<HTMLElement>('.turn.assistant')].at(-1);
+        const before = lastReply()?.dataset.turnId;
         const seen = new Promise<number>((resolve) => {
           const check = () => {
-            const streaming = document.querySelector('.turn.assistant[data-status="streaming"] .story-text, .turn.assistant:last-of-type .story-text');
-            if (streaming?.textContent?.includes('First') && document.querySelectorAll('.turn.user').length > i) {
+            const reply = lastReply();
+            if (reply && reply.dataset.turnId !== before && reply.querySelector('.story-text')?.textContent?.includes('First')) {
               (globalThis as any).seenAt = Date.now();
               resolve(performance.now());
             }
@@ -207,7 +215,7 @@ export async function benchChat(): Promise<void> {
         return (await seen) - start;
       }, i);
       await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'));
-      if (upstreamFirstToken.length > before) {
+      if (upstreamFirstToken.length === before + 1) {
         overheads.push(onScreen - upstreamFirstToken.at(-1)!);
         const { sentAt, seenAt } = (await page.evaluate(() => ({ sentAt: (globalThis as any).sentAt, seenAt: (globalThis as any).seenAt }))) as { sentAt: number; seenAt: number };
         const upstream = upstreamTimes.at(-1)!;
