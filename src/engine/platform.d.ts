@@ -25,6 +25,7 @@ interface AbortController {
 declare var AbortController: { prototype: AbortController; new (): AbortController };
 
 declare function queueMicrotask(callback: () => void): void;
+declare function setTimeout(callback: () => void, milliseconds?: number): unknown;
 
 declare var crypto: { readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };
 

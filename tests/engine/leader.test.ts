@@ -1,5 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
+import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -52,7 +53,7 @@ it('tells the tabs what a command changed, and nothing for a query', async () =>
   expect(all.at(-1)!.toSeq).toBe(engine.headSeq());
 });
 
-it('mirrors a streaming reply as numbered deltas, then its end', async () => {
+it('mirrors a streaming reply as numbered deltas, then its end: the first piece at once, the rest of a burst together', async () => {
   const { leader, client, events } = testLeader(engine, narratorOnly(scriptedLlm('Rain on the deck.').client));
   const { turnId } = await client.sendTurn(chat, 'Go on');
   await leader.idle();
@@ -60,10 +61,40 @@ it('mirrors a streaming reply as numbered deltas, then its end', async () => {
   expect(published.map((p) => p.seq)).toEqual(published.map((_, i) => i + 1));
   expect(published.map((p) => p.data)).toEqual([
     { turnId, type: 'delta', text: 'Rain ' },
-    { turnId, type: 'delta', text: 'on ' },
-    { turnId, type: 'delta', text: 'the ' },
-    { turnId, type: 'delta', text: 'deck.' },
+    { turnId, type: 'delta', text: 'on the deck.' },
     { turnId, type: 'end' },
   ]);
   expect(engine.transcript(chat).turns.at(-1)).toMatchObject({ turnId, text: 'Rain on the deck.', status: 'done' });
+});
+
+it('sends pieces that arrive apart one by one, and a tab reading mid-burst gets the text its seq holds, never a piece twice', async () => {
+  let release!: () => void;
+  const paused = new Promise<void>((resolve) => (release = resolve));
+  const nextTask = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const llm: LlmClient = {
+    complete: () => Promise.reject(new Error('not in this test')),
+    async *stream() {
+      yield { type: 'delta', text: 'Salt ' };
+      yield { type: 'delta', text: 'and ' };
+      await paused;
+      yield { type: 'delta', text: 'tar.' };
+      await nextTask();
+      yield { type: 'delta', text: ' Done.' };
+      yield { type: 'finish', reason: 'stop' };
+    },
+  };
+  const { leader, client, events } = testLeader(engine, narratorOnly(llm));
+  const { turnId } = await client.sendTurn(chat, 'Go on');
+  await nextTask();
+  // 'and ' came in the same task as 'Salt ' and went out on its own at the next task.
+  const state = await client.streamState(chat);
+  expect(state).toEqual({ turnId, text: 'Salt and ', seq: 2 });
+  release();
+  await leader.idle();
+  const deltas = events.flatMap((e) => (e.type === 'publish' && (e.data as { type: string }).type === 'delta' ? [e] : []));
+  expect(deltas.map((d) => (d.data as { text: string }).text)).toEqual(['Salt ', 'and ', 'tar.', ' Done.']);
+  // A tab that read the state above and follows the deltas after its seq holds the whole reply once.
+  const followed = state!.text + deltas.filter((d) => d.seq > state!.seq).map((d) => (d.data as { text: string }).text).join('');
+  expect(followed).toBe('Salt and tar. Done.');
+  expect(engine.transcript(chat).turns.at(-1)).toMatchObject({ turnId, text: 'Salt and tar. Done.', status: 'done' });
 });

@@ -41,7 +41,12 @@ export interface NarratorDeps {
 interface LiveReply {
   turn: StartedTurn;
   controller: AbortController;
+  /** What the tabs have been sent: the text at the topic's current seq. */
   text: string;
+  /** Deltas of the current burst not yet sent (see `mirror`). */
+  held: string;
+  /** Set from a burst's first delta until the next task. */
+  burst: boolean;
   /** Settles once the reply is committed. */
   done?: Promise<void>;
 }
@@ -125,7 +130,7 @@ export class NarratorService {
     if (this.live.has(turn.chatId) || engine.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
     const controller = new AbortController();
     const prefix = turn.prefix ?? '';
-    const entry: LiveReply = { turn, controller, text: prefix };
+    const entry: LiveReply = { turn, controller, text: prefix, held: '', burst: false };
     this.live.set(turn.chatId, entry);
     const topic = streamTopic(turn.chatId);
     entry.done = (async () => {
@@ -145,9 +150,9 @@ export class NarratorService {
           onDelta: (delta) => {
             // Tabs hold the reply so far (a continued reply's earlier text included) and add deltas;
             // the first delta of a continuation carries the space that joins it to the earlier text.
-            const piece = entry.text.length === prefix.length ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
-            entry.text += piece;
-            if (piece) this.deps.publish(topic, { turnId: turn.turnId, type: 'delta', text: piece });
+            const first = entry.text.length === prefix.length && entry.held === '';
+            const piece = first ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
+            if (piece) this.mirror(entry, topic, piece);
           },
           onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
           checkpointMs: CHECKPOINT_MS,
@@ -156,12 +161,44 @@ export class NarratorService {
         result = { ...narrated, text: joinContinuation(prefix, narrated.text) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        result = { text: entry.text, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };
+        result = { text: entry.text + entry.held, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };
       }
+      this.sendHeld(entry, topic);
       this.live.delete(turn.chatId);
       engine.turns.finishTurn(turn, result, report);
       this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
     })();
+  }
+
+  /**
+   * Sends a delta to every tab. Chunks that arrive together (one network read holds many when the
+   * model is fast or the network bunches them) go out as one message: the first at once, so the
+   * first token waits for nothing, the rest of that burst together at the next task. Each tab then
+   * lays the reply out once per burst instead of once per token.
+   */
+  private mirror(entry: LiveReply, topic: string, piece: string): void {
+    if (entry.burst) {
+      entry.held += piece;
+      return;
+    }
+    this.publishDelta(entry, topic, piece);
+    entry.burst = true;
+    setTimeout(() => {
+      entry.burst = false;
+      this.sendHeld(entry, topic);
+    });
+  }
+
+  private sendHeld(entry: LiveReply, topic: string): void {
+    if (entry.held === '') return;
+    const text = entry.held;
+    entry.held = '';
+    this.publishDelta(entry, topic, text);
+  }
+
+  private publishDelta(entry: LiveReply, topic: string, text: string): void {
+    entry.text += text;
+    this.deps.publish(topic, { turnId: entry.turn.turnId, type: 'delta', text });
   }
 }
