@@ -57,6 +57,11 @@ export const API = {
   proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true, reads: [] },
   /** A draft of the player's next message, written by the narrator model; nothing is recorded. */
   impersonate: { kind: 'query', args: z.tuple([id]), reads: [] },
+  /**
+   * The player started writing in this chat: the leader gets the first Send's work ready (the SDK
+   * loaded and built, the chat's prompt assembled once and thrown away). Writes nothing.
+   */
+  prepareToSend: { kind: 'query', args: z.tuple([id]), reads: [] },
   recentlyDeleted: { kind: 'query', args: none, reads: ['chats', 'bots'] },
   /** A bot as a character card to save: V3 and a V2 copy. */
   exportCard: { kind: 'query', args: z.tuple([id]), reads: ['bots', 'bot_cards'] },

@@ -98,3 +98,17 @@ it('sends pieces that arrive apart one by one, and a tab reading mid-burst gets 
   expect(followed).toBe('Salt and tar. Done.');
   expect(engine.transcript(chat).turns.at(-1)).toMatchObject({ turnId, text: 'Salt and tar. Done.', status: 'done' });
 });
+
+it('gets a first Send ready when the player starts writing: the SDK warmed, the prompt assembled, nothing written', async () => {
+  let warmed = 0;
+  const scripted = narratorOnly(scriptedLlm('Fog rolls in.').client);
+  const llm: LlmClient = { ...scripted, warm: async () => void warmed++ };
+  const { client, events } = testLeader(engine, llm);
+  const head = engine.headSeq();
+  await expect(client.prepareToSend(chat)).resolves.toBeNull();
+  expect(warmed).toBe(1);
+  expect(engine.headSeq()).toBe(head);
+  expect(events).toEqual([]);
+  await expect(client.prepareToSend(engine.newId())).rejects.toThrow(/No chat/);
+  expect(engine.headSeq()).toBe(head);
+});

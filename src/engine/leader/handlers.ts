@@ -48,6 +48,7 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish }: Handl
     proposeKickoff: (botId: string) => proposeKickoff(botId),
     /** "Impersonate": the player's next message drafted in their voice, for the composer; not sent. */
     impersonate: (chatId: string) => narrator.impersonate(chatId),
+    prepareToSend: (chatId: string) => narrator.prepare(chatId),
     /** "Recently deleted": chats and bots that can still be restored, with when each goes for good. */
     recentlyDeleted: () => engine.deletion.recentlyDeleted(),
     image: (hash: string) => engine.image(hash) ?? null,

@@ -94,6 +94,10 @@ export function createRelayClient(options: RelayClientOptions): LlmClient {
   });
 
   return {
+    async warm() {
+      await client();
+    },
+
     async complete(messages, o): Promise<Completion> {
       try {
         const reply = await (await client()).chat.completions.create({ ...body(messages, o), stream: false }, requestOptions(o));

@@ -44,6 +44,8 @@ export interface LlmClient {
   complete(messages: readonly ChatMessage[], options: LlmCallOptions): Promise<Completion>;
   /** Yields text deltas as they arrive; ends early, without throwing, when `signal` aborts. */
   stream(messages: readonly ChatMessage[], options: LlmCallOptions): AsyncIterable<StreamPart>;
+  /** Gets ready for a first call (loads and builds what it needs) without making one. */
+  warm?(): Promise<void>;
 }
 
 /** What went wrong, in terms the UI can act on: `code` picks the banner, `retryable` shows Retry. */

@@ -183,6 +183,14 @@ export function ChatPage() {
     }),
   );
 
+  // Once per chat, when the player starts writing: the first Send then finds the leader ready.
+  let preparedFor: string | undefined;
+  const prepareToSend = () => {
+    if (preparedFor === chatId()) return;
+    preparedFor = chatId();
+    void client.engine.prepareToSend(chatId()).catch(() => undefined);
+  };
+
   const send = () => {
     const text = draft();
     if (streaming() || sending()) return;
@@ -534,7 +542,10 @@ export function ChatPage() {
               rows={2}
               aria-describedby="composer-hint"
               value={draft()}
-              onInput={(event) => setDraft(event.currentTarget.value)}
+              onInput={(event) => {
+                setDraft(event.currentTarget.value);
+                prepareToSend();
+              }}
               onKeyDown={(event) => {
                 if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
                   event.preventDefault();
