@@ -12,6 +12,7 @@ interface RawExports {
   sqlite3_step(stmt: number): number;
   sqlite3_reset(stmt: number): number;
   sqlite3_clear_bindings(stmt: number): number;
+  sqlite3_column_count(stmt: number): number;
   sqlite3_column_type(stmt: number, column: number): number;
   sqlite3_column_double(stmt: number, column: number): number;
   sqlite3_column_int64(stmt: number, column: number): bigint;
@@ -146,7 +147,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
   function rowOf(stmt: PreparedStatement, pointer: number): Row {
     let names = columns.get(stmt);
     // A schema change re-prepares a `SELECT *` with other columns: read them again then.
-    if (!names || names.length !== stmt.columnCount) {
+    if (!names || names.length !== c.sqlite3_column_count(pointer)) {
       names = stmt.getColumnNames();
       columns.set(stmt, names);
     }
@@ -168,14 +169,11 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     const pointer = stmt.pointer as number;
     let holdsScratch = false;
     try {
-      if (params !== undefined) {
-        if (Array.isArray(params)) {
-          if (params.length > 0 && !scratchHeld) {
-            scratchHeld = holdsScratch = true;
-            bindFast(pointer, params as readonly SqlParam[]);
-          } else if (params.length > 0) stmt.bind(params as BindingSpec);
-        } else stmt.bind(params as BindingSpec);
-      }
+      const positional = Array.isArray(params);
+      if (positional && params.length > 0 && !scratchHeld) {
+        scratchHeld = holdsScratch = true;
+        bindFast(pointer, params as readonly SqlParam[]);
+      } else if (params !== undefined && !(positional && params.length === 0)) stmt.bind(params as BindingSpec);
       return use(stmt, pointer);
     } finally {
       // The step's error, if any, was thrown above; reset repeats its code and is not checked.

@@ -8,7 +8,7 @@ import { VISIBLE } from './visibility.ts';
 
 const BATCH = 2_000;
 /** Projected tables (and the journal) whose own indexes a full rebuild sets aside; `visibility`'s serve the markers' replay. */
-const TABLES_WITHOUT_SCREEN_INDEXES = [...PROJECTED_TABLES.filter((t) => t !== 'visibility'), 'projection_journal'];
+const TABLES_REINDEXED_AT_THE_END = [...PROJECTED_TABLES.filter((t) => t !== 'visibility'), 'projection_journal'];
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
 /** Replays the matching events from id `from` on, in id order (the order of events on every device), in pages. */
@@ -58,7 +58,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     // kept up row by row; projections name rows by primary key and never need them.
     const screenIndexes = db.all<{ name: string; sql: string }>(
       `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(TABLES_WITHOUT_SCREEN_INDEXES)],
+      [JSON.stringify(TABLES_REINDEXED_AT_THE_END)],
     );
     for (const index of screenIndexes) db.exec(`DROP INDEX ${index.name}`);
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
