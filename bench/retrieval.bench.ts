@@ -12,6 +12,7 @@ import { ASKED_AT, QUESTIONS, SESSIONS, type Question } from './long-conversatio
 
 const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
 const PLACES = 'cellar attic lighthouse chapel harbour mill orchard quarry tavern bridge granary boathouse forge library stable tower well garden crypt market'.split(' ');
+const NAMES = 'Abernathy Blackwood Castellan Dunmore Everard Fairweather Grimshaw Hollis Ironside Jessop Kestrel Lockhart Marchbanks Northcote Osgood Penhaligon Quillfeather Ravenscroft Stroud Thackeray'.split(' ');
 const FILLER = 'the wind turned cold and Mira laughed about the tide while gulls circled the mast and rain hammered the deck as the crew sang old songs of home'.split(' ');
 
 /** A small deterministic PRNG, so every run plants the same story. */
@@ -164,11 +165,17 @@ async function latency(total: number) {
   engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
   const random = rng(11);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const planted: { name: string; object: string }[] = [];
   const started = performance.now();
   for (let i = 0; i < total; i += 1_000) {
     const drafts: EventDraft[] = [];
     for (let j = i; j < i + 1_000; j++) {
-      const text = `Ada mentioned the ${pick(OBJECTS)} by the ${pick(PLACES)}; ${Array.from({ length: 25 }, () => pick(FILLER)).join(' ')}.`;
+      // Every 5,000th memory a fact naming someone no other memory names, from the first day on.
+      const name = j % 5_000 === 17 ? NAMES[planted.length] : undefined;
+      if (name) planted.push({ name, object: pick(OBJECTS) });
+      const text = name
+        ? `Ada gave the ${planted.at(-1)!.object} to Captain ${name} by the ${pick(PLACES)}; ${Array.from({ length: 10 }, () => pick(FILLER)).join(' ')}.`
+        : `Ada mentioned the ${pick(OBJECTS)} by the ${pick(PLACES)}; ${Array.from({ length: 25 }, () => pick(FILLER)).join(' ')}.`;
       drafts.push(
         draft.memory(chat, engine.newId(), bot, {
           summary: text,
@@ -191,9 +198,17 @@ async function latency(total: number) {
     leaks += found.filter((m) => !m.witness.host).length;
   }
   times.sort((a, b) => a - b);
+  // The search bounds what it scores when a question holds only common words; a question naming
+  // someone rare must still reach back to the chat's first day.
+  let plantedHits = 0;
+  for (const fact of planted) {
+    const found = engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: `What did Captain ${fact.name} get from me? The ${fact.object}?`, k: 4, now: '1892-12-31T00:00:00' });
+    if (found.some((m) => m.summary.includes(`Captain ${fact.name} `))) plantedHits++;
+  }
   printTable(`Retrieval latency: ${fmt(total)} memories of one bot in one chat (worst case)`, [
     ['memories written (append + FTS index)', `${fmt(loadSeconds, 1)} s`],
     ['memories returned that the host did not witness (10% of the corpus; must be 0)', fmt(leaks)],
+    [`recall@4 of ${planted.length} facts spread from the first memory on, asked by a name only they hold`, `${plantedHits}/${planted.length}`],
     ['searchMemories, median / p95 / max of 200 queries', `${fmt(median(times), 2)} / ${fmt(times[Math.floor(times.length * 0.95)]!, 2)} / ${fmt(times.at(-1)!, 2)} ms`],
   ]);
 }

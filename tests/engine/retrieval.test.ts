@@ -86,6 +86,18 @@ describe('searchMemories', () => {
     expect(found.every((m) => m.summary.includes('compass'))).toBe(true);
   });
 
+  it('words in a thousand memories are not weighed one by one: the newest holding them answer, while a rarer word searches the whole chat', () => {
+    const old = remember('Ada hid the compass inside the zeppelin hangar, north wall.', { fictionTime: '1889-01-01T09:00:00' });
+    engine.append(Array.from({ length: 1_200 }, (_, i) => draft.memory(chat, engine.newId(), bot, { summary: `The compass pointed north on day ${i}.`, fictionTime: NOW })));
+    const newestNorth = remember('The compass pointed north again, steady as ever.');
+    // Only common words: the newest memory holding both leads.
+    const common = search('compass north');
+    expect(common[0]!.id).toBe(newestNorth);
+    expect(common.every((m) => m.summary.includes('compass'))).toBe(true);
+    // A rarer word finds the oldest memory of the chat under 1,200 newer ones sharing the rest.
+    expect(search('Where is the compass from the zeppelin?')[0]!.id).toBe(old);
+  });
+
   it('a question that names a story time finds what was remembered then, in no shared words, and still nothing unwitnessed', () => {
     const then = remember('Ada slipped a brass key into the lining of her coat.', { fictionTime: '1890-05-03T10:20:00' });
     remember('The key to the cellar hangs by the door.', { fictionTime: '1890-05-31T10:00:00' });

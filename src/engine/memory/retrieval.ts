@@ -78,34 +78,41 @@ const orQuery = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(' 
 
 /** How many memories one term may match before it counts as common (counting stops there). */
 const COMMON_TERM_DOCS = 1_000;
-/** Terms are kept, rarest first, until they match about this many memories together. */
+/** Rare terms are kept, rarest first, until they match about this many memories together. */
 const MATCH_BUDGET = 1_500;
+/** When the question holds only common words, how many of the newest memories holding them are scored. */
+const NEWEST_SCORED = 128;
 
 /**
- * The query's terms without the ones so common that they cost more than they tell. bm25 scores
- * every memory a term matches, so a word in most memories (a name, "the sea" in a sea story) turns
- * a 100,000-memory search from milliseconds into a tenth of a second, while adding almost nothing
- * to the ranking. Each term's count stops at a cap, so finding out is cheap. The two rarest terms
- * always stay, so a query never loses all its words.
+ * The query's terms split by how many memories hold them. bm25 pays for every term by reading all
+ * of its postings (to weigh it), so a word in most memories (a name, "the sea" in a sea story)
+ * costs milliseconds at 100,000 memories and, being everywhere, tells the ranking almost nothing.
+ * Each term's count stops at a cap, so finding out is cheap. Rare terms are kept rarest first
+ * within a budget (the two rarest always); words no memory holds are dropped (they cannot find
+ * anything and would only empty the all-words search).
  */
-function withoutCommonTerms(db: Db, terms: readonly string[]): string[] {
-  if (terms.length <= 2) return [...terms];
-  const counted = terms.map((term) => ({
-    term,
-    docs: db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ${COMMON_TERM_DOCS})`, [`"${term}"`])!.n,
-  }));
-  counted.sort((a, b) => a.docs - b.docs);
-  // A word no memory holds cannot find one: it would only empty the all-words search below.
-  if (counted.some((c) => c.docs > 0)) counted.splice(0, counted.findIndex((c) => c.docs > 0));
-  const kept: string[] = [];
+function splitByRarity(db: Db, terms: readonly string[]): { rare: string[]; common: string[] } {
+  const counted = terms
+    .map((term) => ({
+      term,
+      docs: db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ${COMMON_TERM_DOCS})`, [`"${term}"`])!.n,
+    }))
+    .filter((c) => c.docs > 0)
+    .sort((a, b) => a.docs - b.docs);
+  const rare: string[] = [];
   let docs = 0;
   for (const { term, docs: n } of counted) {
-    if (kept.length >= 2 && (n >= COMMON_TERM_DOCS || docs + n > MATCH_BUDGET)) break;
-    kept.push(term);
+    if (n >= COMMON_TERM_DOCS || (rare.length >= 2 && docs + n > MATCH_BUDGET)) break;
+    rare.push(term);
     docs += n;
   }
-  return kept;
+  return { rare, common: counted.filter((c) => c.docs >= COMMON_TERM_DOCS).map((c) => c.term) };
 }
+
+const wordsHeld = (row: MemoryRow, terms: readonly string[]) => {
+  const text = `${row.summary} ${row.keywords}`.toLowerCase();
+  return terms.filter((t) => text.includes(t));
+};
 
 /** "When did I first…": the earliest of the fitting memories is the answer, not the latest. */
 const askedFirst = (query: string) => /\b(first|earliest|originally|to begin with)\b/i.test(query);
@@ -130,15 +137,40 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
        ORDER BY bm LIMIT ${CANDIDATES}`,
       [match, search.ownerId, search.chatId],
     );
+  // CROSS JOIN keeps the index outside, so its postings are read newest first and reading stops
+  // at the limit.
+  const newestHolding = (match: string) =>
+    db.all<MemoryRow & { bm: number }>(
+      `SELECT ${MEMORY_COLUMNS}, 0 AS bm
+       FROM memories_fts CROSS JOIN memories m ON m.created_seq = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND ${where}
+       ORDER BY memories_fts.rowid DESC LIMIT ${NEWEST_SCORED}`,
+      [match, search.ownerId, search.chatId],
+    );
   let rows: (MemoryRow & { bm: number })[] = [];
   if (terms.length > 0) {
-    const kept = withoutCommonTerms(db, terms);
-    // Memories holding every kept word first: bm25 ranks them above those holding some, and there
-    // are far fewer of them to score. Only when they are too few to choose from is every memory
-    // holding any word scored (at 100,000 memories that is what took tens of milliseconds). Common
-    // words stay out of both: reading their long lists is the cost.
-    rows = kept.length >= 2 ? candidates(kept.map((t) => `"${t}"`).join(' AND ')) : [];
-    if (rows.length < CANDIDATES) rows = candidates(orQuery(kept));
+    const { rare, common } = splitByRarity(db, terms);
+    if (rare.length > 0) {
+      // Memories holding every rare word first: bm25 ranks them above those holding some, and
+      // there are far fewer of them to score. Only when they are too few to choose from is every
+      // memory holding any of them scored.
+      rows = rare.length >= 2 ? candidates(rare.map((t) => `"${t}"`).join(' AND ')) : [];
+      if (rows.length < CANDIDATES) rows = candidates(orQuery(rare));
+    } else if (common.length > 0) {
+      // Only words that hundreds of memories share: bm25 would spend milliseconds weighing them
+      // to tell those memories apart by word counts. The newest that hold two of them (the
+      // longest: in any language longer words are the rarer ones; every further word of an
+      // all-words search costs a full read of its postings), else any, are scored instead, by
+      // how many of the question's words each holds. Recency is part of the score anyway, and a
+      // question with a rarer word searches the whole chat.
+      const longest = [...common].sort((a, b) => b.length - a.length).slice(0, 2);
+      rows = newestHolding(longest.map((t) => `"${t}"`).join(' AND '));
+      if (rows.length < CANDIDATES) {
+        const seen = new Set(rows.map((r) => r.created_seq));
+        rows = [...rows, ...newestHolding(orQuery(common)).filter((r) => !seen.has(r.created_seq))];
+      }
+      for (const row of rows) row.bm = -wordsHeld(row, terms).length;
+    }
   }
   // A question that names a time ("yesterday", "on 3 May 1890") is also answered from what was
   // remembered around then, whatever its words.
@@ -172,8 +204,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
           ? 1 - EARLINESS_WEIGHT * orderRecency
           : 1 - RECENCY_WEIGHT + (RECENCY_WEIGHT / 2) * (fictionRecency + orderRecency);
       const score = (relevance + 2 * (Number.isFinite(fit) ? fit : 0)) * (1 + 0.3 * row.significance) * recency;
-      const text = `${row.summary} ${row.keywords}`.toLowerCase();
-      return { ...toMemory(row), score, why: { relevance, recency, matched: terms.filter((t) => text.includes(t)) } };
+      return { ...toMemory(row), score, why: { relevance, recency, matched: wordsHeld(row, terms) } };
     });
   return coveringPicks(scored, terms.length, search.k);
 }
