@@ -1,4 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
@@ -7,10 +8,11 @@ import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine } from '../support/sqlite.ts';
 
 let engine: Engine;
+let db: Db;
 let chat: string;
 
 beforeEach(async () => {
-  ({ engine } = await openTestEngine({ now: Date.now }));
+  ({ engine, db } = await openTestEngine({ now: Date.now }));
   const bot = engine.newId();
   engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
   chat = engine.startChat(bot, kickoffInput());
@@ -111,4 +113,19 @@ it('gets a first Send ready when the player starts writing: the SDK warmed, the 
   expect(events).toEqual([]);
   await expect(client.prepareToSend(engine.newId())).rejects.toThrow(/No chat/);
   expect(engine.headSeq()).toBe(head);
+});
+
+it('indexes the story for search a moment after the writes, not inside the Send', async () => {
+  const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('The gulls wheel over the breakwater.').client));
+  const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+  const indexed = (word: string) => db.all('SELECT rowid FROM transcript_fts WHERE transcript_fts MATCH ?', [word]).length;
+  await client.sendTurn(chat, '"Watch the breakwater."');
+  // The Send's commit noted the new turns; it did not tokenise them.
+  expect(waiting()).toBeGreaterThan(0);
+  expect(indexed('breakwater')).toBe(0);
+  await leader.idle();
+  await expect.poll(waiting, { timeout: 5_000 }).toBe(0);
+  expect(indexed('breakwater')).toBe(2);
+  db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
+  leader.stop();
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import { rebuild } from '../../src/engine/log/rebuild.ts';
 import { ftsQuery, MATCH_END, MATCH_START } from '../../src/engine/queries/search.ts';
+import { indexPendingTranscript } from '../../src/engine/queries/search-index.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { openStory } from '../support/story.ts';
 
@@ -80,6 +81,29 @@ describe('search across chats', () => {
     // The rebuild refills the indexes in one go and puts their triggers back: new turns are found.
     say(engine, chat, '"And the zeppelin?"', 'Mira squints at the zeppelin.');
     expect(engine.searchChats('zeppelin')).toHaveLength(2);
+    db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
+  });
+
+  it('a write only notes the turns to index; a search indexes them first, in batches, and the index stays whole', async () => {
+    const { engine, db, chat } = await twoChats();
+    const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+    expect(waiting()).toBeGreaterThan(0);
+    expect(engine.searchChats('squall')).toHaveLength(3);
+    expect(waiting()).toBe(0);
+    // An indexed reply edited, a waiting one edited before any search, one rewound while waiting.
+    const [reply] = engine.transcript(chat).turns.slice(-1);
+    engine.edits.editTurn(chat, reply!.turnId, 'They walk past the harbour.');
+    const [line, fresh] = say(engine, chat, '"The zeppelin?"', 'Mira shades her eyes at the zeppelin.');
+    engine.edits.editTurn(chat, fresh!.turnId, 'Mira shades her eyes at the airship.');
+    say(engine, chat, '"And the kite?"', 'A kite, high up.');
+    engine.rewind(chat, engine.transcript(chat).turns.at(-2)!.seq);
+    expect(waiting()).toBe(3);
+    expect(indexPendingTranscript(db, 2)).toBe(1);
+    expect(engine.searchChats('silence')).toEqual([]);
+    expect(engine.searchChats('harbour')).toHaveLength(1);
+    expect(engine.searchChats('zeppelin').map((h) => h.turnId)).toEqual([line!.turnId]);
+    expect(engine.searchChats('airship').map((h) => h.turnId)).toEqual([fresh!.turnId]);
+    expect(engine.searchChats('kite')).toEqual([]);
     db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
   });
 

@@ -36,6 +36,9 @@ export interface LeaderDeps {
 
 export type Leader = ReturnType<typeof createLeader>;
 
+/** How long after a write the search index catches up: past the burst of writes a Send makes. */
+const SEARCH_INDEX_DELAY_MS = 1_000;
+
 /**
  * The leader core: everything the tab holding the database does, platform-neutral. It runs every
  * tab's calls (validated against `API`), owns the turn lifecycle (send, stream with checkpoints,
@@ -47,6 +50,25 @@ export function createLeader(deps: LeaderDeps) {
   let notifiedSeq = engine.headSeq();
   const topicSeq = new Map<string, number>();
   let stopped = false;
+  let indexing = false;
+
+  /**
+   * Brings the transcript's search index up to date a moment after writes stop, a batch per pass,
+   * off the path between Send and the model (a search indexes what still waits itself).
+   */
+  const indexSearchSoon = () => {
+    if (indexing || stopped) return;
+    indexing = true;
+    setTimeout(() => {
+      indexing = false;
+      if (stopped) return;
+      try {
+        if (engine.indexSearch() > 0) indexSearchSoon();
+      } catch (error) {
+        deps.report?.('Indexing the story for search failed', error);
+      }
+    }, SEARCH_INDEX_DELAY_MS);
+  };
 
   /** Tells every tab what the writes since the last notice changed, then looks for analysis to do. */
   const notify = (rebuilt: boolean) => {
@@ -65,6 +87,7 @@ export function createLeader(deps: LeaderDeps) {
     };
     emit({ type: 'changed', change });
     analysis.kick();
+    indexSearchSoon();
   };
 
   const publish = (topic: string, data: unknown): number => {
@@ -125,6 +148,7 @@ export function createLeader(deps: LeaderDeps) {
     /** Taking over: commit what a dead leader left streaming (never re-run it), then resume analysis. */
     start(): void {
       narrator.recover();
+      indexSearchSoon();
       // What was deleted more than 30 days ago goes now, as one logged purge.
       if (engine.deletion.purgeExpired()) notify(true);
     },

@@ -85,6 +85,8 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")) {
       db.run(`INSERT INTO ${name} (${name}) VALUES ('rebuild')`);
     }
+    // The index now holds every turn: none waits for it (migration 0024).
+    db.run('DELETE FROM transcript_fts_pending');
     return replayed;
   });
 }
