@@ -130,7 +130,7 @@ export async function benchEventLog(): Promise<void> {
     ['commands (one transaction each)', fmt(commandsRun)],
     ['append + project, events/s', fmt(events / (appendMs / 1000))],
     ['append + project, commands/s', fmt(commandsRun / (appendMs / 1000))],
-    [`  the transcript's search index caught up after them (${fmt(waiting)} turns, batches of 2,000)`, `${fmt(indexMs)} ms (${fmt(waiting / (indexMs / 1000))} turns/s)`],
+    [`  the transcript's search index caught up after them (${fmt(waiting)} turns, batches of 500)`, `${fmt(indexMs)} ms (${fmt(waiting / (indexMs / 1000))} turns/s)`],
     ['full rebuild, median of 3', `${fmt(median(rebuildTimes))} ms`],
     ['rebuild, events/s', fmt(events / (median(rebuildTimes) / 1000))],
     [`regenerate in a chat of ${fmt(chatEvents)} events (chat-scoped rebuild), median`, `${fmt(median(regenerateTimes))} ms`],

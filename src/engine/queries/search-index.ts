@@ -1,7 +1,7 @@
 import type { Db } from '../db/port.ts';
 
 /** How many waiting turns one indexing pass takes: a long import's backlog goes in steps, not one long stall. */
-export const SEARCH_INDEX_BATCH = 2_000;
+export const SEARCH_INDEX_BATCH = 500;
 
 /**
  * Indexes turns whose text changed since the last pass (migration 0024: writes only note them), at
