@@ -8,6 +8,7 @@ import { openTestEngine } from '../tests/support/sqlite.ts';
 import { fmt, median, printTable } from './table.ts';
 import { describeFictionTime, fictionMinutesBetween } from '../src/engine/fiction-time.ts';
 import { queryTerms } from '../src/engine/memory/retrieval.ts';
+import { indexAllPendingMemories } from '../src/engine/queries/search-index.ts';
 import { ASKED_AT, QUESTIONS, SESSIONS, type Question } from './long-conversation.data.ts';
 
 const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
@@ -258,6 +259,7 @@ type Ranking = (question: Question, k: number) => string[];
 /** Plain bm25 over the memories' FTS index: every content word of the question, OR-ed, best first. */
 function plainBm25(db: import('../src/engine/db/port.ts').Db, chat: string, bot: string, columns: 'summary' | 'all'): Ranking {
   return (question, k) => {
+    indexAllPendingMemories(db);
     const terms = queryTerms(question.ask);
     if (terms.length === 0) return [];
     const or = terms.map((t) => `"${t}"`).join(' OR ');

@@ -21,7 +21,7 @@ import { parseCardJson } from './cards/card-json.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
-import { indexAllPendingTranscript, indexPendingTranscript } from './queries/search-index.ts';
+import { indexAllPendingTranscript, indexPendingSearch } from './queries/search-index.ts';
 import { chatAsMarkdown, chatAsSillyTavern } from './queries/chat-export.ts';
 import { effectiveSampler } from './sampler.ts';
 import { chatSampler } from './queries/chat-state.ts';
@@ -142,8 +142,8 @@ export function createEngine(deps: EngineDeps) {
       return searchChats(db, text);
     },
 
-    /** One pass of the search index over turns written since the last: how many still wait. */
-    indexSearch: () => indexPendingTranscript(db),
+    /** One pass of the search indexes over rows written since the last: how many still wait. */
+    indexSearch: () => indexPendingSearch(db),
 
     /** A bot's memories of a chat that fit a query, only those its role there witnessed. */
     searchMemories: (search: MemorySearch) => searchMemories(db, search),

@@ -3,17 +3,20 @@ import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine } from '../support/sqlite.ts';
+import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
 
 let engine: Engine;
 let db: Db;
 let bot: string;
 let chat: string;
 
-const fts = (query: string) =>
-  db.all<{ id: string }>(
+const fts = (query: string) => {
+  indexAllPendingMemories(db);
+  return db.all<{ id: string }>(
     'SELECT m.id FROM memories_fts f JOIN memories m ON m.created_seq = f.rowid WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts)',
     [query],
   ).map((r) => r.id);
+};
 
 beforeEach(async () => {
   ({ engine, db } = await openTestEngine());

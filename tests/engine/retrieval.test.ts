@@ -2,10 +2,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { memoryQuery } from '../../src/engine/memory/retrieval.ts';
+import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
 import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { checkMemoryIndex } from '../support/dump.ts';
 
 let engine: Engine;
 let db: Db;
@@ -38,6 +40,7 @@ describe('searchMemories', () => {
     const recent = remember('On the cliff path Ada finally admitted that the old lighthouse keeper is in fact her own father.', { significance: 2 });
 
     // Words alone would put the old one first: the boosts are what reorder them.
+    indexAllPendingMemories(db);
     const byWords = db.all<{ id: string }>(
       `SELECT m.id FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
        WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts)`,
@@ -135,6 +138,24 @@ describe('searchMemories', () => {
     const [found] = search('Did she go to the beach?');
     expect(found!.id).toBe(summary);
     expect(found!.keywords).toBe('swimming, pool, lessons, sea, deep water, beach');
+  });
+
+  it('finds a memory written a moment ago though its index entry waits, and the index stays whole through changes', () => {
+    const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM memories_fts_pending')!.n;
+    const kite = remember('Ada flew a red kite over the dunes.');
+    const gull = remember('A gull stole the bread.');
+    expect(waiting()).toBe(2);
+    expect(search('the red kite').map((m) => m.id)).toEqual([kite]);
+    expect(waiting()).toBe(0);
+    // One changed after indexing, one written and changed while waiting, one removed with its reply.
+    engine.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: gull, summary: 'A heron stole the bread.', absorbs: [] } }]);
+    const fog = remember('Fog over the harbour.');
+    engine.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: fog, summary: 'Sea mist over the harbour.', absorbs: [] } }]);
+    expect(search('gull')).toEqual([]);
+    expect(search('heron').map((m) => m.id)).toEqual([gull]);
+    expect(search('fog')).toEqual([]);
+    expect(search('mist').map((m) => m.id)).toEqual([fog]);
+    checkMemoryIndex(db);
   });
 
   it('reads user text as words, never as query syntax', () => {

@@ -1,5 +1,6 @@
 import type { Db } from '../../src/engine/db/port.ts';
 import { PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
+import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
 
 /** Every projected table, every column, in a stable order: two equal dumps mean equal state. */
 export function dumpProjections(db: Db): Record<string, unknown[]> {
@@ -13,5 +14,6 @@ export function dumpProjections(db: Db): Record<string, unknown[]> {
 
 /** FTS5's own check that the index matches the memories table, row for row. Throws if not. */
 export function checkMemoryIndex(db: Db): void {
+  indexAllPendingMemories(db);
   db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)");
 }

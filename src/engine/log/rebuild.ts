@@ -5,6 +5,7 @@ import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { VISIBLE } from './visibility.ts';
+import { clearPendingSearch } from '../queries/search-index.ts';
 
 const BATCH = 2_000;
 /** Projected tables (and the journal) whose own indexes a full rebuild sets aside; `visibility`'s serve the markers' replay. */
@@ -85,8 +86,8 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")) {
       db.run(`INSERT INTO ${name} (${name}) VALUES ('rebuild')`);
     }
-    // The index now holds every turn: none waits for it (migration 0024).
-    db.run('DELETE FROM transcript_fts_pending');
+    // The indexes now hold every row: none waits for them (migrations 0024, 0025).
+    clearPendingSearch(db);
     return replayed;
   });
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { addFictionMinutes, fictionMinutesBetween } from '../fiction-time.ts';
 import { askedTime } from './query-time.ts';
+import { indexAllPendingMemories } from '../queries/search-index.ts';
 import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
 
 export interface MemorySearch {
@@ -128,6 +129,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   const terms = queryTerms(search.query);
   const asked = askedTime(search.query, search.now);
   if (terms.length === 0 && !asked) return [];
+  indexAllPendingMemories(db);
   const where = `m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
   const candidates = (match: string) =>
     db.all<MemoryRow & { bm: number }>(

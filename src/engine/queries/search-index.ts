@@ -1,28 +1,61 @@
 import type { Db } from '../db/port.ts';
 
-/** How many waiting turns one indexing pass takes: a long import's backlog goes in steps, not one long stall. */
+/** How many waiting rows one indexing pass takes: a long import's backlog goes in steps, not one long stall. */
 export const SEARCH_INDEX_BATCH = 500;
 
 /**
- * Indexes turns whose text changed since the last pass (migration 0024: writes only note them), at
- * most `limit`, in one transaction. Returns how many are still waiting.
+ * The full-text indexes filled after the write (migrations 0024, 0025): a write's triggers only note
+ * the changed row's key in the pending table; an indexed row that changes or goes leaves the index
+ * at once. A row is in the index, with its current text, exactly when it is not waiting.
  */
-export function indexPendingTranscript(db: Db, limit: number = SEARCH_INDEX_BATCH): number {
+interface DeferredIndex {
+  fts: string;
+  pending: string;
+  content: string;
+  key: string;
+  columns: string[];
+}
+
+const TRANSCRIPT: DeferredIndex = { fts: 'transcript_fts', pending: 'transcript_fts_pending', content: 'transcript', key: 'seq', columns: ['text'] };
+const MEMORIES: DeferredIndex = { fts: 'memories_fts', pending: 'memories_fts_pending', content: 'memories', key: 'created_seq', columns: ['summary', 'keywords'] };
+
+/** Indexes at most `limit` waiting rows of one index in one transaction; returns how many still wait. */
+function indexPending(db: Db, index: DeferredIndex, limit: number): number {
+  const { fts, pending, content, key, columns } = index;
   return db.transaction(() => {
-    const batch = db.all<{ seq: number }>(`SELECT seq FROM transcript_fts_pending ORDER BY seq LIMIT ${limit}`);
-    if (batch.length === 0) return 0;
-    const last = batch.at(-1)!.seq;
+    const last = db.get<{ k: number | null }>(`SELECT max(${key}) AS k FROM (SELECT ${key} FROM ${pending} ORDER BY ${key} LIMIT ${limit})`)!.k;
+    if (last === null) return 0;
     db.run(
-      `INSERT INTO transcript_fts (rowid, text)
-       SELECT t.seq, t.text FROM transcript_fts_pending p JOIN transcript t ON t.seq = p.seq WHERE p.seq <= ?`,
+      `INSERT INTO ${fts} (rowid, ${columns.join(', ')})
+       SELECT c.${key}, ${columns.map((c) => `c.${c}`).join(', ')} FROM ${pending} p JOIN ${content} c ON c.${key} = p.${key} WHERE p.${key} <= ?`,
       [last],
     );
-    db.run('DELETE FROM transcript_fts_pending WHERE seq <= ?', [last]);
-    return db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+    db.run(`DELETE FROM ${pending} WHERE ${key} <= ?`, [last]);
+    return db.get<{ n: number }>(`SELECT count(*) AS n FROM ${pending}`)!.n;
   });
 }
 
-/** Indexes every waiting turn: what a search does first, so it never misses one. */
+/** One pass of the transcript's index. */
+export const indexPendingTranscript = (db: Db, limit: number = SEARCH_INDEX_BATCH): number => indexPending(db, TRANSCRIPT, limit);
+
+/** One pass over both indexes (the leader's background work): how many rows still wait. */
+export function indexPendingSearch(db: Db, limit: number = SEARCH_INDEX_BATCH): number {
+  return indexPending(db, MEMORIES, limit) + indexPending(db, TRANSCRIPT, limit);
+}
+
+/** Indexes every waiting turn: what a search across chats does first, so it never misses one. */
 export function indexAllPendingTranscript(db: Db): void {
-  while (indexPendingTranscript(db) > 0);
+  while (indexPending(db, TRANSCRIPT, SEARCH_INDEX_BATCH) > 0);
+}
+
+/** Indexes every waiting memory: what retrieval does first, so a prompt never misses one. Usually none wait. */
+export function indexAllPendingMemories(db: Db): void {
+  if (!db.get('SELECT 1 AS x FROM memories_fts_pending LIMIT 1')) return;
+  while (indexPending(db, MEMORIES, SEARCH_INDEX_BATCH) > 0);
+}
+
+/** Forgets what waits, after a rebuild refilled both indexes whole. */
+export function clearPendingSearch(db: Db): void {
+  db.run(`DELETE FROM ${TRANSCRIPT.pending}`);
+  db.run(`DELETE FROM ${MEMORIES.pending}`);
 }
