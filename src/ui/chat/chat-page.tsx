@@ -54,6 +54,12 @@ export function ChatPage() {
   const { run, busy: sending, error, clearError } = createAction();
   let scroller: HTMLDivElement | undefined;
   let input: HTMLTextAreaElement | undefined;
+  /**
+   * Where the loaded earlier pages end: the first turn of the newest page when they were loaded.
+   * The newest page slides forward as the story goes on (it is always the latest turns); what
+   * slides out of it joins the earlier pages here, or it would vanish between the two.
+   */
+  let joinedAt: number | null = null;
 
   // Older pages go stale when the story is rebuilt (rewind, regenerate) or another tab took over.
   onCleanup(
@@ -62,10 +68,11 @@ export function ChatPage() {
         setOlder([]);
         setOlderRewinds([]);
         setOlderCursor(undefined);
+        joinedAt = null;
       }
     }),
   );
-  createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), setLive(null), setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
+  createEffect(on(chatId, () => (setOlder([]), setOlderRewinds([]), setOlderCursor(undefined), (joinedAt = null), setLive(null), setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
 
   const stableTurns = createStableList<TranscriptTurn>((turn) => JSON.stringify(turn));
   const turns = createMemo(() => stableTurns([...older(), ...(latest()?.turns ?? [])]));
@@ -106,9 +113,40 @@ export function ChatPage() {
     return [marker, closingMarker(marker)];
   });
 
+  let joining = false;
+  const joinSlidOut = async () => {
+    if (joining) return;
+    joining = true;
+    try {
+      for (;;) {
+        const first = latest()?.turns[0]?.seq;
+        const from = joinedAt;
+        if (from === null || first === undefined || first <= from) return;
+        const loaded = older();
+        const slid: TranscriptTurn[] = [];
+        const stubs: RewoundStretch[] = [];
+        for (let before: number | null = first; before !== null && before > from; ) {
+          const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
+          slid.unshift(...page.turns.filter((t) => t.seq >= from));
+          stubs.unshift(...page.rewinds.filter((r) => r.seq >= from && r.seq < before!));
+          before = page.olderCursor;
+        }
+        // A rebuild or another chat cleared the earlier pages meanwhile: nothing to join to.
+        if (older() !== loaded || joinedAt !== from) continue;
+        setOlder([...loaded, ...slid]);
+        setOlderRewinds((current) => [...current, ...stubs]);
+        joinedAt = first;
+      }
+    } finally {
+      joining = false;
+    }
+  };
+  createEffect(on(latest, () => void joinSlidOut()));
+
   const loadOlder = async () => {
     const before = cursor();
     if (before === null) return;
+    if (older().length === 0) joinedAt = latest()?.turns[0]?.seq ?? null;
     const height = scroller?.scrollHeight ?? 0;
     const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
     setOlder((current) => [...page.turns, ...current]);

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { openStory } from '../support/story.ts';
+import { browsers, openTab, servedApp } from './harness.ts';
+
+const app = servedApp();
+const launchBrowser = browsers();
+let context: BrowserContext | undefined;
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+/** A story of `exchanges` numbered exchanges, made by the engine in Node and restored in the page. */
+async function numberedStory(exchanges: number) {
+  const { engine, chat } = await openStory();
+  for (let i = 1; i <= exchanges; i++) {
+    const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
+    engine.turns.finishTurn(started, { text: `Mira answers line ${i}.`, usage: null, truncated: false, reason: null, error: null });
+  }
+  return { backup: JSON.parse(JSON.stringify(engine.exportLog())), chat };
+}
+
+describe('a long transcript in pages', () => {
+  it('keeps every turn on screen when the story goes on after earlier pages were loaded', async () => {
+    const { backup, chat } = await numberedStory(40);
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+    await page.goto(`${app.url}/chats/${chat}`);
+    const replies = () => page.locator('.turn.assistant .story-text').allTextContents();
+    await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.'))).toBe(true);
+    await page.getByRole('button', { name: 'Load earlier turns' }).click();
+    await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 1.'))).toBe(true);
+
+    for (let n = 0; n < 2; n++) {
+      const before = await page.locator('.turn.assistant:not([data-status="streaming"])').count();
+      await page.getByRole('textbox', { name: 'Message' }).fill(`"One more, ${n}."`);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.turn.assistant:not([data-status="streaming"])').count(), { timeout: 20_000 }).toBe(before + 1);
+    }
+    // Every numbered reply once, in order: none fell between the loaded pages and the newest one.
+    const numbered = (await replies()).flatMap((t) => /answers line (\d+)\./.exec(t)?.[1] ?? []).map(Number);
+    expect(numbered).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const lines = (await page.locator('.turn.user .story-text').allTextContents()).filter((t) => /Line \d+\./.test(t));
+    expect(lines).toHaveLength(40);
+  });
+});
