@@ -31,8 +31,16 @@ describe('a long transcript in pages', () => {
     await page.goto(`${app.url}/chats/${chat}`);
     const replies = () => page.locator('.turn.assistant .story-text').allTextContents();
     await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.'))).toBe(true);
+    // The chat opens on its latest turns; a click brings earlier ones, and the rest come as the
+    // reader scrolls up.
+    expect(await replies()).not.toContainEqual(expect.stringContaining('answers line 1.'));
     await page.getByRole('button', { name: 'Load earlier turns' }).click();
-    await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 1.'))).toBe(true);
+    await expect
+      .poll(async () => {
+        await page.locator('.transcript').evaluate((el) => (el.scrollTop = 0));
+        return (await replies()).some((t) => t.includes('answers line 1.'));
+      })
+      .toBe(true);
 
     for (let n = 0; n < 2; n++) {
       const before = await page.locator('.turn.assistant:not([data-status="streaming"])').count();
@@ -45,5 +53,19 @@ describe('a long transcript in pages', () => {
     expect(numbered).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     const lines = (await page.locator('.turn.user .story-text').allTextContents()).filter((t) => /Line \d+\./.test(t));
     expect(lines).toHaveLength(40);
+  });
+
+  it('opens on the newest reply, fully in view once the page has settled', async () => {
+    const { backup, chat } = await numberedStory(40);
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+    await page.goto(`${app.url}/chats/${chat}`);
+    const below = () => page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await expect.poll(async () => (await page.locator('.turn.assistant .story-text').last().textContent()) ?? '').toContain('answers line 40.');
+    // The composer's buttons and the newest turn's footer arrive after the turns; the view follows.
+    await page.waitForTimeout(1_000);
+    expect(await below()).toBeLessThan(2);
+    expect(await page.locator('.turn').count()).toBeLessThan(30);
   });
 });

@@ -13,7 +13,14 @@ import { RewindDialog } from './rewind-dialog.tsx';
 import { PromptInspector } from './prompt-inspector.tsx';
 import { createStableList } from './stable-list.ts';
 
+/**
+ * A chat opens on its latest 20 turns (what fills a screen or two: laying out 50 long ones was a
+ * fifth of opening a 10,000-turn chat); earlier turns come 50 at a time as the reader scrolls up.
+ */
+const FIRST_PAGE = 20;
 const PAGE = 50;
+/** How far above the screen the earlier turns start loading, so scrolling up rarely waits. */
+const LOAD_AHEAD_PX = 800;
 const DRAWER_KEY = 'roleplay-engine/drawer';
 
 export function ChatPage() {
@@ -23,7 +30,7 @@ export function ChatPage() {
   const chatId = () => params.id;
   // The transcript is asked for first: the worker answers one query at a time, in order, and the
   // story is what the reader waits for (the header's state comes a moment after).
-  const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: PAGE }));
+  const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: FIRST_PAGE }));
   const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
   // Faces beside each speaker: yours, and every bot's (a guest's too).
@@ -143,7 +150,31 @@ export function ChatPage() {
   };
   createEffect(on(latest, () => void joinSlidOut()));
 
-  const loadOlder = async () => {
+  // One page at a time: a second call while one loads waits for it (the same cursor twice would
+  // show its turns twice).
+  let loadingOlder: Promise<void> | null = null;
+  const loadOlder = (): Promise<void> =>
+    (loadingOlder ??= loadOlderPage().finally(() => {
+      loadingOlder = null;
+      // Still near the top (short turns, a tall screen): the next page too.
+      if (olderButtonNear && cursor() !== null) void loadOlder();
+    }));
+  let olderButtonNear = false;
+  let olderButton: HTMLButtonElement | undefined;
+  let nearTop: IntersectionObserver | undefined;
+  onMount(() => {
+    nearTop = new IntersectionObserver(
+      (entries) => {
+        olderButtonNear = entries.at(-1)!.isIntersecting;
+        if (olderButtonNear) void loadOlder();
+      },
+      { root: scroller, rootMargin: `${LOAD_AHEAD_PX}px 0px 0px 0px` },
+    );
+    if (olderButton) nearTop.observe(olderButton);
+  });
+  onCleanup(() => nearTop?.disconnect());
+
+  const loadOlderPage = async () => {
     const before = cursor();
     if (before === null) return;
     if (older().length === 0) joinedAt = latest()?.turns[0]?.seq ?? null;
@@ -190,15 +221,41 @@ export function ChatPage() {
   // Follow the story as it grows, unless the reader scrolled up to read: decided when they scroll,
   // not after new text has landed (a long reply arriving is not the reader scrolling away).
   let stick = true;
+  /** Where the last move to the end left the view. */
+  let endTop = -1;
+  const toEnd = () => {
+    if (!stick || !scroller) return;
+    scroller.scrollTop = scroller.scrollHeight;
+    endTop = scroller.scrollTop;
+  };
   const onScroll = () => {
-    if (scroller) stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+    if (!scroller) return;
+    // The scroll event of our own move to the end comes a frame later, maybe after more text or a
+    // footer landed below: that is not the reader scrolling away. Only a move up from there is.
+    if (stick && scroller.scrollTop >= endTop - 1) return;
+    stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
   };
   createEffect(
     on([() => latest()?.turns, () => live()?.text.length], () => {
-      if (stick) queueMicrotask(() => scroller && (scroller.scrollTop = scroller.scrollHeight));
+      if (stick) queueMicrotask(toEnd);
     }),
   );
   onMount(() => input?.focus());
+  // Stuck to the end, the reader stays there while the page settles: the composer's buttons and the
+  // newest turn's footer come with later answers and took their height from the view, so a chat
+  // opened with its newest reply hidden below the fold.
+  const settle = new ResizeObserver(toEnd);
+  onMount(() => scroller && settle.observe(scroller));
+  createEffect(
+    on(items, () => {
+      const newest = scroller?.lastElementChild;
+      if (!newest) return;
+      settle.disconnect();
+      settle.observe(scroller!);
+      settle.observe(newest);
+    }),
+  );
+  onCleanup(() => settle.disconnect());
 
   // A search hit opens the chat at its turn (?turn=<seq>): older pages load until it is there.
   const [query] = useSearchParams<{ turn?: string }>();
@@ -490,7 +547,15 @@ export function ChatPage() {
         <div class="chat-main">
           <div class="transcript" ref={scroller} onScroll={onScroll} role="log" aria-label="Story" aria-live="polite">
             <Show when={cursor() !== null && latest()}>
-              <button type="button" class="load-older" onClick={() => void loadOlder()}>
+              <button
+                type="button"
+                class="load-older"
+                ref={(el) => {
+                  olderButton = el;
+                  nearTop?.observe(el);
+                }}
+                onClick={() => void loadOlder()}
+              >
                 Load earlier turns
               </button>
             </Show>
