@@ -21,7 +21,7 @@ import { parseCardJson } from './cards/card-json.ts';
 import { listChats } from './queries/chats.ts';
 import { chatState } from './queries/chat-state.ts';
 import { searchChats } from './queries/search.ts';
-import { indexAllPendingTranscript, indexPendingSearch } from './queries/search-index.ts';
+import { indexPendingSearch } from './queries/search-index.ts';
 import { chatAsMarkdown, chatAsSillyTavern } from './queries/chat-export.ts';
 import { effectiveSampler } from './sampler.ts';
 import { chatSampler } from './queries/chat-state.ts';
@@ -136,11 +136,8 @@ export function createEngine(deps: EngineDeps) {
     /** The sampling a chat's replies use: its own knobs over the global settings. */
     samplerFor: (chatId: string) => effectiveSampler(readSettings(db).sampler, chatSampler(db, chatId)),
 
-    /** Search across every chat's story (the transcript's full-text index, first brought up to date). */
-    searchChats: (text: string) => {
-      indexAllPendingTranscript(db);
-      return searchChats(db, text);
-    },
+    /** Search across every chat's story (the transcript's full-text index). */
+    searchChats: (text: string) => searchChats(db, text),
 
     /** One pass of the search indexes over rows written since the last: how many still wait. */
     indexSearch: () => indexPendingSearch(db),

@@ -12,23 +12,24 @@ afterEach(async () => {
   context = undefined;
 });
 
-/** A story of `exchanges` numbered exchanges, made by the engine in Node and restored in the page. */
-async function numberedStory(exchanges: number) {
+/** A story of `exchanges` numbered exchanges, made by the engine in Node, restored in a page that then opens it. */
+async function openNumberedStory(exchanges: number) {
   const { engine, chat } = await openStory();
   for (let i = 1; i <= exchanges; i++) {
     const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
     engine.turns.finishTurn(started, { text: `Mira answers line ${i}.`, usage: null, truncated: false, reason: null, error: null });
   }
-  return { backup: JSON.parse(JSON.stringify(engine.exportLog())), chat };
+  const backup = JSON.parse(JSON.stringify(engine.exportLog()));
+  ({ context } = await launchBrowser());
+  const page = await openTab(context, `${app.url}/`);
+  await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+  await page.goto(`${app.url}/chats/${chat}`);
+  return page;
 }
 
 describe('a long transcript in pages', () => {
   it('keeps every turn on screen when the story goes on after earlier pages were loaded', async () => {
-    const { backup, chat } = await numberedStory(40);
-    ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
-    await page.goto(`${app.url}/chats/${chat}`);
+    const page = await openNumberedStory(40);
     const replies = () => page.locator('.turn.assistant .story-text').allTextContents();
     await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.'))).toBe(true);
     // The chat opens on its latest turns; a click brings earlier ones, and the rest come as the
@@ -56,11 +57,7 @@ describe('a long transcript in pages', () => {
   });
 
   it('opens on the newest reply, fully in view once the page has settled', async () => {
-    const { backup, chat } = await numberedStory(40);
-    ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
-    await page.goto(`${app.url}/chats/${chat}`);
+    const page = await openNumberedStory(40);
     const below = () => page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     await expect.poll(async () => (await page.locator('.turn.assistant .story-text').last().textContent()) ?? '').toContain('answers line 40.');
     // The composer's buttons and the newest turn's footer arrive after the turns; the view follows.

@@ -53,8 +53,8 @@ export function createLeader(deps: LeaderDeps) {
   let indexing = false;
 
   /**
-   * Brings the transcript's search index up to date a moment after writes stop, a batch per pass,
-   * off the path between Send and the model (a search indexes what still waits itself).
+   * Brings the search indexes (story and memories) up to date a second after a write, a batch per
+   * pass, off the path between Send and the model (a search indexes what still waits itself).
    */
   const indexSearchSoon = () => {
     if (indexing || stopped) return;

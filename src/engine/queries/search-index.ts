@@ -43,16 +43,17 @@ export function indexPendingSearch(db: Db, limit: number = SEARCH_INDEX_BATCH): 
   return indexPending(db, MEMORIES, limit) + indexPending(db, TRANSCRIPT, limit);
 }
 
-/** Indexes every waiting turn: what a search across chats does first, so it never misses one. */
-export function indexAllPendingTranscript(db: Db): void {
-  while (indexPending(db, TRANSCRIPT, SEARCH_INDEX_BATCH) > 0);
+/** Indexes every waiting row of one index; usually none wait (the leader's pass got there first). */
+function indexAllPending(db: Db, index: DeferredIndex): void {
+  if (!db.get(`SELECT 1 AS x FROM ${index.pending} LIMIT 1`)) return;
+  while (indexPending(db, index, SEARCH_INDEX_BATCH) > 0);
 }
 
-/** Indexes every waiting memory: what retrieval does first, so a prompt never misses one. Usually none wait. */
-export function indexAllPendingMemories(db: Db): void {
-  if (!db.get('SELECT 1 AS x FROM memories_fts_pending LIMIT 1')) return;
-  while (indexPending(db, MEMORIES, SEARCH_INDEX_BATCH) > 0);
-}
+/** What a search across chats does first, so it never misses a turn. */
+export const indexAllPendingTranscript = (db: Db): void => indexAllPending(db, TRANSCRIPT);
+
+/** What retrieval does first, so a prompt never misses a memory. */
+export const indexAllPendingMemories = (db: Db): void => indexAllPending(db, MEMORIES);
 
 /** Forgets what waits, after a rebuild refilled both indexes whole. */
 export function clearPendingSearch(db: Db): void {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { indexAllPendingTranscript } from './search-index.ts';
 
 /** Marks around a matched word in a snippet: control characters no story text holds, split by the UI (never HTML). */
 export const MATCH_START = '\u0002';
@@ -29,10 +30,14 @@ export function ftsQuery(text: string): string | null {
   return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
 
-/** Every chat's story searched at once: the best matches first, turns still shown only, no deleted chat. */
+/**
+ * Every chat's story searched at once: the best matches first, turns still shown only, no deleted
+ * chat. Turns still waiting for the index are indexed first, so none is missed.
+ */
 export function searchChats(db: Db, text: string): SearchHit[] {
   const query = ftsQuery(text);
   if (!query) return [];
+  indexAllPendingTranscript(db);
   return db
     .all<{ chat_id: string; title: string; bot_name: string | null; turn_id: string; seq: number; speaker_name: string | null; snippet: string }>(
       `SELECT t.chat_id, c.title, b.name AS bot_name, t.turn_id, t.seq,

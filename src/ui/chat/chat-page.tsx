@@ -245,14 +245,13 @@ export function ChatPage() {
   // newest turn's footer come with later answers and took their height from the view, so a chat
   // opened with its newest reply hidden below the fold.
   const settle = new ResizeObserver(toEnd);
-  onMount(() => scroller && settle.observe(scroller));
   createEffect(
     on(items, () => {
-      const newest = scroller?.lastElementChild;
-      if (!newest) return;
+      if (!scroller) return;
       settle.disconnect();
-      settle.observe(scroller!);
-      settle.observe(newest);
+      settle.observe(scroller);
+      const newest = scroller.lastElementChild;
+      if (newest) settle.observe(newest);
     }),
   );
   onCleanup(() => settle.disconnect());
