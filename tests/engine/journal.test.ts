@@ -101,4 +101,37 @@ describe('the projection journal', () => {
     }
     expect(db.get<{ affinity: number }>('SELECT affinity FROM edges WHERE chat_id = ?', [chat])!.affinity).toBe(80);
   });
+
+  it('after a full rebuild covers a short chat\'s latest 200 events, recorded as they were, its triggers set aside before them and back after', async () => {
+    const { engine, db } = await openTestEngine();
+    const bot = engine.newId();
+    const chat = engine.newId();
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+    // 2,600 events: the first replayed page (2,000) lies wholly behind the edge, the triggers set aside for it.
+    for (let i = 0; i < 1_300; i++) engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: i % 2 ? 1 : -1 })]);
+    const schema = () => db.all('SELECT type, name, sql FROM sqlite_master ORDER BY name');
+    const journal = (from: number) => db.all('SELECT seq, chat_id, tbl, key, op, old FROM projection_journal WHERE seq >= ? ORDER BY id', [from]);
+    const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 199', [chat])!.seq;
+    const recordedAsPlayed = journal(edge);
+    const before = schema();
+
+    engine.rebuild();
+    expect(schema()).toEqual(before);
+    expect(db.get<{ seq: number }>('SELECT seq FROM journal_horizon WHERE chat_id = ?', [chat])!.seq).toBe(edge);
+    expect(db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal')!.s).toBe(edge);
+    expect(journal(edge)).toEqual(recordedAsPlayed);
+
+    // A swipe-sized rewind is undone from the journal; one further back replays the chat: both as a replay leaves it.
+    const turns = db.all<{ seq: number }>("SELECT seq FROM events WHERE chat_id = ? AND kind = 'user_turn' ORDER BY seq", [chat]).map((r) => r.seq);
+    for (const from of [turns.at(-3)!, turns[10]!]) {
+      engine.rewind(chat, from);
+      const steered = dumpProjections(db);
+      engine.rebuildChat(chat);
+      expect(dumpProjections(db)).toEqual(steered);
+      engine.undoRewind(chat);
+    }
+    // The write after the rebuild was recorded: its triggers are back.
+    const [later] = engine.append([draft.userTurn(chat, engine.newId(), 'after the rebuild')]);
+    expect(journal(later!.seq).length).toBeGreaterThan(0);
+  });
 });

@@ -183,6 +183,18 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     }
   }
 
+  /**
+   * BEGIN, COMMIT and savepoints run as kept statements: `exec` prepared them anew each time, a
+   * tenth of a small command's transaction.
+   */
+  function control(sql: string): void {
+    withStatement(sql, undefined, (_, pointer) => {
+      while (step(pointer)) {
+        // these statements yield no rows
+      }
+    });
+  }
+
   /** Rolls back what a failed transaction did; one that SQLite already ended is left alone. */
   function undo(outer: boolean, savepoint: string): void {
     try {
@@ -225,7 +237,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     transaction<T>(fn: () => T): T {
       const outer = depth === 0;
       const savepoint = `sp${depth}`;
-      database.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+      control(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
       depth++;
       let result: T;
       try {
@@ -236,7 +248,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
         throw error;
       }
       try {
-        database.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
+        control(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
       } catch (error) {
         // A commit can fail (storage full, a deferred constraint). SQLite may already have rolled
         // back, or may hold the transaction open; either way it ends here, undone, and the caller

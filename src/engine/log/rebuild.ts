@@ -8,12 +8,24 @@ import { VISIBLE } from './visibility.ts';
 import { clearPendingSearch } from '../queries/search-index.ts';
 
 const BATCH = 2_000;
+/**
+ * A rebuild journals a chat's latest `JOURNAL_KEPT_EVENTS` only where replaying the chat would be
+ * slow (past `CHEAP_REPLAY_EVENTS`, a quarter of a second); a shorter chat gets its latest
+ * `SHORT_JOURNAL_EVENTS`, enough for a swipe, an edit or a rewind among the last two dozen
+ * exchanges. Steering further back in it replays it once (`rebuildChatFrom`), which journals it
+ * whole again. Recording the journal was a third of a rebuild's time.
+ */
+const CHEAP_REPLAY_EVENTS = 10_000;
+const SHORT_JOURNAL_EVENTS = 200;
 /** Projected tables (and the journal) whose own indexes a full rebuild sets aside; `visibility`'s serve the markers' replay. */
 const TABLES_REINDEXED_AT_THE_END = [...PROJECTED_TABLES.filter((t) => t !== 'visibility'), 'projection_journal'];
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
-/** Replays the matching events from id `from` on, in id order (the order of events on every device), in pages. */
-function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void, from = ''): number {
+/**
+ * Replays the matching events from id `from` on, in id order (the order of events on every device),
+ * in pages; `ahead` sees each page before its events are applied.
+ */
+function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void, from = '', ahead?: (page: readonly EventRow[]) => void): number {
   let replayed = 0;
   let after: string | null = null;
   for (;;) {
@@ -22,6 +34,7 @@ function replay(db: Db, where: string, params: readonly (string | number)[], eac
       `SELECT ${EVENT_COLUMNS} FROM events e WHERE id ${after === null ? '>=' : '>'} ? AND (${where}) ORDER BY id LIMIT ${BATCH}`,
       [after ?? from, ...params],
     );
+    ahead?.(rows);
     for (const row of rows) each(row);
     replayed += rows.length;
     const last = rows.at(-1);
@@ -67,17 +80,36 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     db.run('DELETE FROM journal_horizon');
     replay(db, 'kind IN (SELECT value FROM json_each(?))', [MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
     const journalFrom = new Map<string, number>();
-    for (const { chat_id } of db.all<{ chat_id: string }>('SELECT DISTINCT chat_id FROM events WHERE chat_id IS NOT NULL')) {
-      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, journalKeep - 1])?.seq;
+    for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT chat_id, count(*) AS events FROM events WHERE chat_id IS NOT NULL GROUP BY chat_id')) {
+      const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
+      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
       if (edge !== undefined) journalFrom.set(chat_id, edge);
     }
+    // Events behind their chat's edge are projected unrecorded. Where a whole page of them comes,
+    // the journal's triggers are set aside for it: even idle, each fired and read the switch.
+    const journaledAt = (row: EventRow): number | null => (row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0) ? null : row.seq);
+    const journalTriggers = db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'");
+    let triggersIn = true;
     const journalAs = journalingSwitch(db);
-    const replayed = replay(db, VISIBLE('e'), [], (row) => {
-      const def = definition(row.kind);
-      // last_seq is settled once at the end, not moved event by event.
-      journalAs(row.chat_id !== null && row.seq < (journalFrom.get(row.chat_id) ?? 0) ? null : row.seq);
-      def.apply(db, fromRow(row));
-    });
+    const replayed = replay(
+      db,
+      VISIBLE('e'),
+      [],
+      (row) => {
+        const def = definition(row.kind);
+        // last_seq is settled once at the end, not moved event by event.
+        journalAs(journaledAt(row));
+        def.apply(db, fromRow(row));
+      },
+      '',
+      (page) => {
+        const wanted = page.some((row) => journaledAt(row) !== null);
+        if (wanted === triggersIn) return;
+        for (const trigger of journalTriggers) db.exec(wanted ? trigger.sql : `DROP TRIGGER ${trigger.name}`);
+        triggersIn = wanted;
+      },
+    );
+    if (!triggersIn) for (const trigger of journalTriggers) db.exec(trigger.sql);
     journalAs(null);
     for (const [chatId, seq] of journalFrom) if (db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) setJournalHorizon(db, chatId, seq);
     settleLastSeq(db);
