@@ -44,6 +44,7 @@ import { imageCommands } from './image-commands.ts';
 import { loreCommands } from './lore-commands.ts';
 import { chatLorebooks, editedCardLore, listLorebooks, lorebookDetail, type LorebookRef } from './queries/lore.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
+import { mergeEvents, type MergeResult, type SyncedEvent } from './log/merge.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -198,6 +199,22 @@ export function createEngine(deps: EngineDeps) {
         },
       };
     })(),
+    /**
+     * Events written on other devices, merged into this log (sync): new ones inserted and projected,
+     * known ones skipped; the clock moves past them, so what this device writes next sorts after.
+     */
+    mergeEvents(events: readonly SyncedEvent[]): MergeResult {
+      const merged = mergeEvents(db, events);
+      if (merged.added > 0) observeLog();
+      return merged;
+    },
+    /** This log's events after local seq `afterSeq`, in seq order, as they travel to other devices. */
+    eventsAfter(afterSeq: number, limit: number): (SyncedEvent & { seq: number })[] {
+      return db.all<SyncedEvent & { seq: number }>(
+        'SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+        [afterSeq, limit],
+      );
+    },
     importLog(backup: unknown) {
       const imported = importLog({ db, deviceId: ctx.deviceId, randomBytes: deps.randomBytes }, backup);
       observeLog();

@@ -137,6 +137,16 @@ export function settleLastSeq(db: Db, chatId?: string): void {
 }
 
 /**
+ * Works out again which of a chat's events are visible: its markers replayed in id order, as a
+ * full rebuild does. For a chat whose log gained events that sort among its older ones (merged
+ * from another device), where a marker may now see a different log before it.
+ */
+export function remarkChat(db: Db, chatId: string): void {
+  db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
+  replay(db, 'chat_id = ? AND kind IN (SELECT value FROM json_each(?))', [chatId, MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
+}
+
+/**
  * Rebuilds one chat's rows alone: its own visible events, plus the global events that reach into
  * chat rows, limited to this chat. A regenerate or rewind then costs the size of that story, not of
  * every story the user has. Chat projections touch only rows of their own chat; that is what makes

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { SyncedEvent } from '../../src/engine/log/merge.ts';
+import { canonicalProjections } from '../support/dump.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+const everything = (engine: Engine): SyncedEvent[] => engine.eventsAfter(0, 1_000_000).map(({ seq: _, ...event }) => event);
+const eventCount = (engine: Engine) => engine.eventsAfter(0, 1_000_000).length;
+
+/** A device with a story of a few exchanges: a bot, a chat, turns, a feeling and a memory. */
+async function deviceWithStory() {
+  const device = await openTestEngine();
+  const { engine } = device;
+  const bot = engine.newId();
+  const chat = engine.newId();
+  engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+  for (let i = 0; i < 3; i++) exchange(engine, chat, bot, `line ${i}`);
+  return { ...device, bot, chat };
+}
+
+function exchange(engine: Engine, chat: string, bot: string, text: string) {
+  const turn = engine.newId();
+  engine.append([
+    draft.userTurn(chat, engine.newId(), text),
+    draft.assistantStarted(chat, turn, bot),
+    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
+    { ...draft.edge(chat, bot, 'you', { affinityDelta: 2, facts: [`heard ${text}`] }), causeDraft: 2 },
+    { ...draft.memory(chat, engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
+  ]);
+}
+
+describe('merging events from another device', () => {
+  it('is a union: in any order, twice over, the other device ends with the same rows', async () => {
+    const a = await deviceWithStory();
+    const b = await openTestEngine();
+    const events = everything(a.engine);
+    // Two overlapping batches, each backwards: duplicates and out-of-order arrival. (A batch may
+    // not run ahead of the causes its events name: those come in the same batch or an earlier one.)
+    expect(b.engine.mergeEvents(events.slice(0, 12).reverse()).added).toBe(12);
+    const second = b.engine.mergeEvents(events.slice(6).reverse());
+    expect(second.added).toBe(events.length - 12);
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+    const before = canonicalProjections(b.db);
+    expect(b.engine.mergeEvents(events)).toEqual({ added: 0, chats: [], everything: false });
+    expect(canonicalProjections(b.db)).toEqual(before);
+  });
+
+  it('keeps both devices\' offline turns, in id order, and what either writes next sorts after both', async () => {
+    const a = await deviceWithStory();
+    const b = await openTestEngine();
+    b.engine.mergeEvents(everything(a.engine));
+    // Offline on both: each plays on in the same chat.
+    exchange(a.engine, a.chat, a.bot, 'from the laptop');
+    exchange(b.engine, a.chat, a.bot, 'from the phone');
+    const fromA = everything(a.engine);
+    const fromB = everything(b.engine);
+    const merged = a.engine.mergeEvents(fromB);
+    expect(merged.chats).toEqual([a.chat]);
+    b.engine.mergeEvents(fromA);
+    expect(canonicalProjections(a.db)).toEqual(canonicalProjections(b.db));
+    const lines = a.db.all<{ text: string }>("SELECT text FROM transcript WHERE chat_id = ? AND role = 'user' ORDER BY seq", [a.chat]).map((r) => r.text);
+    expect(lines).toEqual(expect.arrayContaining(['line 0', 'from the laptop', 'from the phone']));
+    expect(eventCount(a.engine)).toBe(eventCount(b.engine));
+    const newest = [...fromA, ...fromB].map((e) => e.id).sort().at(-1)!;
+    expect(a.engine.newId() > newest).toBe(true);
+    expect(b.engine.newId() > newest).toBe(true);
+  });
+
+  it('refuses an event that comes back under a known id with other content, writing nothing', async () => {
+    const a = await deviceWithStory();
+    const b = await openTestEngine();
+    const events = everything(a.engine);
+    b.engine.mergeEvents(events.slice(0, 5));
+    const forged = { ...events[2]!, payload: JSON.stringify({ ...JSON.parse(events[2]!.payload), title: 'Rewritten elsewhere' }) };
+    const count = eventCount(b.engine);
+    const rows = canonicalProjections(b.db);
+    expect(() => b.engine.mergeEvents([...events.slice(5), forged])).toThrow(/other content than the copy already here/);
+    expect(eventCount(b.engine)).toBe(count);
+    expect(canonicalProjections(b.db)).toEqual(rows);
+  });
+
+  it('refuses a batch whose events point at ones that have not arrived, or do not fit their kind, writing nothing', async () => {
+    const a = await deviceWithStory();
+    const b = await openTestEngine();
+    const events = everything(a.engine);
+    const reply = events.findIndex((e) => e.kind === 'assistant_turn');
+    expect(() => b.engine.mergeEvents([...events.slice(0, reply - 1), events[reply]!])).toThrow(/was caused by event .* which has not arrived/);
+    expect(eventCount(b.engine)).toBe(0);
+    const broken = { ...events[0]!, payload: JSON.stringify({ name: 42 }) };
+    expect(() => b.engine.mergeEvents([broken])).toThrow(/is invalid/);
+    expect(() => b.engine.mergeEvents([{ ...events[0]!, id: 'not-an-id' }])).toThrow(/not a UUID/);
+    expect(() => b.engine.mergeEvents([{ ...events[0]!, payload: '{oops' }])).toThrow(/not JSON/);
+    expect(eventCount(b.engine)).toBe(0);
+  });
+});
