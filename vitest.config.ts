@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['tests/engine/**/*.test.ts', 'tests/relay/**/*.test.ts', 'tests/tooling/**/*.test.ts', 'tests/ui/**/*.test.ts'],
+          include: ['tests/engine/**/*.test.ts', 'tests/relay/**/*.test.ts', 'tests/sync/**/*.test.ts', 'tests/tooling/**/*.test.ts', 'tests/ui/**/*.test.ts'],
           environment: 'node',
           // The property test and sqlite-wasm start-up are slow on a shared 2-core machine.
           testTimeout: 60_000,

@@ -45,6 +45,7 @@ import { loreCommands } from './lore-commands.ts';
 import { chatLorebooks, editedCardLore, listLorebooks, lorebookDetail, type LorebookRef } from './queries/lore.ts';
 import { searchMemories, type MemorySearch } from './memory/retrieval.ts';
 import { mergeEvents, type MergeResult, type SyncedEvent } from './log/merge.ts';
+import { syncLog } from './sync/sync-log.ts';
 
 /** What the edges hand the engine: storage, time and randomness. Nothing else reaches in. */
 export interface EngineDeps {
@@ -208,6 +209,12 @@ export function createEngine(deps: EngineDeps) {
       if (merged.added > 0) observeLog();
       return merged;
     },
+    /** Where this log stands with a sync server, and its side of push and pull (`sync/sync-log.ts`). */
+    sync: syncLog(db, (events) => {
+      const merged = mergeEvents(db, events);
+      if (merged.added > 0) observeLog();
+      return merged;
+    }),
     /** This log's events after local seq `afterSeq`, in seq order, as they travel to other devices. */
     eventsAfter(afterSeq: number, limit: number): (SyncedEvent & { seq: number })[] {
       return db.all<SyncedEvent & { seq: number }>(

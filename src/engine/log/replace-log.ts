@@ -41,6 +41,8 @@ export function restoreStaging(db: Db) {
         db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id`);
         for (const { sql } of guards) db.exec(sql);
         db.run('DELETE FROM stream_checkpoints');
+        // The new log's seqs mean other events: sync offers all of it again (the server keeps what it has).
+        db.run('UPDATE sync_state SET pushed_seq = 0');
         rebuild(db);
         db.run('DROP TABLE restore_staging');
         return { events: staged };

@@ -1,0 +1,115 @@
+import type { EventDoc } from './event-docs.ts';
+
+/** The `fetch` the client speaks through: the platform's, pointed at the relay's `/sync/` path. */
+export type Fetch = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
+  ok: boolean;
+  status: number;
+  json(): Promise<unknown>;
+  text(): Promise<string>;
+}>;
+
+export class SyncError extends Error {
+  override name = 'SyncError';
+  constructor(
+    message: string,
+    /** The HTTP status, when the server answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface Change {
+  id: string;
+  doc?: unknown;
+  deleted?: boolean;
+}
+
+export interface ChangesPage {
+  results: Change[];
+  /** Opaque: a number on PouchDB, a string on CouchDB 2+; only ever handed back. */
+  lastSeq: string;
+}
+
+/** Refuses any change to an existing document: events are written once and never changed or deleted. */
+export const VALIDATION_DESIGN = {
+  _id: '_design/roleplay-engine',
+  validate_doc_update:
+    "function (newDoc, oldDoc, userCtx) { if (newDoc._id.indexOf('_design/') === 0) return; if (oldDoc || newDoc._deleted) throw({ forbidden: 'events are never changed or deleted: ' + newDoc._id }); }",
+};
+
+/**
+ * The few calls of CouchDB's documented HTTP API that replication needs, against one database URL.
+ * No PouchDB: the device's database is SQLite, and this is all the protocol it takes.
+ */
+export function couchDatabase(url: string, fetch: Fetch) {
+  const base = url.replace(/\/+$/, '');
+  async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    let response: Awaited<ReturnType<Fetch>>;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new SyncError(`The sync server could not be reached (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    if (!response.ok) {
+      const detail = await response.text().catch(() => '');
+      const reason = /"reason"\s*:\s*"([^"]{0,200})/.exec(detail)?.[1] ?? detail.slice(0, 200);
+      throw new SyncError(`The sync server refused ${method} ${path.split('?')[0]}: ${response.status} ${reason}`.trim(), response.status);
+    }
+    return (await response.json()) as T;
+  }
+
+  return {
+    /** Creates the database if it is not there, and installs the validation that keeps events unchanged. */
+    async prepare(): Promise<void> {
+      try {
+        await call('PUT', '');
+      } catch (error) {
+        if (!(error instanceof SyncError && error.status === 412)) throw error; // it exists
+      }
+      const design = await call<{ _rev?: string; validate_doc_update?: string }>('GET', `/${VALIDATION_DESIGN._id}`).catch((error) => {
+        if (error instanceof SyncError && error.status === 404) return null;
+        throw error;
+      });
+      if (design?.validate_doc_update === VALIDATION_DESIGN.validate_doc_update) return;
+      await call('PUT', `/${VALIDATION_DESIGN._id}`, { ...VALIDATION_DESIGN, ...(design?._rev ? { _rev: design._rev } : {}) });
+    },
+    /** Which of these revisions the server lacks. */
+    async revsDiff(revs: Record<string, string[]>): Promise<Set<string>> {
+      const answer = await call<Record<string, { missing?: string[] }>>('POST', '/_revs_diff', revs);
+      return new Set(Object.entries(answer).filter(([, v]) => (v.missing ?? []).length > 0).map(([id]) => id));
+    },
+    /** Writes documents as they are, revisions included (`new_edits: false`): what replication does. */
+    async bulkDocs(docs: EventDoc[]): Promise<{ id: string; error: string; reason?: string }[]> {
+      const answer = await call<{ id: string; error?: string; reason?: string }[]>('POST', '/_bulk_docs', { docs, new_edits: false });
+      return answer.filter((r): r is { id: string; error: string; reason?: string } => typeof r.error === 'string');
+    },
+    /** A page of changes after `since` (null: from the start), with their documents; `wait` long-polls up to that many ms. */
+    async changes(since: string | null, limit: number, wait?: { ms: number; signal?: AbortSignal }): Promise<ChangesPage> {
+      const params: [string, string][] = [['include_docs', 'true'], ['limit', String(limit)], ['style', 'main_only']];
+      if (since !== null) params.push(['since', since]);
+      if (wait) params.push(['feed', 'longpoll'], ['timeout', String(wait.ms)]);
+      const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      const answer = await call<{ results: Change[]; last_seq: unknown }>('GET', `/_changes?${query}`, undefined, wait?.signal);
+      if (!Array.isArray(answer.results)) throw new SyncError('The sync server sent changes in a shape this app does not know.');
+      return { results: answer.results, lastSeq: typeof answer.last_seq === 'string' ? answer.last_seq : JSON.stringify(answer.last_seq) };
+    },
+    async getLocal(id: string): Promise<Record<string, unknown> | null> {
+      return call<Record<string, unknown>>('GET', `/_local/${encodeURIComponent(id)}`).catch((error) => {
+        if (error instanceof SyncError && error.status === 404) return null;
+        throw error;
+      });
+    },
+    async putLocal(id: string, doc: Record<string, unknown>): Promise<void> {
+      await call('PUT', `/_local/${encodeURIComponent(id)}`, doc);
+    },
+  };
+}
+
+export type CouchDatabase = ReturnType<typeof couchDatabase>;

@@ -1,0 +1,107 @@
+import type { MergeResult, SyncedEvent } from '../log/merge.ts';
+import { SyncError, type CouchDatabase } from './couch.ts';
+import { docToEvent, eventToDoc } from './event-docs.ts';
+import type { syncLog } from './sync-log.ts';
+
+export interface ReplicatorDeps {
+  couch: CouchDatabase;
+  /** Names the server in this log's checkpoints (its URL and database). */
+  remote: string;
+  log: ReturnType<typeof syncLog>;
+  /** This database's id: names its checkpoint document on the server. */
+  deviceId: () => string;
+  /** Documents per request. */
+  batch?: number;
+  /** Pulled events changed these chats (or everything): the leader tells the tabs. */
+  merged?: (result: MergeResult) => void;
+  /** How far a pull has come, for a progress bar. */
+  progress?: (pulled: number) => void;
+}
+
+export interface PushReport {
+  /** Events the server did not have, now sent. */
+  sent: number;
+  /** Events the server holds under the same id with other content: never overwritten, left as they are. */
+  refused: string[];
+}
+
+const BATCH = 500;
+
+/**
+ * Replication with one CouchDB database, as CouchDB's own replicator does it: push what the
+ * server lacks (`_revs_diff`, then `_bulk_docs` with `new_edits: false`), pull its changes from an
+ * opaque checkpoint, each page merged into the log together with the checkpoint. At least once:
+ * a page pulled twice or a batch pushed twice changes nothing.
+ */
+export function createReplicator(deps: ReplicatorDeps) {
+  const { couch, remote, log } = deps;
+  const batch = deps.batch ?? BATCH;
+
+  async function push(): Promise<PushReport> {
+    const report: PushReport = { sent: 0, refused: [] };
+    for (;;) {
+      const events = log.toPush(remote, batch);
+      if (events.length === 0) break;
+      const docs = events.map(eventToDoc);
+      const missing = await couch.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
+      const toSend = docs.filter((d) => missing.has(d._id));
+      if (toSend.length > 0) {
+        const errors = await couch.bulkDocs(toSend);
+        for (const error of errors) {
+          // The server's validation refuses a second version of an event: ours stays here, theirs there.
+          if (error.error === 'forbidden') report.refused.push(error.id);
+          else throw new SyncError(`The sync server did not take event ${error.id}: ${error.error} ${error.reason ?? ''}`.trim());
+        }
+        report.sent += toSend.length - errors.length;
+      }
+      log.pushed(remote, events.at(-1)!.seq);
+    }
+    await saveCheckpoint();
+    return report;
+  }
+
+  /** Pulls every change after the checkpoint; `wait` long-polls for the first page when nothing is new. */
+  async function pull(wait?: { ms: number; signal?: AbortSignal }): Promise<number> {
+    let pulled = 0;
+    for (let first = true; ; first = false) {
+      const since = log.state(remote).pulledSince;
+      const page = await couch.changes(since, batch, first ? wait : undefined);
+      const events: SyncedEvent[] = [];
+      for (const change of page.results) {
+        // The validation's design document, and deletions (which validation refuses), are not events.
+        if (change.id.startsWith('_design/') || change.deleted) continue;
+        const event = docToEvent(change.doc);
+        if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`);
+        events.push(event);
+      }
+      const merged = log.pulled(remote, events, page.lastSeq);
+      pulled += merged.added;
+      if (merged.added > 0) deps.merged?.(merged);
+      deps.progress?.(pulled);
+      // A long-poll answers at the first change of a batch being written: look again at once for the rest.
+      if (page.results.length < batch && !(first && wait && page.results.length > 0)) return pulled;
+    }
+  }
+
+  /** Leaves where this device stands on the server too, as replicators do (`_local` documents are never replicated). */
+  async function saveCheckpoint(): Promise<void> {
+    const id = `roleplay-engine-${deps.deviceId()}`;
+    const existing = await couch.getLocal(id);
+    const state = log.state(remote);
+    if (existing && existing.pushed_seq === state.pushedSeq && existing.pulled_since === state.pulledSince) return;
+    await couch.putLocal(id, { ...(existing?._rev ? { _rev: existing._rev } : {}), pushed_seq: state.pushedSeq, pulled_since: state.pulledSince });
+  }
+
+  return {
+    prepare: () => couch.prepare(),
+    push,
+    pull,
+    /** One full exchange: pull, then push. */
+    async syncOnce(): Promise<{ pulled: number } & PushReport> {
+      const pulled = await pull();
+      return { pulled, ...(await push()) };
+    },
+  };
+}
+
+export type Replicator = ReturnType<typeof createReplicator>;

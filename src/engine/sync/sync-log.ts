@@ -1,0 +1,49 @@
+import type { Db } from '../db/port.ts';
+import type { MergeResult, SyncedEvent } from '../log/merge.ts';
+
+export interface SyncState {
+  /** This log's events up to this local seq are on the server. */
+  pushedSeq: number;
+  /** The server's changes up to here are in this log (opaque; null: none yet). */
+  pulledSince: string | null;
+}
+
+/**
+ * The log's side of sync with one server (`remote`): where it stands, what to push next, and
+ * pulled events merged together with the checkpoint that says they were pulled.
+ */
+export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => MergeResult) {
+  const state = (remote: string): SyncState => {
+    const row = db.get<{ pushed_seq: number; pulled_since: string | null }>('SELECT pushed_seq, pulled_since FROM sync_state WHERE remote = ?', [remote]);
+    return { pushedSeq: row?.pushed_seq ?? 0, pulledSince: row?.pulled_since ?? null };
+  };
+  return {
+    state,
+    /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
+    toPush(remote: string, limit: number): (SyncedEvent & { seq: number })[] {
+      return db.all<SyncedEvent & { seq: number }>(
+        'SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+        [state(remote).pushedSeq, limit],
+      );
+    },
+    pushed(remote: string, seq: number): void {
+      db.run(
+        `INSERT INTO sync_state (remote, pushed_seq) VALUES (?1, ?2)
+         ON CONFLICT (remote) DO UPDATE SET pushed_seq = max(pushed_seq, ?2)`,
+        [remote, seq],
+      );
+    },
+    /** Merges a pulled page and moves the pull checkpoint past it, in one transaction: never one without the other. */
+    pulled(remote: string, events: readonly SyncedEvent[], since: string): MergeResult {
+      return db.transaction(() => {
+        const merged = merge(events);
+        db.run(
+          `INSERT INTO sync_state (remote, pulled_since) VALUES (?1, ?2)
+           ON CONFLICT (remote) DO UPDATE SET pulled_since = ?2`,
+          [remote, since],
+        );
+        return merged;
+      });
+    },
+  };
+}

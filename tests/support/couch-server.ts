@@ -1,0 +1,55 @@
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+
+const require = createRequire(import.meta.url);
+
+export interface CouchServer {
+  /** The server's root, without credentials; a database is `${url}/${name}`. */
+  url: string;
+  /** `fetch` with the server's credentials added (fetch refuses a URL that carries them). */
+  fetch: typeof fetch;
+  close(): Promise<void>;
+}
+
+function withCredentials(root: string): { url: string; fetch: typeof fetch } {
+  const parsed = new URL(root);
+  const authorization = parsed.username ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}` : null;
+  parsed.username = '';
+  parsed.password = '';
+  return {
+    url: parsed.href.replace(/\/+$/, ''),
+    fetch: (input, init) => fetch(input, authorization ? { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), authorization } } : init),
+  };
+}
+
+let databases = 0;
+/** A database name no other test in this process has used (the memory adapter's store is per process). */
+export const freshDatabaseName = () => `rpe-test-${process.pid}-${++databases}`;
+
+/**
+ * A CouchDB-compatible server for tests: express-pouchdb (the HTTP layer of pouchdb-server) over
+ * in-memory PouchDB, on a free loopback port. It speaks CouchDB's HTTP and replication protocol,
+ * `validate_doc_update` included. With `SYNC_COUCHDB_URL` set (a real CouchDB, e.g. in a
+ * container), tests use that server instead.
+ */
+export async function startCouch(): Promise<CouchServer> {
+  const real = process.env.SYNC_COUCHDB_URL;
+  if (real) return { ...withCredentials(real), close: async () => {} };
+  const express = require('express') as () => { use: (path: string, handler: unknown) => void; listen: (port: number, host: string, ready: () => void) => Server };
+  const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-mapreduce')).plugin(require('pouchdb-replication'));
+  const expressPouchdb = require('express-pouchdb') as (pouch: unknown, options: object) => unknown;
+  const app = express();
+  app.use('/', expressPouchdb(PouchDB.defaults({ adapter: 'memory' }), { mode: 'minimumForPouchDB', overrideMode: { include: ['validation'] }, logPath: '/dev/null' }));
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    fetch,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import { couchDatabase, SyncError, VALIDATION_DESIGN } from '../../src/engine/sync/couch.ts';
+import { eventToDoc } from '../../src/engine/sync/event-docs.ts';
+import { createReplicator } from '../../src/engine/sync/replicator.ts';
+import { startCouch, freshDatabaseName, type CouchServer } from '../support/couch-server.ts';
+import { canonicalProjections } from '../support/dump.ts';
+import { draft } from '../support/fixtures.ts';
+import { openTestEngine, testClock } from '../support/sqlite.ts';
+
+let server: CouchServer;
+beforeAll(async () => {
+  server = await startCouch();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+interface Device {
+  engine: Engine;
+  db: Db;
+}
+
+const json = async (path: string, init?: RequestInit) => {
+  const response = await server.fetch(`${server.url}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { results?: { id: string; doc: Record<string, unknown> }[] } };
+};
+
+async function device(start = Date.UTC(2026, 0, 1)): Promise<Device> {
+  const clock = testClock(start);
+  return openTestEngine({ now: () => clock.advance(1_000) });
+}
+
+function replicatorFor(d: Device, database: string, batch?: number) {
+  return createReplicator({
+    couch: couchDatabase(`${server.url}/${database}`, server.fetch),
+    remote: `${server.url}/${database}`,
+    log: d.engine.sync,
+    deviceId: () => d.engine.identify().dbId,
+    ...(batch ? { batch } : {}),
+  });
+}
+
+function story(d: Device, exchanges: number): { chat: string; bot: string } {
+  const bot = d.engine.newId();
+  const chat = d.engine.newId();
+  d.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+  for (let i = 0; i < exchanges; i++) exchange(d, chat, bot, `line ${i}`);
+  return { chat, bot };
+}
+
+function exchange(d: Device, chat: string, bot: string, text: string) {
+  const turn = d.engine.newId();
+  d.engine.append([
+    draft.userTurn(chat, d.engine.newId(), text),
+    draft.assistantStarted(chat, turn, bot),
+    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
+    { ...draft.edge(chat, bot, 'you', { affinityDelta: 1, facts: [`heard ${text}`] }), causeDraft: 2 },
+    { ...draft.memory(chat, d.engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
+  ]);
+}
+
+const userLines = (d: Device, chat: string) =>
+  d.db.all<{ text: string }>("SELECT text FROM transcript WHERE chat_id = ? AND role = 'user' ORDER BY seq", [chat]).map((r) => r.text);
+
+describe('sync through a CouchDB server', () => {
+  it('pushes one document per event and another device pulls the whole story from it', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    const { chat } = story(a, 12);
+    const sendA = replicatorFor(a, name, 16);
+    await sendA.prepare();
+    const pushed = await sendA.push();
+    const events = a.engine.eventsAfter(0, 10_000);
+    expect(pushed).toEqual({ sent: events.length, refused: [] });
+
+    // The server holds each event as a document, named by the event's id, its revision from its content.
+    const changes = await json(`/${name}/_changes?include_docs=true`);
+    const docs = changes.body.results!.filter((r) => !r.id.startsWith('_design/'));
+    expect(docs.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort());
+    const first = docs.find((r) => r.id === events[0]!.id)!.doc;
+    expect(first).toMatchObject({ _rev: eventToDoc(events[0]!)._rev, kind: events[0]!.kind, device: events[0]!.device_id });
+    expect(changes.body.results!.some((r) => r.id === VALIDATION_DESIGN._id)).toBe(true);
+
+    const b = await device(Date.UTC(2025, 0, 1));
+    const progress: number[] = [];
+    const receive = createReplicator({
+      couch: couchDatabase(`${server.url}/${name}`, server.fetch),
+      remote: `${server.url}/${name}`,
+      log: b.engine.sync,
+      deviceId: () => b.engine.identify().dbId,
+      batch: 16,
+      progress: (n) => progress.push(n),
+    });
+    expect(await receive.pull()).toBe(events.length);
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.at(-1)).toBe(events.length);
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+    expect(userLines(b, chat)).toEqual(userLines(a, chat));
+    // B's clock is a year behind A's, yet what it writes next sorts after A's story.
+    expect(b.engine.newId() > events.map((e) => e.id).sort().at(-1)!).toBe(true);
+    // The checkpoint is left on the server too, in a _local document.
+    expect((await json(`/${name}/_local/roleplay-engine-${a.engine.identify().dbId}`)).body.pushed_seq).toBe(events.at(-1)!.seq);
+  });
+
+  it('pushing again sends nothing, and the server refuses any change to an event', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    story(a, 3);
+    const sync = replicatorFor(a, name);
+    await sync.prepare();
+    await sync.push();
+    // A restore replaces the log and its seqs: every event is offered again, and none is sent.
+    const log = a.engine.eventsAfter(0, 10_000).map(({ seq: _, ...event }) => event);
+    a.engine.restore.begin();
+    a.engine.restore.add(log);
+    a.engine.restore.commit(log.length);
+    expect(a.engine.sync.state(`${server.url}/${name}`).pushedSeq).toBe(0);
+    expect(await sync.push()).toEqual({ sent: 0, refused: [] });
+    expect(a.engine.sync.state(`${server.url}/${name}`).pushedSeq).toBe(a.engine.headSeq());
+
+    const [event] = a.engine.eventsAfter(0, 1);
+    const doc = eventToDoc(event!);
+    const edited = await json(`/${name}/${doc._id}`, { method: 'PUT', body: JSON.stringify({ ...doc, payload: '{"name":"Someone else"}' }) });
+    expect(edited.status).toBe(403);
+    const deleted = await server.fetch(`${server.url}/${name}/${doc._id}?rev=${doc._rev}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(403);
+    // A second version of the event pushed as a replicator would (another revision): refused too.
+    const forged = await json(`/${name}/_bulk_docs`, { method: 'POST', body: JSON.stringify({ new_edits: false, docs: [{ ...doc, _rev: '1-00000000000000000000000000000000', payload: '{}' }] }) });
+    expect(JSON.stringify(forged.body)).toMatch(/forbidden/);
+    const stored = await json(`/${name}/${doc._id}`);
+    expect(stored.body.payload).toBe(doc.payload);
+  });
+
+  it('resumes from its checkpoints: a pull cut short before its checkpoint, or a push before its, is repeated harmlessly', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    const { chat, bot } = story(a, 6);
+    const sendA = replicatorFor(a, name, 10);
+    await sendA.prepare();
+    await sendA.push();
+    const b = await device();
+    const receive = replicatorFor(b, name, 10);
+    await receive.pull();
+    const remote = `${server.url}/${name}`;
+    // A crash after the pages were merged but before their checkpoint: B's checkpoint is back at the start.
+    b.db.run('UPDATE sync_state SET pulled_since = NULL WHERE remote = ?', [remote]);
+    const rows = canonicalProjections(b.db);
+    expect(await receive.pull()).toBe(0);
+    expect(canonicalProjections(b.db)).toEqual(rows);
+
+    // A crash after the server took A's batch but before A noted it: the next push finds nothing missing.
+    exchange(a, chat, bot, 'after the crash');
+    const before = a.engine.sync.state(remote).pushedSeq;
+    await sendA.push();
+    a.db.run('UPDATE sync_state SET pushed_seq = ? WHERE remote = ?', [before, remote]);
+    expect((await sendA.push()).sent).toBe(0);
+    await receive.pull();
+    expect(userLines(b, chat)).toContain('after the crash');
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+  });
+
+  it('long-polls: a device that is waiting receives a turn as another device pushes it', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    const { chat, bot } = story(a, 2);
+    const sendA = replicatorFor(a, name);
+    await sendA.prepare();
+    await sendA.push();
+    const b = await device();
+    const receive = replicatorFor(b, name);
+    await receive.pull();
+    const waiting = receive.pull({ ms: 10_000 });
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, 200));
+    exchange(a, chat, bot, 'live from the laptop');
+    await sendA.push();
+    // It answers as the first of the five events lands; the live loop's next look brings any rest.
+    expect(await waiting).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await receive.pull();
+    expect(userLines(b, chat)).toContain('live from the laptop');
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+  });
+
+  it('two devices that played offline both keep every turn once they meet', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    const { chat, bot } = story(a, 2);
+    const syncA = replicatorFor(a, name);
+    await syncA.prepare();
+    await syncA.syncOnce();
+    const b = await device();
+    const syncB = replicatorFor(b, name);
+    await syncB.syncOnce();
+    exchange(a, chat, bot, 'laptop, offline');
+    exchange(b, chat, bot, 'phone, offline');
+    await syncA.syncOnce();
+    await syncB.syncOnce();
+    await syncA.syncOnce();
+    expect(userLines(a, chat)).toEqual(expect.arrayContaining(['laptop, offline', 'phone, offline']));
+    expect(canonicalProjections(a.db)).toEqual(canonicalProjections(b.db));
+  });
+
+  it('refuses a document that is not one of this app\'s events, merging nothing and keeping its checkpoint', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    story(a, 1);
+    const syncA = replicatorFor(a, name);
+    await syncA.prepare();
+    await syncA.push();
+    const b = await device();
+    const receive = replicatorFor(b, name);
+    await receive.pull();
+    const count = b.engine.eventsAfter(0, 10_000).length;
+    const since = b.engine.sync.state(`${server.url}/${name}`).pulledSince;
+    // Someone with the server's password writes a document of their own, then one whose content was altered.
+    await json(`/${name}/_bulk_docs`, { method: 'POST', body: JSON.stringify({ docs: [{ _id: 'graffiti', hello: 'world' }] }) });
+    await expect(receive.pull()).rejects.toThrow(SyncError);
+    await expect(receive.pull()).rejects.toThrow(/graffiti .* not an event of this app/);
+    expect(b.engine.eventsAfter(0, 10_000).length).toBe(count);
+    expect(b.engine.sync.state(`${server.url}/${name}`).pulledSince).toBe(since);
+  });
+});
