@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { loadSyncTarget, type SyncTarget } from './sync-proxy.ts';
 
 export interface RelayConfig {
   /** Never logged, never sent to the browser. Empty means demo mode (unless `keyless`). Set from the app at run time too. */
@@ -30,6 +31,8 @@ export interface RelayConfig {
   /** Featherless asks integrations to identify themselves. */
   referer: string;
   title: string;
+  /** The CouchDB database that devices sync through (`/sync/`), or null. */
+  sync: SyncTarget | null;
 }
 
 export class ConfigError extends Error {
@@ -102,5 +105,6 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
     distDir,
     referer: env.RELAY_REFERER || 'https://github.com/roleplay-engine/roleplay-engine',
     title: env.RELAY_TITLE || 'Roleplay Engine',
+    sync: loadSyncTarget(env),
   };
 }

@@ -11,6 +11,7 @@ import { createStaticHandler } from './static-files.ts';
 import { createConnection } from './connection.ts';
 import { readJsonBody } from './request-body.ts';
 import { Upstream } from './upstream.ts';
+import { createSyncProxy } from './sync-proxy.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
 export interface RelayDeps {
@@ -58,7 +59,7 @@ function hostAllowed(config: RelayConfig, hostHeader: string | undefined): boole
 }
 
 export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
-  const secrets = [config.token];
+  const secrets = [config.token, ...(config.sync ? [config.sync.password, config.sync.authorization ?? ''] : [])];
   const scrub = scrubber(secrets);
   const log = scrubbedLogger(deps.log, scrub);
   const upstream = new Upstream(config, scrub, deps.fetch);
@@ -81,7 +82,10 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
   });
   const mode = () => connection.status().mode;
 
-  async function api(req: IncomingMessage, res: ServerResponse, path: string) {
+  const syncProxy = createSyncProxy(config.sync, { bodyTimeoutMs: config.bodyTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub });
+
+  /** What every API and sync call must pass: the relay token (when set) and this app's own origin. */
+  function guard(req: IncomingMessage) {
     if (config.token && !bearerMatches(req.headers.authorization, config.token)) {
       throw new RelayHttpError(401, 'relay_unauthorized', 'This relay needs its token: send Authorization: Bearer <RELAY_TOKEN>.', {
         'WWW-Authenticate': 'Bearer',
@@ -92,6 +96,10 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
       // A sandboxed frame or a file page sends "null"; neither is this app.
       throw new RelayHttpError(403, 'relay_unauthorized', 'Requests from other sites are refused.');
     }
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string) {
+    guard(req);
     const methods = API_ROUTES[path];
     if (!methods) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
     if (!methods.includes(req.method ?? '')) {
@@ -134,7 +142,8 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
       // an unparsable URL is answered as a 404 below
     }
     const isApi = path === '/api' || path.startsWith('/api/');
-    if (isApi) {
+    const isSync = path === '/sync' || path.startsWith('/sync/');
+    if (isApi || isSync) {
       res.on('close', () => {
         const ended = res.writableFinished ? '' : ' (client went away)';
         log.info(`${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms${ended}`);
@@ -145,7 +154,10 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
         throw new RelayHttpError(403, 'relay_unauthorized', 'Unexpected Host header: this relay only answers as localhost.');
       }
       if (isApi) await api(req, res, path);
-      else await serveStatic(req, res, path);
+      else if (isSync) {
+        guard(req);
+        await syncProxy(req, res, path, new URL(req.url ?? '/', 'http://relay.invalid').search);
+      } else await serveStatic(req, res, path);
     };
     handle().catch((error: unknown) => {
       if (error instanceof RelayHttpError) {

@@ -24,6 +24,7 @@ function withCredentials(root: string): { url: string; fetch: typeof fetch } {
 }
 
 let databases = 0;
+let pouch: unknown;
 /** A database name no other test in this process has used (the memory adapter's store is per process). */
 export const freshDatabaseName = () => `rpe-test-${process.pid}-${++databases}`;
 
@@ -33,13 +34,22 @@ export const freshDatabaseName = () => `rpe-test-${process.pid}-${++databases}`;
  * `validate_doc_update` included. With `SYNC_COUCHDB_URL` set (a real CouchDB, e.g. in a
  * container), tests use that server instead.
  */
-export async function startCouch(): Promise<CouchServer> {
+export async function startCouch(options: { credentials?: { user: string; password: string } } = {}): Promise<CouchServer> {
   const real = process.env.SYNC_COUCHDB_URL;
-  if (real) return { ...withCredentials(real), close: async () => {} };
+  if (real && !options.credentials) return { ...withCredentials(real), close: async () => {} };
+  type Handler = (req: { headers: Record<string, string | undefined> }, res: { status(code: number): { json(body: unknown): void } }, next: () => void) => void;
   const express = require('express') as () => { use: (path: string, handler: unknown) => void; listen: (port: number, host: string, ready: () => void) => Server };
-  const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-mapreduce')).plugin(require('pouchdb-replication'));
+  // Plugins register on pouchdb-core's one constructor: once per process.
+  pouch ??= require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-mapreduce')).plugin(require('pouchdb-replication'));
+  const PouchDB = pouch as { defaults(options: object): unknown };
   const expressPouchdb = require('express-pouchdb') as (pouch: unknown, options: object) => unknown;
   const app = express();
+  if (options.credentials) {
+    // As a CouchDB with an admin: every request must carry the account's Basic credentials.
+    const expected = `Basic ${Buffer.from(`${options.credentials.user}:${options.credentials.password}`).toString('base64')}`;
+    const requireLogin: Handler = (req, res, next) => (req.headers.authorization === expected ? next() : res.status(401).json({ error: 'unauthorized', reason: 'Name or password is incorrect.' }));
+    app.use('/', requireLogin);
+  }
   app.use('/', expressPouchdb(PouchDB.defaults({ adapter: 'memory' }), { mode: 'minimumForPouchDB', overrideMode: { include: ['validation'] }, logPath: '/dev/null' }));
   const server = await new Promise<Server>((resolve) => {
     const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -1,0 +1,127 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VALIDATION_DESIGN } from '../src/engine/sync/couch.ts';
+import { ConfigError } from './config.ts';
+import { RelayHttpError } from './http-error.ts';
+
+/** The CouchDB database this relay syncs through, with the credentials it keeps to itself. */
+export interface SyncTarget {
+  /** The database's URL, without credentials. */
+  database: string;
+  /** `Basic ...` for the server, or null when it needs none. */
+  authorization: string | null;
+  /** The password, to scrub from anything that leaves the relay. */
+  password: string;
+}
+
+/** Reads `SYNC_COUCHDB_URL` (http(s)://user:password@host:port) and `SYNC_DATABASE`; null when sync is not set up. */
+export function loadSyncTarget(env: Record<string, string | undefined>): SyncTarget | null {
+  const raw = env.SYNC_COUCHDB_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SYNC_COUCHDB_URL must be a URL such as http://admin:password@127.0.0.1:5984');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`SYNC_COUCHDB_URL must be http or https (got "${url.protocol}")`);
+  const name = env.SYNC_DATABASE?.trim() || 'roleplay-engine';
+  // CouchDB's own rule for database names.
+  if (!/^[a-z][a-z0-9_$()+/-]*$/.test(name)) throw new ConfigError(`SYNC_DATABASE must be a CouchDB database name: lowercase, starting with a letter (got "${name}")`);
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return {
+    database: `${url.href.replace(/\/+$/, '')}/${encodeURIComponent(name)}`,
+    authorization: user ? `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` : null,
+    password,
+  };
+}
+
+const CHANGES_PARAMS = new Set(['since', 'limit', 'include_docs', 'style', 'feed', 'timeout', 'heartbeat']);
+const MAX_BODY = 32 * 1024 * 1024;
+
+/** What the app may do with the sync database, and nothing else: never the server, other databases or other design documents. */
+function allowed(method: string, rest: string): boolean {
+  if (rest === '') return method === 'GET' || method === 'PUT';
+  if (rest === '_revs_diff' || rest === '_bulk_docs') return method === 'POST';
+  if (rest === '_changes') return method === 'GET';
+  if (rest === VALIDATION_DESIGN._id) return method === 'GET' || method === 'PUT';
+  if (/^_local\/[A-Za-z0-9_.-]{1,200}$/.test(rest)) return method === 'GET' || method === 'PUT';
+  return false;
+}
+
+async function readBody(req: IncomingMessage, timeoutMs: number): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
+    throw new RelayHttpError(413, 'body_too_large', `A sync request is limited to ${MAX_BODY} bytes.`, { Connection: 'close' });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => reject(new RelayHttpError(408, 'body_timeout', 'The sync request body took too long to arrive.', { Connection: 'close' })), timeoutMs);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        clearTimeout(timer);
+        req.pause();
+        reject(new RelayHttpError(413, 'body_too_large', `A sync request is limited to ${MAX_BODY} bytes.`, { Connection: 'close' }));
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', () => {
+      clearTimeout(timer);
+      reject(new RelayHttpError(400, 'invalid_request', 'The sync request body was cut off.', { Connection: 'close' }));
+    });
+  });
+}
+
+/**
+ * `/sync/...`: the app's replication calls, forwarded to the one CouchDB database configured here
+ * with the relay's credentials (which never reach the browser). Only the calls replication needs
+ * pass; the validation design document may only be written exactly as the app installs it.
+ */
+export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeoutMs: number; fetch?: typeof fetch; scrub: (text: string) => string }) {
+  const send = options.fetch ?? fetch;
+  return async function proxy(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
+    if (!target) throw new RelayHttpError(404, 'not_found', 'This relay has no sync server: set SYNC_COUCHDB_URL (and SYNC_DATABASE) where the relay runs.');
+    const rest = path === '/sync' ? '' : path.slice('/sync/'.length);
+    const method = req.method ?? 'GET';
+    if (rest.split('/').some((part) => part === '..' || part === '.') || !allowed(method, rest)) {
+      throw new RelayHttpError(403, 'relay_unauthorized', `Sync does not forward ${method} ${path}.`);
+    }
+    const body = method === 'GET' ? undefined : await readBody(req, options.bodyTimeoutMs);
+    if (rest === VALIDATION_DESIGN._id && method === 'PUT') {
+      const design = JSON.parse(body!.toString('utf8') || '{}') as { validate_doc_update?: unknown };
+      if (design.validate_doc_update !== VALIDATION_DESIGN.validate_doc_update) {
+        throw new RelayHttpError(403, 'relay_unauthorized', 'Only the app\'s own validation may be installed on the sync database.');
+      }
+    }
+    let query = '';
+    if (rest === '_changes') {
+      const params = new URLSearchParams(search);
+      for (const key of [...params.keys()]) if (!CHANGES_PARAMS.has(key)) params.delete(key);
+      query = params.size > 0 ? `?${params}` : '';
+    }
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    let upstream: Response;
+    try {
+      upstream = await send(`${target.database}${rest ? `/${rest}` : ''}${query}`, {
+        method,
+        headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(target.authorization ? { authorization: target.authorization } : {}) },
+        ...(body ? { body: new Uint8Array(body) } : {}),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      throw new RelayHttpError(502, 'upstream_unreachable', `The sync server could not be reached: ${options.scrub(error instanceof Error ? error.message : String(error))}`);
+    }
+    // CouchDB's answers are small JSON (a changes page is bounded by its limit); passed on scrubbed.
+    const text = options.scrub(await upstream.text());
+    res.writeHead(upstream.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(text);
+  };
+}

@@ -1,0 +1,149 @@
+import { request } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../relay/config.ts';
+import { couchDatabase, VALIDATION_DESIGN } from '../../src/engine/sync/couch.ts';
+import { createReplicator } from '../../src/engine/sync/replicator.ts';
+import { startCouch, type CouchServer } from '../support/couch-server.ts';
+import { canonicalProjections } from '../support/dump.ts';
+import { draft } from '../support/fixtures.ts';
+import { makeDist, startRelay, type RunningRelay } from '../support/relay-harness.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+const USER = 'sync-admin';
+const PASSWORD = 'couch-pass-0123456789SECRET';
+const TOKEN = 'relay-token-long-enough-1234';
+const BASIC = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+
+// One server for the file: express-pouchdb keeps its list of databases beside PouchDB's, per process.
+let couch: CouchServer;
+beforeAll(async () => {
+  couch = await startCouch({ credentials: { user: USER, password: PASSWORD } });
+});
+afterAll(async () => {
+  await couch.close();
+});
+const relays: RunningRelay[] = [];
+afterEach(async () => {
+  for (const relay of relays.splice(0)) await relay.close();
+});
+
+let databases = 0;
+async function relayToCouch(env: Record<string, string> = {}) {
+  const address = new URL(couch.url);
+  const relay = await startRelay({ SYNC_COUCHDB_URL: `http://${USER}:${PASSWORD}@${address.host}`, SYNC_DATABASE: `relayed-${process.pid}-${++databases}`, ...env });
+  relays.push(relay);
+  return relay;
+}
+
+/** Every body the app gets back, kept so the test can look for the server's credentials in them. */
+function appFetch(seen: string[], token?: string): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const text = await response.text();
+    seen.push(text);
+    return new Response(text, { status: response.status, headers: response.headers });
+  };
+}
+
+/** A raw request, so paths reach the relay exactly as written (fetch would resolve `..`). */
+function raw(relay: RunningRelay, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+  const url = new URL(relay.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function device() {
+  const d = await openTestEngine();
+  const bot = d.engine.newId();
+  const chat = d.engine.newId();
+  d.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.userTurn(chat, d.engine.newId(), 'Hello from the laptop.')]);
+  return { ...d, chat };
+}
+
+describe("the relay's /sync/ path", () => {
+  it('carries replication to the configured database with its own credentials, which never reach the app or the log', async () => {
+    const relay = await relayToCouch();
+    const seen: string[] = [];
+    const a = await device();
+    const b = await openTestEngine();
+    const replicator = (d: { engine: typeof a.engine }) =>
+      createReplicator({ couch: couchDatabase(`${relay.url}/sync`, appFetch(seen)), remote: `${relay.url}/sync`, log: d.engine.sync, deviceId: () => d.engine.identify().dbId });
+    await replicator(a).prepare();
+    expect((await replicator(a).push()).sent).toBe(a.engine.eventsAfter(0, 100).length);
+    expect(await replicator(b).pull()).toBe(a.engine.eventsAfter(0, 100).length);
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+    // The server really asks for credentials: without the relay, the same call is refused.
+    expect((await fetch(`${couch.url}/${relay.config.sync!.database.split('/').at(-1)}/_changes`)).status).toBe(401);
+    const everything = [...seen, ...relay.logs].join('\n');
+    expect(everything).not.toContain(PASSWORD);
+    expect(everything).not.toContain(BASIC);
+    expect(relay.logs.some((l) => l.startsWith('POST /sync/_bulk_docs 201'))).toBe(true);
+  });
+
+  it('forwards only what replication needs: not the server, not other databases, not another validation', async () => {
+    const relay = await relayToCouch();
+    await createReplicator({ couch: couchDatabase(`${relay.url}/sync`, fetch), remote: 'r', log: (await openTestEngine()).engine.sync, deviceId: () => 'd' }).prepare();
+    // A path climbing out of /sync/ is read as the path it resolves to: the app's own page, never the server's answer.
+    for (const path of ['/sync/../_all_dbs', '/sync/../../_users/_all_docs', '/sync/%2E%2E/_config', '/sync/_changes/../../_all_dbs']) {
+      const answer = await raw(relay, 'GET', path);
+      expect(answer.text).not.toMatch(/relayed-|_users|"rows"|couchdb/i);
+    }
+    for (const [method, path] of [
+      ['GET', '/sync/_all_dbs'],
+      ['GET', '/sync/_local/a%2F..%2F..%2F_users'],
+      ['GET', '/sync/_design/roleplay-engine/_view/x'],
+      ['DELETE', '/sync/'],
+      ['GET', '/sync/some-event-id'],
+      ['PUT', '/sync/_design/other'],
+      ['POST', '/sync/_changes'],
+    ] as const) {
+      const answer = await raw(relay, method, path, method === 'GET' || method === 'DELETE' ? undefined : '{}');
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+    }
+    const weakened = await raw(relay, 'PUT', `/sync/${VALIDATION_DESIGN._id}`, JSON.stringify({ validate_doc_update: 'function () {}' }));
+    expect(weakened.status).toBe(403);
+    expect(weakened.text).toMatch(/Only the app's own validation/);
+    // The validation on the server is still the app's.
+    const design = JSON.parse((await raw(relay, 'GET', `/sync/${VALIDATION_DESIGN._id}`)).text) as { validate_doc_update: string };
+    expect(design.validate_doc_update).toBe(VALIDATION_DESIGN.validate_doc_update);
+  });
+
+  it('needs the relay token when one is set, as the model calls do', async () => {
+    const relay = await relayToCouch({ RELAY_TOKEN: TOKEN });
+    expect((await fetch(`${relay.url}/sync/`)).status).toBe(401);
+    const seen: string[] = [];
+    const couchViaRelay = couchDatabase(`${relay.url}/sync`, appFetch(seen, TOKEN));
+    await couchViaRelay.prepare();
+    expect((await couchViaRelay.changes(null, 10)).results.length).toBeGreaterThan(0);
+    expect((await fetch(`${relay.url}/sync/`, { headers: { authorization: `Bearer ${TOKEN}`, origin: 'https://evil.example' } })).status).toBe(403);
+  });
+
+  it('says how to set sync up when it is not, and names an unreachable server without its credentials', async () => {
+    const plain = await startRelay({});
+    relays.push(plain);
+    const answer = await fetch(`${plain.url}/sync/_changes`);
+    expect(answer.status).toBe(404);
+    expect(await answer.text()).toMatch(/no sync server: set SYNC_COUCHDB_URL/);
+
+    const gone = await startRelay({ SYNC_COUCHDB_URL: `http://${USER}:${PASSWORD}@127.0.0.1:9` });
+    relays.push(gone);
+    const failed = await fetch(`${gone.url}/sync/_changes`);
+    const text = await failed.text();
+    expect(failed.status).toBe(502);
+    expect(text).toMatch(/sync server could not be reached/);
+    expect(text + gone.logs.join('\n')).not.toContain(PASSWORD);
+  });
+
+  it('refuses a sync server address or database name it could not use, at start', () => {
+    expect(() => loadConfig({ SYNC_COUCHDB_URL: 'not a url' }, makeDist())).toThrow(/SYNC_COUCHDB_URL must be a URL/);
+    expect(() => loadConfig({ SYNC_COUCHDB_URL: 'ftp://host/' }, makeDist())).toThrow(/http or https/);
+    expect(() => loadConfig({ SYNC_COUCHDB_URL: 'http://127.0.0.1:5984', SYNC_DATABASE: 'Stories!' }, makeDist())).toThrow(/SYNC_DATABASE must be a CouchDB database name/);
+  });
+});
