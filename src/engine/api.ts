@@ -133,6 +133,13 @@ export const API = {
   /** "Delete forever": a purge of one deleted chat or bot, now rather than after 30 days. */
   purgeNow: { kind: 'command', args: z.tuple([z.object({ chatId: id.optional(), botId: id.optional() })]), rebuilds: true },
 
+  /** Where this device stands with the sync server (also published on the `sync` topic as it changes). */
+  syncStatus: { kind: 'query', args: none, reads: [] },
+  /** "Sync now": cuts the wait for the server's next change short. */
+  syncNow: { kind: 'query', args: none, reads: [] },
+  /** "Pause sync on this device", and its undo: a local choice, not an event. */
+  setSyncPaused: { kind: 'command', args: z.tuple([z.boolean()]) },
+
   startFresh: { kind: 'admin', args: none },
   /** A backup file (Blob) is checked and, after a backup of what is here now, replaces the log. */
   restoreBackup: { kind: 'admin', args: z.tuple([z.unknown()]) },

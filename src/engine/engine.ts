@@ -125,7 +125,7 @@ export function createEngine(deps: EngineDeps) {
      * one job with the given relay client. The worker's queue decides when.
      */
     analysis: {
-      pending: (chatId?: string) => pendingJobs(db, chatId),
+      pending: (chatId?: string) => pendingJobs(db, ctx.deviceId(), chatId),
       run: (llm: LlmClient, job: AnalysisJob, count: TokenCounter, signal?: AbortSignal) =>
         runJob(
           { ctx, settings: () => readSettings(db), classify: (schema, prompt, options) => engine.classify(llm, schema, prompt, options) },

@@ -26,6 +26,7 @@ declare var AbortController: { prototype: AbortController; new (): AbortControll
 
 declare function queueMicrotask(callback: () => void): void;
 declare function setTimeout(callback: () => void, milliseconds?: number): unknown;
+declare function clearTimeout(handle: unknown): void;
 
 declare var crypto: { readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };
 

@@ -2,6 +2,7 @@ import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
+import { couchDatabase, type Fetch } from '../engine/sync/couch.ts';
 import { helperTokenCounter } from './token-helper.ts';
 import { estimateTokens, type TokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, type OpenDatabase } from './open-database.ts';
@@ -136,6 +137,15 @@ export class TabCoordinator {
     return this.status;
   }
 
+  private syncThroughRelay() {
+    const remote = new URL('/sync', self.location.origin).href;
+    const withToken: Fetch = (url, init) => {
+      const token = this.relayToken();
+      return fetch(url, { ...init, headers: { ...init?.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    };
+    return { couch: couchDatabase(remote, withToken), remote };
+  }
+
   private async openOrReport(): Promise<OpenDatabase> {
     try {
       return await openOpfsDatabase();
@@ -171,6 +181,9 @@ export class TabCoordinator {
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),
+          // Sync runs through the relay's /sync/ path with this tab's relay token; the relay holds
+          // the server's credentials. A relay without a sync server answers 404, and sync says so.
+          ...(database.storage === 'opfs' ? { sync: this.syncThroughRelay() } : {}),
         })
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });

@@ -93,4 +93,18 @@ describe('merging events from another device', () => {
     expect(() => b.engine.mergeEvents([{ ...events[0]!, payload: '{oops' }])).toThrow(/not JSON/);
     expect(eventCount(b.engine)).toBe(0);
   });
+
+  it('leaves a reply\'s analysis to the device that wrote it, so its feelings are not counted twice', async () => {
+    const a = await openTestEngine();
+    const bot = a.engine.newId();
+    const chat = a.engine.newId();
+    const turn = a.engine.newId();
+    a.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.userTurn(chat, a.engine.newId(), 'Hello.')]);
+    a.engine.append([draft.assistantStarted(chat, turn, bot)]);
+    a.engine.append([draft.assistantTurn(chat, turn, bot, 'Mira nods.')]);
+    expect(a.engine.analysis.pending(chat).map((j) => j.type)).toEqual(['turn']);
+    const b = await openTestEngine();
+    b.engine.mergeEvents(everything(a.engine));
+    expect(b.engine.analysis.pending(chat)).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Engine } from '../../src/engine/engine.ts';
-import { createLeader, type Change, type LeaderEvent } from '../../src/engine/leader/leader.ts';
+import { createLeader, type Change, type LeaderDeps, type LeaderEvent } from '../../src/engine/leader/leader.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 
@@ -7,7 +7,7 @@ import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
  * The leader core exactly as the worker runs it, over a test engine, with everything it tells the
  * tabs recorded. `now` defaults to the wall clock.
  */
-export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () => number } = {}) {
+export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () => number; sync?: LeaderDeps['sync'] } = {}) {
   const events: LeaderEvent[] = [];
   const leader = createLeader({
     engine,
@@ -18,6 +18,7 @@ export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () =
     report: (message, error) => {
       throw new Error(`${message}: ${String(error)}`);
     },
+    ...(options.sync ? { sync: options.sync } : {}),
   });
   const changes = (): Change[] => events.flatMap((e) => (e.type === 'changed' ? [e.change] : []));
   return { leader, client: leader.client, events, changes };

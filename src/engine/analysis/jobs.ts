@@ -30,10 +30,15 @@ interface ReplyRow {
   model: string | null;
   text: string;
   reason: string | null;
+  device: string | null;
 }
 
-/** Every unfinished job, or one chat's, oldest first. */
-export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
+/**
+ * Every unfinished job, or one chat's, oldest first. Only for replies and scene closes written on
+ * this device (`deviceId`): with sync, another device's reply arrives unanalysed until that
+ * device's own analysis follows it, and analysing it here too would count its feelings twice.
+ */
+export function pendingJobs(db: Db, deviceId: string, chatId?: string): AnalysisJob[] {
   const inChat = chatId === undefined ? '' : 'AND chat_id = ?';
   const params = chatId === undefined ? [] : [chatId];
   const chats =
@@ -43,12 +48,12 @@ export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
   const turns = chats.flatMap((chat) =>
     db
       .all<ReplyRow>(
-        `SELECT finished_seq, analyzed_seq, status, model, text, reason FROM transcript
-         WHERE chat_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT ${ANALYSIS_WINDOW}`,
+        `SELECT finished_seq, analyzed_seq, status, model, text, reason, (SELECT device_id FROM events WHERE seq = t.finished_seq) AS device
+         FROM transcript t WHERE chat_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT ${ANALYSIS_WINDOW}`,
         [chat],
       )
       // A reply cut off by an error is not what the model meant to say: it waits for Retry, unanalysed.
-      .filter((r) => r.analyzed_seq === null && r.finished_seq !== null && r.status !== 'streaming' && r.model !== 'kickoff' && r.text !== '' && r.reason !== 'error')
+      .filter((r) => r.analyzed_seq === null && r.finished_seq !== null && r.device === deviceId && r.status !== 'streaming' && r.model !== 'kickoff' && r.text !== '' && r.reason !== 'error')
       .map((r): AnalysisJob => ({ type: 'turn', chatId: chat, seq: r.finished_seq!, key: `turn:${r.finished_seq}` })),
   );
   const scenes = db
@@ -56,8 +61,9 @@ export function pendingJobs(db: Db, chatId?: string): AnalysisJob[] {
       `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
        FROM scenes sc JOIN memories m ON m.scene_id = sc.id AND m.chat_id = sc.chat_id
        WHERE sc.closed_seq IS NOT NULL ${inChat.replace('chat_id', 'sc.chat_id')}
+         AND (SELECT device_id FROM events WHERE seq = sc.closed_seq) = ?
          AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.chat_id = sc.chat_id AND s.scene_id = sc.id AND s.owner_id = m.owner_id)`,
-      params,
+      [...params, deviceId],
     )
     .map((r): AnalysisJob => ({ type: 'scene', chatId: r.chat_id, seq: r.closed_seq, sceneId: r.id, ownerId: r.owner_id, key: `scene:${r.id}:${r.owner_id}` }));
   return [...turns, ...scenes].sort((a, b) => a.seq - b.seq || a.key.localeCompare(b.key));

@@ -5,6 +5,7 @@ import type { Kickoff } from '../kickoff.ts';
 import type { Settings } from '../settings.ts';
 import type { EditTarget } from '../events/manual-edit.ts';
 import type { NarratorService } from './narrator.ts';
+import type { SyncRunner, SyncStatus } from './sync-runner.ts';
 import { importTopic } from './stream.ts';
 import type { LorebookRef } from '../queries/lore.ts';
 
@@ -14,6 +15,8 @@ export interface HandlerDeps {
   proposeKickoff(botId: string): Promise<{ proposal: Kickoff; fromModel: boolean }>;
   /** Live state for the tabs (an import's progress), not written anywhere. */
   publish(topic: string, data: unknown): void;
+  /** Sync with the relay's CouchDB, when this leader runs it. */
+  sync: SyncRunner | null;
 }
 
 /** The arguments a handler receives once `checkCall` passed them: a command's id comes first. */
@@ -26,7 +29,7 @@ type Handlers = { [N in QueryName | CommandName]: (...args: HandlerArgs<N>) => u
  * What each query and command of `API` does, run by the leader. Queries only read; commands take
  * the command id their tab made, which marks their first event (`command_id`).
  */
-export function apiHandlers({ engine, narrator, proposeKickoff, publish }: HandlerDeps) {
+export function apiHandlers({ engine, narrator, proposeKickoff, publish, sync }: HandlerDeps) {
   return {
     headSeq: () => engine.headSeq(),
     listBots: () => engine.listBots(),
@@ -113,6 +116,16 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish }: Handl
     deleteBot: (commandId: string, botId: string) => engine.deletion.deleteBot(botId, commandId),
     restoreBot: (commandId: string, botId: string) => engine.deletion.restoreBot(botId, commandId),
     purgeNow: (commandId: string, target: { chatId?: string; botId?: string }) => engine.deletion.purgeNow(target, commandId),
+    syncStatus: (): SyncStatus | null => sync?.status() ?? null,
+    syncNow: () => {
+      sync?.poke();
+      return null;
+    },
+    setSyncPaused: (_commandId: string, paused: boolean) => {
+      engine.sync.setPaused(paused);
+      sync?.poke();
+      return paused;
+    },
   } satisfies Handlers;
 }
 

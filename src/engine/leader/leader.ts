@@ -8,6 +8,10 @@ import type { TokenCounter } from '../turn/tokens.ts';
 import { AnalysisQueue } from './analysis-queue.ts';
 import { apiHandlers, type EngineClient } from './handlers.ts';
 import { NarratorService } from './narrator.ts';
+import { SYNC_TOPIC } from './stream.ts';
+import { createSyncRunner, type SyncRunner } from './sync-runner.ts';
+import { createReplicator } from '../sync/replicator.ts';
+import type { CouchDatabase } from '../sync/couch.ts';
 
 /** What the committed writes since the last notice changed; the UI refetches only what they touch. */
 export interface Change {
@@ -32,7 +36,14 @@ export interface LeaderDeps {
   emit: (event: LeaderEvent) => void;
   /** Background work that failed (a bug, a database error); the platform decides where it goes. */
   report?: (message: string, error: unknown) => void;
+  /** The sync server's database (through the relay), when this device syncs. */
+  sync?: { couch: CouchDatabase; remote: string; longPollMs?: number; maxBackoffMs?: number };
 }
+
+/** How long after leading sync starts: the tab's first screen is drawn before its requests go out. */
+const SYNC_START_DELAY_MS = 300;
+
+export { SYNC_TOPIC };
 
 export type Leader = ReturnType<typeof createLeader>;
 
@@ -70,12 +81,15 @@ export function createLeader(deps: LeaderDeps) {
     }, SEARCH_INDEX_DELAY_MS);
   };
 
+  let sync: SyncRunner | null = null;
   /** Tells every tab what the writes since the last notice changed, then looks for analysis to do. */
-  const notify = (rebuilt: boolean) => {
+  const notify = (rebuilt: boolean, merged = false) => {
     if (stopped) return;
     const fromSeq = notifiedSeq;
     const toSeq = engine.headSeq();
     if (toSeq === fromSeq && !rebuilt) return;
+    // Written here: on to the server now, not at the next change there.
+    if (!merged && toSeq !== fromSeq) sync?.poke();
     const rows = engine.changesSince(fromSeq);
     notifiedSeq = toSeq;
     const change: Change = {
@@ -122,7 +136,27 @@ export function createLeader(deps: LeaderDeps) {
     return { proposal: result.value, fromModel: result.ok };
   }
 
-  const handlers = apiHandlers({ engine, narrator, proposeKickoff, publish });
+  if (deps.sync) {
+    const replicator = createReplicator({
+      couch: deps.sync.couch,
+      remote: deps.sync.remote,
+      log: engine.sync,
+      deviceId: () => engine.identify().dbId,
+      // A merge may have replayed whole chats: their screens refetch everything.
+      merged: () => notify(true, true),
+      progress: (pulled) => sync?.pulling(pulled),
+    });
+    sync = createSyncRunner({
+      replicator,
+      now: deps.now,
+      paused: () => engine.sync.paused(),
+      publish: (status) => publish(SYNC_TOPIC, status),
+      ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
+      ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),
+    });
+  }
+
+  const handlers = apiHandlers({ engine, narrator, proposeKickoff, publish, sync });
 
   /** Runs one call from any tab: refused with a clear error unless `API` allows it as sent. */
   async function call(method: string, args: unknown): Promise<unknown> {
@@ -151,6 +185,10 @@ export function createLeader(deps: LeaderDeps) {
       indexSearchSoon();
       // What was deleted more than 30 days ago goes now, as one logged purge.
       if (engine.deletion.purgeExpired()) notify(true);
+      // After the first screen: its queries go first.
+      setTimeout(() => {
+        if (!stopped) sync?.start();
+      }, SYNC_START_DELAY_MS);
     },
     /** Looks for background work (after the tokenizer is warm, or whenever a caller wants). */
     kickAnalysis: () => analysis.kick(),
@@ -165,6 +203,7 @@ export function createLeader(deps: LeaderDeps) {
     stop(): void {
       stopped = true;
       analysis.stop();
+      sync?.stop();
     },
   };
 }

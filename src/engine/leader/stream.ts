@@ -4,5 +4,8 @@ export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { 
 /** The topic a chat's reply streams on, from the leader to every tab. */
 export const streamTopic = (chatId: string) => `stream:${chatId}`;
 
+/** The topic the leader publishes the sync status on (`SyncStatus` in messages). */
+export const SYNC_TOPIC = 'sync';
+
 /** The topic an import's progress goes out on, for the tab that started it (`{ done, total }` in messages). */
 export const importTopic = (progressId: string) => `import:${progressId}`;

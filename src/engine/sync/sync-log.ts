@@ -19,6 +19,11 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
   };
   return {
     state,
+    /** Whether the player paused sync on this device. */
+    paused: (): boolean => db.get<{ paused: number }>('SELECT paused FROM sync_device')?.paused === 1,
+    setPaused(paused: boolean): void {
+      db.run('UPDATE sync_device SET paused = ?', [paused ? 1 : 0]);
+    },
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
     toPush(remote: string, limit: number): (SyncedEvent & { seq: number })[] {
       return db.all<SyncedEvent & { seq: number }>(

@@ -5,6 +5,7 @@ import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
+import { SyncSection } from './sync-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
 import { ConnectionSection } from './connection-section.tsx';
 import { PictureField } from '../picture-field.tsx';
@@ -105,6 +106,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
 
       <h2>Models and settings</h2>
       <ModelSettings server={props.relay.state === 'online' ? `${props.relay.mode} ${props.relay.upstream ?? ''}` : props.relay.state} />
+
+      <h2 id="sync">Sync between devices</h2>
+      <SyncSection client={client} />
 
       <h2>Storage and backup</h2>
       <p data-testid="storage-state">

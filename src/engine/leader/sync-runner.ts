@@ -1,0 +1,133 @@
+import { SyncError } from '../sync/couch.ts';
+import type { Replicator } from '../sync/replicator.ts';
+
+export type SyncState = 'starting' | 'unavailable' | 'paused' | 'syncing' | 'up-to-date' | 'offline' | 'error';
+
+/** What the Sync screen shows; published to every tab as it changes. */
+export interface SyncStatus {
+  state: SyncState;
+  /** Why it is offline or failing, in words. */
+  detail: string | null;
+  /** Events received and sent since this leader started, and how many a pull has brought so far. */
+  pulled: number;
+  pushed: number;
+  pulling: number | null;
+  /** Events the server holds in another version: kept apart, never overwritten. */
+  refused: number;
+  lastSyncedAt: number | null;
+}
+
+export interface SyncRunnerDeps {
+  replicator: Replicator;
+  now: () => number;
+  /** Whether the player paused sync on this device. */
+  paused: () => boolean;
+  publish: (status: SyncStatus) => void;
+  /** How long one long-poll waits for the server's next change. */
+  longPollMs?: number;
+  /** Longest wait between attempts while the server cannot be reached. */
+  maxBackoffMs?: number;
+}
+
+const LONG_POLL_MS = 25_000;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Keeps this device and the server in step while the leader lives: push what was written here,
+ * pull what arrived there, then wait on a long-poll for the server's next change; a local write
+ * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
+ */
+export function createSyncRunner(deps: SyncRunnerDeps) {
+  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, refused: 0, lastSyncedAt: null };
+  let stopped = false;
+  let running = false;
+  let wake: AbortController = new AbortController();
+  let prepared = false;
+
+  const set = (change: Partial<SyncStatus>) => {
+    status = { ...status, ...change };
+    deps.publish(status);
+  };
+
+  const pause = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  async function loop(): Promise<void> {
+    let backoff = 1_000;
+    while (!stopped) {
+      if (deps.paused()) {
+        set({ state: 'paused', detail: null, pulling: null });
+        await pause(60_000, wake.signal);
+        wake = new AbortController();
+        continue;
+      }
+      try {
+        if (!prepared) {
+          await deps.replicator.prepare();
+          prepared = true;
+        }
+        if (status.state !== 'up-to-date') set({ state: 'syncing', detail: null });
+        const sent = await deps.replicator.push();
+        const pulled = await deps.replicator.pull();
+        set({
+          state: 'up-to-date',
+          detail: null,
+          pushed: status.pushed + sent.sent,
+          pulled: status.pulled + pulled,
+          pulling: null,
+          refused: status.refused + sent.refused.length,
+          lastSyncedAt: deps.now(),
+        });
+        backoff = 1_000;
+        if (stopped) return;
+        const got = await deps.replicator.pull({ ms: deps.longPollMs ?? LONG_POLL_MS, signal: wake.signal });
+        if (got > 0) set({ pulled: status.pulled + got, pulling: null, lastSyncedAt: deps.now() });
+      } catch (error) {
+        if (stopped) return;
+        if (wake.signal.aborted) {
+          // A local write cut the wait short: go round at once, pushing it.
+          wake = new AbortController();
+          continue;
+        }
+        if (error instanceof SyncError && error.status === 404 && !prepared) {
+          set({ state: 'unavailable', detail: error.message, pulling: null });
+          return;
+        }
+        const offline = !(error instanceof SyncError) || error.status === undefined || error.status >= 502;
+        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), pulling: null });
+        await pause(backoff, wake.signal);
+        wake = new AbortController();
+        backoff = Math.min(backoff * 2, deps.maxBackoffMs ?? MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  return {
+    start(): void {
+      if (running || stopped) return;
+      running = true;
+      void loop().finally(() => (running = false));
+    },
+    /** Something was written here, or the player asked: sync now instead of at the next change. */
+    poke(): void {
+      wake.abort();
+    },
+    /** A pull's progress, from the replicator. */
+    pulling(count: number): void {
+      set({ pulling: count });
+    },
+    status: (): SyncStatus => status,
+    stop(): void {
+      stopped = true;
+      wake.abort();
+    },
+  };
+}
+
+export type SyncRunner = ReturnType<typeof createSyncRunner>;

@@ -1,0 +1,95 @@
+import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js';
+import { createAction } from '../action.ts';
+import type { AppClient } from '../engine-client.ts';
+import { SYNC_TOPIC } from '../../engine/leader/stream.ts';
+import type { SyncStatus } from '../../engine/leader/sync-runner.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const clock = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { timeStyle: 'short' });
+
+function describe(status: SyncStatus | null): string {
+  if (!status) return 'Sync does not run in a private window: nothing here is kept.';
+  switch (status.state) {
+    case 'starting':
+      return 'Starting sync…';
+    case 'unavailable':
+      return 'Sync is not set up on the relay. Set SYNC_COUCHDB_URL where the relay runs to play on your other devices too.';
+    case 'paused':
+      return 'Sync is paused on this device.';
+    case 'syncing':
+      return 'Syncing…';
+    case 'up-to-date':
+      return `Up to date${status.lastSyncedAt ? ` (last synced ${clock(status.lastSyncedAt)})` : ''}.`;
+    case 'offline':
+      return `Offline: ${status.detail ?? 'the sync server cannot be reached'} Trying again; what you write here is kept and sent later.`;
+    case 'error':
+      return `Sync stopped: ${status.detail ?? 'the server refused'}`;
+  }
+}
+
+/**
+ * Settings → Sync: where this device stands with the sync server, live (the leader publishes each
+ * change), with "Sync now" and "Pause sync on this device".
+ */
+export function SyncSection(props: { client: AppClient }) {
+  const [status, setStatus] = createSignal<SyncStatus | null>(null);
+  const [loaded, setLoaded] = createSignal(false);
+  const { run, busy, error } = createAction();
+  const load = () =>
+    void props.client.engine.syncStatus().then((s) => {
+      setStatus(s);
+      setLoaded(true);
+    });
+  onMount(load);
+  onCleanup(
+    props.client.onPublish((topic, _seq, data) => {
+      if (topic === SYNC_TOPIC) setStatus(data as SyncStatus);
+    }),
+  );
+  // Another tab took over: its leader's sync is the one running now.
+  createEffect(on(() => props.client.status().epoch, load, { defer: true }));
+
+  const paused = () => status()?.state === 'paused';
+  const active = () => status() !== null && status()!.state !== 'unavailable';
+
+  return (
+    <div class="stack" data-testid="sync-section">
+      <Show when={loaded()} fallback={<p class="muted">Checking sync…</p>}>
+        <p role="status" data-testid="sync-state" data-state={status()?.state ?? 'none'}>
+          {describe(status())}
+        </p>
+        <Show when={status()?.pulling != null}>
+          <label>
+            Receiving the story: {plural(status()!.pulling!, 'event')}
+            <progress aria-label="Receiving the story" />
+          </label>
+        </Show>
+        <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
+          <p class="muted">
+            Since this tab started: {plural(status()!.pulled, 'event')} received, {plural(status()!.pushed, 'event')} sent.
+          </p>
+        </Show>
+        <Show when={(status()?.refused ?? 0) > 0}>
+          <p class="error" role="alert">
+            {plural(status()!.refused, 'event')} of this device exist on the server in another version. Both are kept; nothing was overwritten.
+          </p>
+        </Show>
+        <Show when={active()}>
+          <div class="row">
+            <button type="button" disabled={busy() || paused()} onClick={() => void run(() => props.client.engine.syncNow())}>
+              Sync now
+            </button>
+            <button type="button" disabled={busy()} onClick={() => void run(() => props.client.engine.setSyncPaused(!paused()))}>
+              {paused() ? 'Resume sync' : 'Pause sync on this device'}
+            </button>
+          </div>
+        </Show>
+        <Show when={error()}>
+          <p class="error" role="alert">
+            {error()}
+          </p>
+        </Show>
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import { SYNC_TOPIC } from '../../src/engine/leader/leader.ts';
+import type { SyncStatus } from '../../src/engine/leader/sync-runner.ts';
+import { couchDatabase, type Fetch } from '../../src/engine/sync/couch.ts';
+import { freshDatabaseName, startCouch, type CouchServer } from '../support/couch-server.ts';
+import { narratorOnly, testLeader } from '../support/leader.ts';
+import { scriptedLlm } from '../support/scripted-llm.ts';
+import { openTestEngine } from '../support/sqlite.ts';
+
+let server: CouchServer;
+beforeAll(async () => {
+  server = await startCouch();
+});
+afterAll(async () => {
+  await server.close();
+});
+const running: { stop(): void }[] = [];
+afterEach(() => {
+  for (const leader of running.splice(0)) leader.stop();
+});
+
+async function syncingDevice(database: string, fetch: Fetch = server.fetch as unknown as Fetch, longPollMs = 2_000) {
+  const { engine } = await openTestEngine();
+  const remote = `${server.url}/${database}`;
+  const device = testLeader(engine, narratorOnly(scriptedLlm().client), { sync: { couch: couchDatabase(remote, fetch), remote, longPollMs, maxBackoffMs: 200 } });
+  running.push(device.leader);
+  device.leader.start();
+  const statuses = () => device.events.flatMap((e) => (e.type === 'publish' && e.topic === SYNC_TOPIC ? [e.data as SyncStatus] : []));
+  return { engine, ...device, statuses };
+}
+
+async function until<T>(what: () => T | undefined | false, ms = 5_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = what();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${ms} ms in vain`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const youName = (engine: Engine) => engine.getYou()?.name;
+
+describe('the leader keeps this device in step with the sync server', () => {
+  it('what one device writes reaches the other while both are online, and its tabs are told', async () => {
+    const database = freshDatabaseName();
+    // Each waits up to 60 s on the server's next change: what arrives sooner came by the long-poll.
+    const a = await syncingDevice(database, undefined, 60_000);
+    const b = await syncingDevice(database, undefined, 60_000);
+    await until(() => a.statuses().some((s) => s.state === 'up-to-date') && b.statuses().some((s) => s.state === 'up-to-date'));
+    const noticesBefore = b.changes().length;
+    await a.client.saveYou({ name: 'Ada on the laptop', pronouns: 'she/her', persona: 'A cartographer.' });
+    await until(() => youName(b.engine) === 'Ada on the laptop', 10_000);
+    expect(b.changes().length).toBeGreaterThan(noticesBefore);
+    expect(b.changes().at(-1)!.tables).toContain('you');
+    expect(await b.client.syncStatus()).toMatchObject({ state: 'up-to-date', pulled: expect.any(Number) });
+    // And back the other way.
+    await b.client.saveYou({ name: 'Ada on the phone', pronouns: 'she/her', persona: 'A cartographer.' });
+    await until(() => youName(a.engine) === 'Ada on the phone', 10_000);
+  });
+
+  it('offline, it says so and keeps trying; back online, it sends what was written meanwhile', async () => {
+    const database = freshDatabaseName();
+    let down = true;
+    const flaky: Fetch = (url, init) => (down ? Promise.reject(new TypeError('fetch failed')) : (server.fetch as unknown as Fetch)(url, init));
+    const a = await syncingDevice(database, flaky);
+    await a.client.saveYou({ name: 'Written offline', pronouns: '', persona: '' });
+    const offline = await until(() => a.statuses().find((s) => s.state === 'offline'));
+    expect(offline.detail).toMatch(/could not be reached/);
+    down = false;
+    const b = await syncingDevice(database);
+    await until(() => youName(b.engine) === 'Written offline');
+    expect(a.statuses().at(-1)!.state).toBe('up-to-date');
+  });
+
+  it('paused on this device, nothing moves until the player resumes', async () => {
+    const database = freshDatabaseName();
+    const a = await syncingDevice(database);
+    const b = await syncingDevice(database);
+    await until(() => b.statuses().some((s) => s.state === 'up-to-date'));
+    await b.client.setSyncPaused(true);
+    await until(() => b.statuses().at(-1)?.state === 'paused');
+    await a.client.saveYou({ name: 'While paused', pronouns: '', persona: '' });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(youName(b.engine)).not.toBe('While paused');
+    await b.client.setSyncPaused(false);
+    await until(() => youName(b.engine) === 'While paused');
+  });
+
+  it('says sync is unavailable when the relay has no sync server, and stops asking', async () => {
+    let calls = 0;
+    const noSync: Fetch = async () => {
+      calls++;
+      return { ok: false, status: 404, json: async () => ({}), text: async () => '{"error":{"message":"This relay has no sync server"}}' };
+    };
+    const a = await syncingDevice(freshDatabaseName(), noSync);
+    const status = await until(() => a.statuses().find((s) => s.state === 'unavailable'));
+    expect(status.detail).toMatch(/404/);
+    const seen = calls;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calls).toBe(seen);
+  });
+});
