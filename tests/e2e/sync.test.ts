@@ -111,8 +111,9 @@ describe('sync between two devices', () => {
         return text.includes('The laptop, alone.') && text.includes('The phone, alone.');
       }, { timeout: 15_000 }).toBe(true);
     }
-    // The same turns on both. Not yet in the same order: each device lists turns in the order they
-    // reached it (local seq), so two stretches played apart interleave differently (issue 16, open).
-    expect([...(await lines(laptop))].sort()).toEqual([...(await lines(phone))].sort());
+    // The same story on both, in the same order: the laptop's turn, written first, comes first.
+    expect(await lines(laptop)).toEqual(await lines(phone));
+    const story = (await lines(phone)).join('\n');
+    expect(story.indexOf('The laptop, alone.')).toBeLessThan(story.indexOf('The phone, alone.'));
   });
 });

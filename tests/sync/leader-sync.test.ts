@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
+import type { LlmClient } from '../../src/engine/llm/port.ts';
+import { draft } from '../support/fixtures.ts';
 import { SYNC_TOPIC } from '../../src/engine/leader/leader.ts';
 import type { SyncStatus } from '../../src/engine/leader/sync-runner.ts';
 import { couchDatabase, type Fetch } from '../../src/engine/sync/couch.ts';
@@ -20,10 +22,10 @@ afterEach(() => {
   for (const leader of running.splice(0)) leader.stop();
 });
 
-async function syncingDevice(database: string, fetch: Fetch = server.fetch as unknown as Fetch, longPollMs = 2_000) {
+async function syncingDevice(database: string, fetch: Fetch = server.fetch as unknown as Fetch, longPollMs = 2_000, llm: LlmClient = narratorOnly(scriptedLlm().client)) {
   const { engine } = await openTestEngine();
   const remote = `${server.url}/${database}`;
-  const device = testLeader(engine, narratorOnly(scriptedLlm().client), { sync: { couch: couchDatabase(remote, fetch), remote, longPollMs, maxBackoffMs: 200 } });
+  const device = testLeader(engine, llm, { sync: { couch: couchDatabase(remote, fetch), remote, longPollMs, maxBackoffMs: 200 } });
   running.push(device.leader);
   device.leader.start();
   const statuses = () => device.events.flatMap((e) => (e.type === 'publish' && e.topic === SYNC_TOPIC ? [e.data as SyncStatus] : []));
@@ -100,5 +102,37 @@ describe('the leader keeps this device in step with the sync server', () => {
     const seen = calls;
     await new Promise((r) => setTimeout(r, 400));
     expect(calls).toBe(seen);
+  });
+
+  it('holds what arrives while a reply streams here, and merges it once the reply is written', async () => {
+    const database = freshDatabaseName();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: LlmClient = narratorOnly({
+      complete: async () => ({ text: '', usage: null, model: 'm', finishReason: 'stop' }),
+      async *stream() {
+        yield { type: 'delta', text: 'Mira begins to answer' };
+        await held;
+        yield { type: 'delta', text: ', and finishes.' };
+      },
+    });
+    const a = await syncingDevice(database);
+    const b = await syncingDevice(database, undefined, 2_000, slow);
+    const bot = a.engine.newId();
+    const chat = a.engine.newId();
+    a.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+    await a.client.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+    await until(() => youName(b.engine) === 'Ada');
+    const { turnId } = await b.client.sendTurn(chat, 'Hello from the phone.');
+    await a.client.saveYou({ name: 'Renamed on the laptop', pronouns: '', persona: '' });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(youName(b.engine)).toBe('Ada');
+    release();
+    await until(() => youName(b.engine) === 'Renamed on the laptop');
+    // The reply names the turn it answers, whatever moved meanwhile.
+    const started = b.engine.eventsAfter(0, 1_000).find((e) => e.kind === 'assistant_turn_started' && e.payload.includes(turnId))!;
+    const finished = b.engine.eventsAfter(0, 1_000).find((e) => e.kind === 'assistant_turn' && e.payload.includes(turnId))!;
+    expect(finished.cause_id).toBe(started.id);
+    expect(JSON.parse(finished.payload).text).toBe('Mira begins to answer, and finishes.');
   });
 });

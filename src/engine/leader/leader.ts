@@ -145,6 +145,7 @@ export function createLeader(deps: LeaderDeps) {
       // A merge may have replayed whole chats: their screens refetch everything.
       merged: () => notify(true, true),
       progress: (pulled) => sync?.pulling(pulled),
+      ready: () => narrator.idle(),
     });
     sync = createSyncRunner({
       replicator,

@@ -25,6 +25,17 @@ export interface MergeResult {
 
 const COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
 
+const GUARDS = ['events_are_immutable', 'events_are_permanent'];
+
+/** Runs `change` with the log's guards against deleting set aside, inside the caller's transaction. */
+function withoutLogGuards(db: Db, change: () => void): void {
+  const guards = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))", [JSON.stringify(GUARDS)]);
+  if (guards.length !== GUARDS.length) throw new Error('The log has lost its guards against change; the merge was not attempted.');
+  for (const name of GUARDS) db.run(`DROP TRIGGER ${name}`);
+  change();
+  for (const { sql } of guards) db.exec(sql);
+}
+
 const sameEvent = (a: SyncedEvent, b: SyncedEvent) =>
   a.device_id === b.device_id && a.ts === b.ts && a.kind === b.kind && a.chat_id === b.chat_id && a.payload === b.payload && a.cause_id === b.cause_id && a.command_id === b.command_id;
 
@@ -52,10 +63,12 @@ function checked(row: SyncedEvent): SyncedEvent {
  * against its kind's schema and every reference must resolve before anything is written; a bad
  * batch changes nothing and says which event is wrong.
  *
- * A chat's rows are a function of its events in id order, whatever order they arrived in. New
- * events that all sort after everything the chat (and the global log) already had are projected
- * as an append would project them; an event that sorts earlier replays the chat, its markers
- * first. A global event rebuilds everything.
+ * A chat's rows are a function of its events in id order, whatever order they arrived in. Events
+ * that all sort after everything here (live sync) are projected as an append would project them.
+ * One that sorts earlier moves the events here that sort after it: they are written again after it
+ * under new local seqs (never reused ones), so local seq order is always id order, the same on
+ * every device; the chats touched are then replayed, markers first. A global event among them
+ * rebuilds everything.
  */
 export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResult {
   const fresh = new Map<string, SyncedEvent>();
@@ -72,17 +85,26 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   if (rows.length === 0) return { added: 0, chats: [], everything: false };
 
   return db.transaction(() => {
-    const chats = [...new Set(rows.map((r) => r.chat_id).filter((c): c is string => c !== null))];
-    // The newest event each chat's rows already reflect, its own or a global one reaching into it.
-    const reached = new Map(
-      chats.map((chatId) => [chatId, db.get<{ id: string | null }>('SELECT max(id) AS id FROM events WHERE chat_id = ? OR chat_id IS NULL', [chatId])?.id ?? '']),
-    );
-    const seqs = new Map<string, number>();
     for (const row of rows) {
       if (row.command_id !== null && db.get('SELECT 1 AS x FROM events WHERE command_id = ?', [row.command_id])) {
         throw new MergeError(`Event ${row.id} (${row.kind}) repeats the command id of another event; nothing was merged.`);
       }
-      seqs.set(row.id, db.insert(`INSERT INTO events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.device_id, row.ts, row.kind, row.chat_id, row.payload, row.cause_id, row.command_id]));
+    }
+    // Events here that sort after the earliest arrival are written again after it, under new local
+    // seqs: seq order stays id order, so every list kept in seq order reads alike on every device.
+    const head = db.get<{ s: number | null }>('SELECT max(seq) AS s FROM events')?.s ?? 0;
+    const tailFrom = db.get<{ s: number | null }>('SELECT min(seq) AS s FROM events WHERE id > ?', [rows[0]!.id])?.s ?? null;
+    const moved = tailFrom === null ? [] : db.all<SyncedEvent & { seq: number }>(`SELECT seq, ${COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`, [tailFrom]);
+    if (moved.length > 0) {
+      db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(moved.map((m) => m.seq))]);
+      withoutLogGuards(db, () => db.run('DELETE FROM events WHERE seq >= ?', [tailFrom!]));
+    }
+    const written = [...moved.map(({ seq: _, ...event }) => event), ...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
+    const seqs = new Map<string, number>();
+    let next = head + 1;
+    for (const row of written) {
+      db.run(`INSERT INTO events (seq, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [next, row.id, row.device_id, row.ts, row.kind, row.chat_id, row.payload, row.cause_id, row.command_id]);
+      seqs.set(row.id, next++);
     }
     const present = (id: string) => db.get('SELECT 1 AS x FROM events WHERE id = ?', [id]) !== undefined;
     for (const row of rows) {
@@ -92,28 +114,30 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
       }
     }
 
-    if (rows.some((r) => r.chat_id === null)) {
+    const chats = [...new Set(written.map((r) => r.chat_id).filter((c): c is string => c !== null))];
+    if (written.some((r) => r.chat_id === null)) {
       rebuild(db);
       return { added: rows.length, chats, everything: true };
     }
-    for (const chatId of chats) {
-      const own = rows.filter((r) => r.chat_id === chatId);
-      if (own[0]!.id > reached.get(chatId)!) {
-        // After everything here: projected as if appended, markers and all.
-        const remarked: number[] = [];
-        for (const row of own) {
-          const event = fromRow({ ...row, seq: seqs.get(row.id)! } as EventRow);
-          const def = definitionOf(row.kind)!;
-          const marked = def.marks?.(db, event) ?? [];
-          project(db, def, event);
-          if (marked.length > 0) remarked.push(...marked, event.seq);
-        }
-        if (remarked.length > 0) rebuildAfterMarking(db, remarked);
-      } else {
+    if (moved.length > 0) {
+      // The moved events are pushed again under their new seqs: the server already has them.
+      db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
+      for (const chatId of chats) {
         remarkChat(db, chatId);
         rebuildChat(db, chatId);
       }
+      return { added: rows.length, chats, everything: false };
     }
+    // Everything arrived after everything here: projected as if appended, markers and all.
+    const remarked: number[] = [];
+    for (const row of rows) {
+      const event = fromRow({ ...row, seq: seqs.get(row.id)! } as EventRow);
+      const def = definitionOf(row.kind)!;
+      const marked = def.marks?.(db, event) ?? [];
+      project(db, def, event);
+      if (marked.length > 0) remarked.push(...marked, event.seq);
+    }
+    if (remarked.length > 0) rebuildAfterMarking(db, remarked);
     return { added: rows.length, chats, everything: false };
   });
 }

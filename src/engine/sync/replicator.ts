@@ -16,6 +16,11 @@ export interface ReplicatorDeps {
   merged?: (result: MergeResult) => void;
   /** How far a pull has come, for a progress bar. */
   progress?: (pulled: number) => void;
+  /**
+   * Resolves when pulled events may be merged: a merge may give events here new local seqs, so it
+   * waits for a streaming reply, which holds its turn's seq, to finish.
+   */
+  ready?: () => Promise<void>;
 }
 
 export interface PushReport {
@@ -74,6 +79,7 @@ export function createReplicator(deps: ReplicatorDeps) {
         if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`);
         events.push(event);
       }
+      await deps.ready?.();
       const merged = log.pulled(remote, events, page.lastSeq);
       pulled += merged.added;
       if (merged.added > 0) deps.merged?.(merged);
