@@ -9,9 +9,10 @@ import { benchCrash } from './crash.bench.ts';
 import { benchLore } from './lore.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchScale } from './scale.bench.ts';
+import { benchSync } from './sync.bench.ts';
 
 /** `npm run bench`: every benchmark, printed as tables. Numbers, never pass/fail. `npm run bench -- relay` runs one. */
-const benches: Record<string, () => Promise<void>> = { 'event-log': benchEventLog, relay: benchRelay, prompt: benchPrompt, retrieval: benchRetrieval, browser: benchBrowser, chat: benchChat, steer: benchSteer, crash: benchCrash, lore: benchLore, import: benchImport, scale: benchScale };
+const benches: Record<string, () => Promise<void>> = { 'event-log': benchEventLog, relay: benchRelay, prompt: benchPrompt, retrieval: benchRetrieval, browser: benchBrowser, chat: benchChat, steer: benchSteer, crash: benchCrash, lore: benchLore, import: benchImport, scale: benchScale, sync: benchSync };
 const only = process.argv.slice(2);
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length === 0 || only.includes(name)) await bench();

@@ -1,0 +1,95 @@
+import { performance } from 'node:perf_hooks';
+import { defaultKickoff } from '../src/engine/kickoff.ts';
+import type { EventDraft } from '../src/engine/log/draft.ts';
+import { couchDatabase, type Fetch } from '../src/engine/sync/couch.ts';
+import { createReplicator } from '../src/engine/sync/replicator.ts';
+import { SYNC_TOPIC } from '../src/engine/leader/stream.ts';
+import { freshDatabaseName, startCouch } from '../tests/support/couch-server.ts';
+import { draft } from '../tests/support/fixtures.ts';
+import { narratorOnly, testLeader } from '../tests/support/leader.ts';
+import { startRelay } from '../tests/support/relay-harness.ts';
+import { scriptedLlm } from '../tests/support/scripted-llm.ts';
+import { openTestEngine } from '../tests/support/sqlite.ts';
+import { fmt, median, printTable } from './table.ts';
+
+const TURNS = Number(process.env.BENCH_SYNC_TURNS ?? 10_000);
+const LIVE_RUNS = 20;
+
+/**
+ * Sync through the relay's /sync/ path to an in-memory CouchDB-compatible server (express-pouchdb),
+ * in Node: a story of 10,000 turns (each reply analysed: a feeling, a memory) pushed from one
+ * device and pulled whole onto a fresh one; then the time from a write on one device to its rows
+ * on the other while both are online (long-poll). The browser adds OPFS commits to the pull.
+ */
+export async function benchSync(): Promise<void> {
+  const couch = await startCouch();
+  const relay = await startRelay({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
+  const remote = `${relay.url}/sync`;
+  const viaRelay = fetch as unknown as Fetch;
+  try {
+    const a = await openTestEngine({ now: Date.now });
+    a.engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+    const bot = a.engine.authoring.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+    const chat = a.engine.startChat(bot, defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20)));
+    for (let i = 0; i < TURNS; i += 400) {
+      const drafts: EventDraft[] = [];
+      for (let j = i; j < Math.min(TURNS, i + 400); j += 2) {
+        const turnId = a.engine.newId();
+        drafts.push(
+          draft.userTurn(chat, a.engine.newId(), `"Turn ${j}, the storm and the lantern."`),
+          draft.assistantStarted(chat, turnId, bot),
+          { ...draft.assistantTurn(chat, turnId, bot, 'The storm broke over the harbour while Mira held the lantern high, and the crew sang.'), causeDraft: drafts.length + 1 },
+          { ...draft.edge(chat, bot, 'you', { affinityDelta: 1, facts: [`fact ${j}`] }), causeDraft: drafts.length + 2 },
+          { ...draft.memory(chat, a.engine.newId(), bot, { summary: `Turn ${j}: the storm and the lantern.` }), causeDraft: drafts.length + 2 },
+        );
+      }
+      a.engine.append(drafts);
+    }
+    const events = a.engine.eventsAfter(0, 10_000_000).length;
+    const replicator = (engine: typeof a.engine) =>
+      createReplicator({ couch: couchDatabase(remote, viaRelay), remote, log: engine.sync, deviceId: () => engine.identify().dbId });
+    const pushStarted = performance.now();
+    await replicator(a.engine).prepare();
+    await replicator(a.engine).push();
+    const pushMs = performance.now() - pushStarted;
+
+    const b = await openTestEngine({ now: Date.now });
+    let pages = 0;
+    const pullStarted = performance.now();
+    const pulled = await createReplicator({ couch: couchDatabase(remote, viaRelay), remote, log: b.engine.sync, deviceId: () => b.engine.identify().dbId, progress: () => pages++ }).pull();
+    const pullMs = performance.now() - pullStarted;
+    const turnsOnB = b.db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ?', [chat])!.n;
+
+    // Live: two leaders, each long-polling; a write on one until its row is on the other.
+    const leader = async (engine: typeof a.engine) => {
+      const device = testLeader(engine, narratorOnly(scriptedLlm().client), { sync: { couch: couchDatabase(remote, viaRelay), remote } });
+      device.leader.start();
+      return device;
+    };
+    const laptop = await leader(a.engine);
+    const phone = await leader(b.engine);
+    const upToDate = (d: Awaited<ReturnType<typeof leader>>) => d.events.some((e) => e.type === 'publish' && e.topic === SYNC_TOPIC && (e.data as { state: string }).state === 'up-to-date');
+    while (!upToDate(laptop) || !upToDate(phone)) await new Promise((r) => setTimeout(r, 20));
+    const live: number[] = [];
+    for (let i = 0; i < LIVE_RUNS; i++) {
+      const name = `Ada ${i}`;
+      const t = performance.now();
+      await laptop.client.saveYou({ name, pronouns: '', persona: '' });
+      while (b.engine.getYou()?.name !== name) await new Promise((r) => setTimeout(r, 2));
+      live.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    laptop.leader.stop();
+    phone.leader.stop();
+
+    printTable(`Sync through the relay (Node, sqlite-wasm in memory, express-pouchdb in memory)`, [
+      ['story', `${fmt(TURNS)} turns, ${fmt(events)} events`],
+      ['push it all from the first device (revs_diff + bulk_docs, pages of 500)', `${fmt(pushMs / 1000, 1)} s`],
+      ['pull it onto a fresh device, merged page by page with its checkpoint (target ≤ 10 s)', `${fmt(pullMs / 1000, 1)} s (${fmt(pulled)} events, ${pages} pages, ${fmt(turnsOnB)} turns shown)`],
+      [`live: a write on one device → its row on the other, median / max of ${LIVE_RUNS} (target ≤ 1 s)`, `${fmt(median(live), 1)} / ${fmt(Math.max(...live), 1)} ms`],
+    ]);
+  } finally {
+    await relay.close();
+    await couch.close();
+  }
+}
