@@ -107,4 +107,20 @@ describe('merging events from another device', () => {
     b.engine.mergeEvents(everything(a.engine));
     expect(b.engine.analysis.pending(chat)).toEqual([]);
   });
+
+  it('projects a global event that arrives after everything as an append would, without rebuilding the rest', async () => {
+    const a = await deviceWithStory();
+    const b = await openTestEngine();
+    b.engine.mergeEvents(everything(a.engine));
+    // A full rebuild would index every turn at once; the merge of one new event leaves the queue alone.
+    const waiting = () => b.db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+    const before = waiting();
+    expect(before).toBeGreaterThan(0);
+    a.engine.append([draft.you({ name: 'Ada, renamed' })]);
+    const merged = b.engine.mergeEvents(everything(a.engine));
+    expect(merged).toMatchObject({ added: 1, everything: false });
+    expect(b.engine.getYou()?.name).toBe('Ada, renamed');
+    expect(waiting()).toBe(before);
+    expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
+  });
 });

@@ -67,8 +67,8 @@ function checked(row: SyncedEvent): SyncedEvent {
  * that all sort after everything here (live sync) are projected as an append would project them.
  * One that sorts earlier moves the events here that sort after it: they are written again after it
  * under new local seqs (never reused ones), so local seq order is always id order, the same on
- * every device; the chats touched are then replayed, markers first. A global event among them
- * rebuilds everything.
+ * every device; the chats touched are then replayed, markers first, or everything is rebuilt when a
+ * global event is among them. (Arriving after everything, a global event is projected as appended.)
  */
 export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResult {
   const fresh = new Map<string, SyncedEvent>();
@@ -115,13 +115,13 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     }
 
     const chats = [...new Set(written.map((r) => r.chat_id).filter((c): c is string => c !== null))];
-    if (written.some((r) => r.chat_id === null)) {
-      rebuild(db);
-      return { added: rows.length, chats, everything: true };
-    }
     if (moved.length > 0) {
       // The moved events are pushed again under their new seqs: the server already has them.
       db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
+      if (written.some((r) => r.chat_id === null)) {
+        rebuild(db);
+        return { added: rows.length, chats, everything: true };
+      }
       for (const chatId of chats) {
         remarkChat(db, chatId);
         rebuildChat(db, chatId);
