@@ -116,4 +116,30 @@ describe('sync between two devices', () => {
     const story = (await lines(phone)).join('\n');
     expect(story.indexOf('The laptop, alone.')).toBeLessThan(story.indexOf('The phone, alone.'));
   });
+
+  it('pairs a second device by a link that carries the relay token, which then leaves its address bar', async () => {
+    const TOKEN = 'pairing-token-0123456789abcdef';
+    const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
+    try {
+      const { context } = await launch();
+      const laptop = await openTab(context, `${guarded.url}/settings`);
+      await laptop.evaluate((token) => localStorage.setItem('roleplay-engine/relay-token', token), TOKEN);
+      await laptop.reload();
+      await waitForDatabase(laptop);
+      const chatId = await storyReady(laptop);
+      await laptop.goto(`${guarded.url}/settings`);
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
+      await laptop.getByText('Pair another device').click();
+      const link = await laptop.getByLabel('Pairing link', { exact: true }).inputValue();
+      expect(link).toBe(`${guarded.url}/settings#pair=${TOKEN}`);
+      await laptop.getByRole('img', { name: 'Pairing link as a QR code' }).waitFor();
+
+      const phone = await openTab((await launch()).context, link);
+      await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+      expect(phone.url()).not.toContain(TOKEN);
+      await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+    } finally {
+      await guarded.relay.close();
+    }
+  });
 });

@@ -1,8 +1,12 @@
-import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, lazy, on, onCleanup, onMount, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { SYNC_TOPIC } from '../../engine/leader/stream.ts';
+
 import type { SyncStatus } from '../../engine/leader/sync-runner.ts';
+
+// The QR encoder loads only when Settings shows sync.
+const PairingPanel = lazy(() => import('./pairing.tsx').then((m) => ({ default: m.PairingPanel })));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 const clock = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { timeStyle: 'short' });
@@ -88,6 +92,9 @@ export function SyncSection(props: { client: AppClient }) {
           <p class="error" role="alert">
             {error()}
           </p>
+        </Show>
+        <Show when={active()}>
+          <PairingPanel />
         </Show>
       </Show>
     </div>
