@@ -139,6 +139,8 @@ export const API = {
   syncNow: { kind: 'query', args: none, reads: [] },
   /** "Pause sync on this device", and its undo: a local choice, not an event. */
   setSyncPaused: { kind: 'command', args: z.tuple([z.boolean()]) },
+  /** The passphrase this device encrypts synced stories with (null: none); kept on this device only. */
+  setSyncPassphrase: { kind: 'command', args: z.tuple([z.string().min(8).max(500).nullable()]) },
 
   startFresh: { kind: 'admin', args: none },
   /** A backup file (Blob) is checked and, after a backup of what is here now, replaces the log. */

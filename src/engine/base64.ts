@@ -14,3 +14,15 @@ export function fromBase64(text: string): Uint8Array | null {
   }
   return bytes;
 }
+
+/** Bytes as standard base64, with its padding. */
+export function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const triple = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [18, 12, 6, 0].map((shift) => ALPHABET[(triple >> shift) & 63]!);
+    const kept = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
+    out += chars.slice(0, kept).join('') + '='.repeat(4 - kept);
+  }
+  return out;
+}

@@ -28,7 +28,21 @@ declare function queueMicrotask(callback: () => void): void;
 declare function setTimeout(callback: () => void, milliseconds?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 
-declare var crypto: { readonly subtle: { digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer> } };
+/** An opaque WebCrypto key. */
+interface CryptoKey {
+  readonly type: string;
+}
+/** SHA-256 for migrations; PBKDF2 and AES-GCM for sync's end-to-end encryption. */
+declare var crypto: {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  readonly subtle: {
+    digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
+    importKey(format: 'raw', keyData: Uint8Array, algorithm: 'PBKDF2' | { name: 'AES-GCM' }, extractable: boolean, usages: string[]): Promise<CryptoKey>;
+    deriveBits(algorithm: { name: 'PBKDF2'; salt: Uint8Array; iterations: number; hash: 'SHA-256' }, baseKey: CryptoKey, length: number): Promise<ArrayBuffer>;
+    encrypt(algorithm: { name: 'AES-GCM'; iv: Uint8Array }, key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
+    decrypt(algorithm: { name: 'AES-GCM'; iv: Uint8Array }, key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
+  };
+};
 
 declare class TextEncoder {
   encode(input?: string): Uint8Array;

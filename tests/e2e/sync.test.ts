@@ -142,4 +142,40 @@ describe('sync between two devices', () => {
       await guarded.relay.close();
     }
   });
+
+  it('encrypts with a passphrase: the server holds no story text, a wrong passphrase is told so, the right one opens it', async () => {
+    const database = freshDatabaseName();
+    const sealedApp = await startApp({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: database });
+    const setPassphrase = async (page: Page, passphrase: string) => {
+      if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
+      await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+      await page.getByRole('button', { name: 'Save passphrase' }).click();
+    };
+    try {
+      const laptop = await openTab((await launch()).context, `${sealedApp.url}/settings`);
+      await waitForDatabase(laptop);
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
+      await setPassphrase(laptop, 'correct horse battery staple');
+      await laptop.getByText('Encrypted with a passphrase').waitFor();
+      const chatId = await storyReady(laptop);
+      const serverText = async () => (await fetch(`${couch.url}/${database}/_changes?include_docs=true`)).text();
+      await expect.poll(async () => (await serverText()).match(/"sealed"/g)?.length ?? 0, { timeout: 15_000 }).toBeGreaterThan(3);
+      const onServer = await serverText();
+      expect(onServer).not.toContain('The storm breaks.');
+      expect(onServer).not.toContain('Mira');
+
+      const phone = await openTab((await launch()).context, `${sealedApp.url}/settings`);
+      await waitForDatabase(phone);
+      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/encrypted: enter its passphrase/);
+      // Asked for it, the passphrase form is already open.
+      expect(await phone.getByLabel('Passphrase', { exact: true }).isVisible()).toBe(true);
+      await setPassphrase(phone, 'wrong horse battery');
+      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/not the one the sync database was encrypted with/);
+      await setPassphrase(phone, 'correct horse battery staple');
+      await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+      await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id))?.title ?? null, chatId), { timeout: 15_000 }).not.toBeNull();
+    } finally {
+      await sealedApp.relay.close();
+    }
+  });
 });

@@ -135,4 +135,23 @@ describe('the leader keeps this device in step with the sync server', () => {
     expect(finished.cause_id).toBe(started.id);
     expect(JSON.parse(finished.payload).text).toBe('Mira begins to answer, and finishes.');
   });
+
+  it('a passphrase set on one device asks the other for it; the right one opens the story there', async () => {
+    const database = freshDatabaseName();
+    const a = await syncingDevice(database);
+    await a.client.setSyncPassphrase('correct horse battery staple');
+    await a.client.saveYou({ name: 'Sealed Ada', pronouns: '', persona: '' });
+    await until(() => a.statuses().some((s) => s.state === 'up-to-date' && s.encrypted));
+    const onServer = await (await server.fetch(`${server.url}/${database}/_changes?include_docs=true`)).text();
+    expect(onServer).not.toContain('Sealed Ada');
+
+    const b = await syncingDevice(database);
+    const asked = await until(() => b.statuses().find((s) => s.state === 'error'));
+    expect(asked.detail).toMatch(/encrypted: enter its passphrase/);
+    await b.client.setSyncPassphrase('wrong horse battery');
+    await until(() => b.statuses().some((s) => /not the one the sync database was encrypted with/.test(s.detail ?? '')));
+    expect(youName(b.engine)).toBeUndefined();
+    await b.client.setSyncPassphrase('correct horse battery staple');
+    await until(() => youName(b.engine) === 'Sealed Ada');
+  });
 });

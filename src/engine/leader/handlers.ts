@@ -126,6 +126,11 @@ export function apiHandlers({ engine, narrator, proposeKickoff, publish, sync }:
       sync?.poke();
       return paused;
     },
+    setSyncPassphrase: (_commandId: string, passphrase: string | null) => {
+      engine.sync.setPassphrase(passphrase);
+      sync?.reconnect();
+      return passphrase !== null;
+    },
   } satisfies Handlers;
 }
 

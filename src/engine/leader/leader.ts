@@ -146,11 +146,14 @@ export function createLeader(deps: LeaderDeps) {
       merged: () => notify(true, true),
       progress: (pulled) => sync?.pulling(pulled),
       ready: () => narrator.idle(),
+      passphrase: () => engine.sync.passphrase(),
+      randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
     });
     sync = createSyncRunner({
       replicator,
       now: deps.now,
       paused: () => engine.sync.paused(),
+      encrypted: () => engine.sync.passphrase() !== null,
       publish: (status) => publish(SYNC_TOPIC, status),
       ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
       ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),

@@ -14,6 +14,8 @@ export interface SyncStatus {
   pulling: number | null;
   /** Events the server holds in another version: kept apart, never overwritten. */
   refused: number;
+  /** This device seals what it sends with a passphrase. */
+  encrypted: boolean;
   lastSyncedAt: number | null;
 }
 
@@ -22,6 +24,8 @@ export interface SyncRunnerDeps {
   now: () => number;
   /** Whether the player paused sync on this device. */
   paused: () => boolean;
+  /** Whether this device has a passphrase. */
+  encrypted: () => boolean;
   publish: (status: SyncStatus) => void;
   /** How long one long-poll waits for the server's next change. */
   longPollMs?: number;
@@ -38,7 +42,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, refused: 0, lastSyncedAt: null };
+  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -69,6 +73,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       }
       try {
         if (!prepared) {
+          if (status.encrypted !== deps.encrypted()) set({ encrypted: deps.encrypted() });
           await deps.replicator.prepare();
           prepared = true;
         }
@@ -99,7 +104,9 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           set({ state: 'unavailable', detail: error.message, pulling: null });
           return;
         }
-        const offline = !(error instanceof SyncError) || error.status === undefined || error.status >= 502;
+        const offline = !(error instanceof SyncError) || error.offline || (error.status !== undefined && error.status >= 502);
+        // Settled on this device (a wrong passphrase, say): worked out again on the next round.
+        if (error instanceof SyncError && !error.offline) prepared = false;
         set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), pulling: null });
         await pause(backoff, wake.signal);
         wake = new AbortController();
@@ -116,6 +123,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     },
     /** Something was written here, or the player asked: sync now instead of at the next change. */
     poke(): void {
+      wake.abort();
+    },
+    /** The passphrase changed: work out the database's encryption again, then sync. */
+    reconnect(): void {
+      prepared = false;
       wake.abort();
     },
     /** A pull's progress, from the replicator. */

@@ -14,6 +14,8 @@ export class SyncError extends Error {
     message: string,
     /** The HTTP status, when the server answered. */
     readonly status?: number,
+    /** The server could not be reached at all: worth trying again later. */
+    readonly offline = false,
   ) {
     super(message);
   }
@@ -55,7 +57,7 @@ export function couchDatabase(url: string, fetch: Fetch) {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new SyncError(`The sync server could not be reached (${error instanceof Error ? error.message : String(error)}).`);
+      throw new SyncError(`The sync server could not be reached (${error instanceof Error ? error.message : String(error)}).`, undefined, true);
     }
     if (!response.ok) {
       const detail = await response.text().catch(() => '');

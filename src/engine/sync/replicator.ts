@@ -1,6 +1,7 @@
 import type { MergeResult, SyncedEvent } from '../log/merge.ts';
 import { SyncError, type CouchDatabase } from './couch.ts';
-import { docToEvent, eventToDoc } from './event-docs.ts';
+import { docFor, eventOf } from './event-docs.ts';
+import { ENCRYPTION_DOC, newEncryption, openEncryption, type EncryptionRecord, type Sealer } from './encryption.ts';
 import type { syncLog } from './sync-log.ts';
 
 export interface ReplicatorDeps {
@@ -21,6 +22,10 @@ export interface ReplicatorDeps {
    * waits for a streaming reply, which holds its turn's seq, to finish.
    */
   ready?: () => Promise<void>;
+  /** The passphrase this device seals with (null: none). */
+  passphrase?: () => string | null;
+  /** For the encryption's salt and nonces. */
+  randomBytes?: (length: number) => Uint8Array;
 }
 
 export interface PushReport {
@@ -41,13 +46,43 @@ const BATCH = 500;
 export function createReplicator(deps: ReplicatorDeps) {
   const { couch, remote, log } = deps;
   const batch = deps.batch ?? BATCH;
+  let sealer: Sealer | null = null;
+
+  /**
+   * Works out whether the database is encrypted, and with this device's passphrase: a database
+   * without a record is encrypted from its first event by the first device that syncs with a
+   * passphrase; one that already holds plain events stays plain (a passphrase then is refused).
+   */
+  async function prepare(): Promise<void> {
+    await couch.prepare();
+    const passphrase = deps.passphrase?.() ?? null;
+    const record = (await couch.getLocal(ENCRYPTION_DOC)) as (EncryptionRecord & { _rev?: string }) | null;
+    if (record) {
+      if (!passphrase) throw new SyncError('This sync database is encrypted: enter its passphrase in Settings → Sync.');
+      sealer = await openEncryption(passphrase, record, random());
+      return;
+    }
+    sealer = null;
+    if (!passphrase) return;
+    const first = await couch.changes(null, 2);
+    if (first.results.some((c) => !c.id.startsWith('_design/'))) {
+      throw new SyncError('This sync database already holds unencrypted stories, so it cannot be encrypted now: remove the passphrase, or sync through a new database (SYNC_DATABASE).');
+    }
+    const created = await newEncryption(passphrase, random());
+    await couch.putLocal(ENCRYPTION_DOC, { ...created.record });
+    sealer = created.sealer;
+  }
+  const random = () => {
+    if (!deps.randomBytes) throw new Error('The replicator needs randomBytes to encrypt.');
+    return deps.randomBytes;
+  };
 
   async function push(): Promise<PushReport> {
     const report: PushReport = { sent: 0, refused: [] };
     for (;;) {
       const events = log.toPush(remote, batch);
       if (events.length === 0) break;
-      const docs = events.map(eventToDoc);
+      const docs = await Promise.all(events.map((e) => docFor(e, sealer)));
       const missing = await couch.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
       const toSend = docs.filter((d) => missing.has(d._id));
       if (toSend.length > 0) {
@@ -75,7 +110,7 @@ export function createReplicator(deps: ReplicatorDeps) {
       for (const change of page.results) {
         // The validation's design document, and deletions (which validation refuses), are not events.
         if (change.id.startsWith('_design/') || change.deleted) continue;
-        const event = docToEvent(change.doc);
+        const event = await eventOf(change.doc, sealer);
         if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`);
         events.push(event);
       }
@@ -99,7 +134,7 @@ export function createReplicator(deps: ReplicatorDeps) {
   }
 
   return {
-    prepare: () => couch.prepare(),
+    prepare,
     push,
     pull,
     /** One full exchange: pull, then push. */

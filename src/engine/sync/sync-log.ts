@@ -24,6 +24,11 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     setPaused(paused: boolean): void {
       db.run('UPDATE sync_device SET paused = ?', [paused ? 1 : 0]);
     },
+    /** The passphrase this device seals with, or null. */
+    passphrase: (): string | null => db.get<{ passphrase: string | null }>('SELECT passphrase FROM sync_device')?.passphrase ?? null,
+    setPassphrase(passphrase: string | null): void {
+      db.run('UPDATE sync_device SET passphrase = ?', [passphrase]);
+    },
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
     toPush(remote: string, limit: number): (SyncedEvent & { seq: number })[] {
       return db.all<SyncedEvent & { seq: number }>(

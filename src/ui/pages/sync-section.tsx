@@ -94,6 +94,37 @@ export function SyncSection(props: { client: AppClient }) {
           </p>
         </Show>
         <Show when={active()}>
+          <details class="more-details" open={/passphrase/.test(status()?.detail ?? '')}>
+            <summary>{status()?.encrypted ? 'Encrypted with a passphrase' : 'Encrypt with a passphrase'}</summary>
+            <form
+              class="stack"
+              aria-label="Sync passphrase"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const value = String(new FormData(event.currentTarget).get('passphrase') ?? '');
+                void run(() => props.client.engine.setSyncPassphrase(value));
+                event.currentTarget.reset();
+              }}
+            >
+              <p class="muted">
+                The server then holds only ciphertext. Use the same passphrase on every device, chosen before the first sync; it stays on this device and cannot be recovered.
+              </p>
+              <label>
+                Passphrase
+                <input name="passphrase" type="password" minLength={8} maxLength={500} required autocomplete="new-password" />
+              </label>
+              <div class="row">
+                <button type="submit" disabled={busy()}>
+                  Save passphrase
+                </button>
+                <Show when={status()?.encrypted}>
+                  <button type="button" disabled={busy()} onClick={() => void run(() => props.client.engine.setSyncPassphrase(null))}>
+                    Forget passphrase
+                  </button>
+                </Show>
+              </div>
+            </form>
+          </details>
           <PairingPanel />
         </Show>
       </Show>
