@@ -84,18 +84,21 @@ describe('sync through a CouchDB server', () => {
     expect(changes.body.results!.some((r) => r.id === VALIDATION_DESIGN._id)).toBe(true);
 
     const b = await device(Date.UTC(2025, 0, 1));
-    const progress: number[] = [];
+    const progress: [number, number | null][] = [];
     const receive = createReplicator({
       couch: couchDatabase(`${server.url}/${name}`, server.fetch),
       remote: `${server.url}/${name}`,
       log: b.engine.sync,
       deviceId: () => b.engine.identify().dbId,
       batch: 16,
-      progress: (n) => progress.push(n),
+      progress: (n, total) => progress.push([n, total]),
     });
     expect(await receive.pull()).toBe(events.length);
+    // A bar that fills: every page says how far, out of the whole story.
     expect(progress.length).toBeGreaterThan(2);
-    expect(progress.at(-1)).toBe(events.length);
+    expect(progress.map(([, total]) => total)).toEqual(progress.map(() => events.length));
+    expect(progress.map(([n]) => n)).toEqual([...progress.map(([n]) => n)].sort((x, y) => x - y));
+    expect(progress.at(-1)).toEqual([events.length, events.length]);
     expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
     expect(userLines(b, chat)).toEqual(userLines(a, chat));
     // B's clock is a year behind A's, yet what it writes next sorts after A's story.

@@ -144,7 +144,7 @@ export function createLeader(deps: LeaderDeps) {
       deviceId: () => engine.identify().dbId,
       // A merge may have replayed whole chats: their screens refetch everything.
       merged: () => notify(true, true),
-      progress: (pulled) => sync?.pulling(pulled),
+      progress: (pulled, total) => sync?.pulling(pulled, total),
       ready: () => narrator.idle(),
       passphrase: () => engine.sync.passphrase(),
       randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),

@@ -12,6 +12,8 @@ export interface SyncStatus {
   pulled: number;
   pushed: number;
   pulling: number | null;
+  /** Of how many, when known. */
+  pullTotal: number | null;
   /** Events the server holds in another version: kept apart, never overwritten. */
   refused: number;
   /** This device seals what it sends with a passphrase. */
@@ -42,7 +44,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted() };
+  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -66,7 +68,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     let backoff = 1_000;
     while (!stopped) {
       if (deps.paused()) {
-        set({ state: 'paused', detail: null, pulling: null });
+        set({ state: 'paused', detail: null, pulling: null, pullTotal: null });
         await pause(60_000, wake.signal);
         wake = new AbortController();
         continue;
@@ -85,14 +87,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           detail: null,
           pushed: status.pushed + sent.sent,
           pulled: status.pulled + pulled,
-          pulling: null,
+          pulling: null, pullTotal: null,
           refused: status.refused + sent.refused.length,
           lastSyncedAt: deps.now(),
         });
         backoff = 1_000;
         if (stopped) return;
         const got = await deps.replicator.pull({ ms: deps.longPollMs ?? LONG_POLL_MS, signal: wake.signal });
-        if (got > 0) set({ pulled: status.pulled + got, pulling: null, lastSyncedAt: deps.now() });
+        if (got > 0) set({ pulled: status.pulled + got, pulling: null, pullTotal: null, lastSyncedAt: deps.now() });
       } catch (error) {
         if (stopped) return;
         if (wake.signal.aborted) {
@@ -101,13 +103,13 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           continue;
         }
         if (error instanceof SyncError && error.status === 404 && !prepared) {
-          set({ state: 'unavailable', detail: error.message, pulling: null });
+          set({ state: 'unavailable', detail: error.message, pulling: null, pullTotal: null });
           return;
         }
         const offline = !(error instanceof SyncError) || error.offline || (error.status !== undefined && error.status >= 502);
         // Settled on this device (a wrong passphrase, say): worked out again on the next round.
         if (error instanceof SyncError && !error.offline) prepared = false;
-        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), pulling: null });
+        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), pulling: null, pullTotal: null });
         await pause(backoff, wake.signal);
         wake = new AbortController();
         backoff = Math.min(backoff * 2, deps.maxBackoffMs ?? MAX_BACKOFF_MS);
@@ -131,8 +133,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       wake.abort();
     },
     /** A pull's progress, from the replicator. */
-    pulling(count: number): void {
-      set({ pulling: count });
+    pulling(count: number, total: number | null): void {
+      set({ pulling: count, pullTotal: total });
     },
     status: (): SyncStatus => status,
     stop(): void {

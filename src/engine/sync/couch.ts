@@ -31,6 +31,8 @@ export interface ChangesPage {
   results: Change[];
   /** Opaque: a number on PouchDB, a string on CouchDB 2+; only ever handed back. */
   lastSeq: string;
+  /** How many changes are left after this page, where the server says (CouchDB 2+). */
+  pending: number | null;
 }
 
 /** Refuses any change to an existing document: events are written once and never changed or deleted. */
@@ -98,9 +100,18 @@ export function couchDatabase(url: string, fetch: Fetch) {
       if (since !== null) params.push(['since', since]);
       if (wait) params.push(['feed', 'longpoll'], ['timeout', String(wait.ms)]);
       const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-      const answer = await call<{ results: Change[]; last_seq: unknown }>('GET', `/_changes?${query}`, undefined, wait?.signal);
+      const answer = await call<{ results: Change[]; last_seq: unknown; pending?: unknown }>('GET', `/_changes?${query}`, undefined, wait?.signal);
       if (!Array.isArray(answer.results)) throw new SyncError('The sync server sent changes in a shape this app does not know.');
-      return { results: answer.results, lastSeq: typeof answer.last_seq === 'string' ? answer.last_seq : JSON.stringify(answer.last_seq) };
+      return {
+        results: answer.results,
+        lastSeq: typeof answer.last_seq === 'string' ? answer.last_seq : JSON.stringify(answer.last_seq),
+        pending: typeof answer.pending === 'number' ? answer.pending : null,
+      };
+    },
+    /** How many documents the database holds (design documents included). */
+    async documentCount(): Promise<number | null> {
+      const info = await call<{ doc_count?: unknown }>('GET', '');
+      return typeof info.doc_count === 'number' ? info.doc_count : null;
     },
     async getLocal(id: string): Promise<Record<string, unknown> | null> {
       return call<Record<string, unknown>>('GET', `/_local/${encodeURIComponent(id)}`).catch((error) => {

@@ -15,8 +15,8 @@ export interface ReplicatorDeps {
   batch?: number;
   /** Pulled events changed these chats (or everything): the leader tells the tabs. */
   merged?: (result: MergeResult) => void;
-  /** How far a pull has come, for a progress bar. */
-  progress?: (pulled: number) => void;
+  /** How far a pull has come, and of how many when that is known, for a progress bar. */
+  progress?: (pulled: number, total: number | null) => void;
   /**
    * Resolves when pulled events may be merged: a merge may give events here new local seqs, so it
    * waits for a streaming reply, which holds its turn's seq, to finish.
@@ -103,6 +103,10 @@ export function createReplicator(deps: ReplicatorDeps) {
   /** Pulls every change after the checkpoint; `wait` long-polls for the first page when nothing is new. */
   async function pull(wait?: { ms: number; signal?: AbortSignal }): Promise<number> {
     let pulled = 0;
+    let seen = 0;
+    // A first pull's size is the database's (less its design document); later ones, where the
+    // server tells how many changes remain (CouchDB), that.
+    let total = log.state(remote).pulledSince === null && !wait ? await couch.documentCount().then((n) => (n === null ? null : Math.max(0, n - 1))) : null;
     for (let first = true; ; first = false) {
       const since = log.state(remote).pulledSince;
       const page = await couch.changes(since, batch, first ? wait : undefined);
@@ -117,8 +121,10 @@ export function createReplicator(deps: ReplicatorDeps) {
       await deps.ready?.();
       const merged = log.pulled(remote, events, page.lastSeq);
       pulled += merged.added;
+      seen += page.results.length;
+      if (page.pending !== null) total = seen + page.pending;
       if (merged.added > 0) deps.merged?.(merged);
-      deps.progress?.(pulled);
+      deps.progress?.(pulled, total === null ? null : Math.max(total, pulled));
       // A long-poll answers at the first change of a batch being written: look again at once for the rest.
       if (page.results.length < batch && !(first && wait && page.results.length > 0)) return pulled;
     }

@@ -64,8 +64,8 @@ export function SyncSection(props: { client: AppClient }) {
         </p>
         <Show when={status()?.pulling != null}>
           <label>
-            Receiving the story: {plural(status()!.pulling!, 'event')}
-            <progress aria-label="Receiving the story" />
+            Receiving the story: {status()!.pullTotal ? `${status()!.pulling!.toLocaleString()} of ${plural(status()!.pullTotal!, 'event')}` : plural(status()!.pulling!, 'event')}
+            <progress aria-label="Receiving the story" value={status()!.pullTotal ? status()!.pulling! : undefined} max={status()!.pullTotal ?? undefined} />
           </label>
         </Show>
         <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
