@@ -65,7 +65,10 @@ export function SyncSection(props: { client: AppClient }) {
         <Show when={status()?.pulling != null}>
           <label>
             Receiving the story: {status()!.pullTotal ? `${status()!.pulling!.toLocaleString()} of ${plural(status()!.pullTotal!, 'event')}` : plural(status()!.pulling!, 'event')}
-            <progress aria-label="Receiving the story" value={status()!.pullTotal ? status()!.pulling! : undefined} max={status()!.pullTotal ?? undefined} />
+            {/* No value at all while the total is unknown (indeterminate): Firefox throws on an undefined one. */}
+            <Show when={status()!.pullTotal} fallback={<progress aria-label="Receiving the story" />}>
+              {(total) => <progress aria-label="Receiving the story" value={status()!.pulling ?? 0} max={total()} />}
+            </Show>
           </label>
         </Show>
         <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
