@@ -3,18 +3,18 @@ import { z } from 'zod';
 import { RelayHttpError } from './http-error.ts';
 
 /**
- * Reads a JSON body, refusing more than `maxBytes` (checked as it streams in, not after) and a body
- * that takes longer than `timeoutMs` to arrive (a client trickling bytes would otherwise hold a
- * socket open for ever).
+ * Reads a body as text, refusing more than `maxBytes` (checked as it streams in, not after) and a
+ * body that takes longer than `timeoutMs` to arrive (a client trickling bytes would otherwise hold
+ * a socket open for ever).
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<unknown> {
+export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const tooLarge = () =>
     new RelayHttpError(413, 'body_too_large', `Request body is larger than the relay's limit of ${maxBytes} bytes.`, {
       Connection: 'close',
     });
   if (declared > maxBytes) throw tooLarge();
-  const text = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (error?: RelayHttpError) => {
@@ -38,6 +38,11 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeo
     );
     req.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+/** Reads a JSON body within the same limits (`readBody`). */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<unknown> {
+  const text = await readBody(req, maxBytes, timeoutMs);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VALIDATION_DESIGN } from '../src/engine/sync/couch.ts';
 import { ConfigError } from './config.ts';
 import { RelayHttpError } from './http-error.ts';
+import { readBody } from './request-body.ts';
 
 /** The CouchDB database this relay syncs through, with the credentials it keeps to itself. */
 export interface SyncTarget {
@@ -51,33 +52,6 @@ function allowed(method: string, rest: string): boolean {
   return false;
 }
 
-async function readBody(req: IncomingMessage, timeoutMs: number): Promise<Buffer> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
-    throw new RelayHttpError(413, 'body_too_large', `A sync request is limited to ${MAX_BODY} bytes.`, { Connection: 'close' });
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => reject(new RelayHttpError(408, 'body_timeout', 'The sync request body took too long to arrive.', { Connection: 'close' })), timeoutMs);
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        clearTimeout(timer);
-        req.pause();
-        reject(new RelayHttpError(413, 'body_too_large', `A sync request is limited to ${MAX_BODY} bytes.`, { Connection: 'close' }));
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks));
-    });
-    req.on('error', () => {
-      clearTimeout(timer);
-      reject(new RelayHttpError(400, 'invalid_request', 'The sync request body was cut off.', { Connection: 'close' }));
-    });
-  });
-}
-
 /**
  * `/sync/...`: the app's replication calls, forwarded to the one CouchDB database configured here
  * with the relay's credentials (which never reach the browser). Only the calls replication needs
@@ -92,9 +66,14 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
     if (rest.split('/').some((part) => part === '..' || part === '.') || !allowed(method, rest)) {
       throw new RelayHttpError(403, 'relay_unauthorized', `Sync does not forward ${method} ${path}.`);
     }
-    const body = method === 'GET' ? undefined : await readBody(req, options.bodyTimeoutMs);
+    const body = method === 'GET' ? undefined : await readBody(req, MAX_BODY, options.bodyTimeoutMs);
     if (rest === VALIDATION_DESIGN._id && method === 'PUT') {
-      const design = JSON.parse(body!.toString('utf8') || '{}') as { validate_doc_update?: unknown };
+      let design: { validate_doc_update?: unknown } = {};
+      try {
+        design = JSON.parse(body || '{}') as typeof design;
+      } catch {
+        // not JSON: refused below like any other design
+      }
       if (design.validate_doc_update !== VALIDATION_DESIGN.validate_doc_update) {
         throw new RelayHttpError(403, 'relay_unauthorized', 'Only the app\'s own validation may be installed on the sync database.');
       }
@@ -112,7 +91,7 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
       upstream = await send(`${target.database}${rest ? `/${rest}` : ''}${query}`, {
         method,
         headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(target.authorization ? { authorization: target.authorization } : {}) },
-        ...(body ? { body: new Uint8Array(body) } : {}),
+        ...(body ? { body } : {}),
         signal: controller.signal,
       });
     } catch (error) {

@@ -90,6 +90,13 @@ export function createEngine(deps: EngineDeps) {
     journalKeep: deps.journalKeep ?? JOURNAL_KEPT_EVENTS,
   };
 
+  const mergeHere = (events: readonly SyncedEvent[]): MergeResult => {
+    const merged = mergeEvents(db, events);
+    if (merged.added > 0) observeLog();
+    return merged;
+  };
+  const sync = syncLog(db, mergeHere);
+
   const engine = {
     newId: ctx.newId,
     turns: turnCommands(ctx),
@@ -204,24 +211,11 @@ export function createEngine(deps: EngineDeps) {
      * Events written on other devices, merged into this log (sync): new ones inserted and projected,
      * known ones skipped; the clock moves past them, so what this device writes next sorts after.
      */
-    mergeEvents(events: readonly SyncedEvent[]): MergeResult {
-      const merged = mergeEvents(db, events);
-      if (merged.added > 0) observeLog();
-      return merged;
-    },
+    mergeEvents: mergeHere,
     /** Where this log stands with a sync server, and its side of push and pull (`sync/sync-log.ts`). */
-    sync: syncLog(db, (events) => {
-      const merged = mergeEvents(db, events);
-      if (merged.added > 0) observeLog();
-      return merged;
-    }),
+    sync,
     /** This log's events after local seq `afterSeq`, in seq order, as they travel to other devices. */
-    eventsAfter(afterSeq: number, limit: number): (SyncedEvent & { seq: number })[] {
-      return db.all<SyncedEvent & { seq: number }>(
-        'SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-        [afterSeq, limit],
-      );
-    },
+    eventsAfter: sync.eventsAfter,
     importLog(backup: unknown) {
       const imported = importLog({ db, deviceId: ctx.deviceId, randomBytes: deps.randomBytes }, backup);
       observeLog();

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { draft } from '../support/fixtures.ts';
-import { SYNC_TOPIC } from '../../src/engine/leader/leader.ts';
+import { SYNC_TOPIC } from '../../src/engine/leader/stream.ts';
 import type { SyncStatus } from '../../src/engine/leader/sync-runner.ts';
 import { couchDatabase, type Fetch } from '../../src/engine/sync/couch.ts';
 import { freshDatabaseName, startCouch, type CouchServer } from '../support/couch-server.ts';

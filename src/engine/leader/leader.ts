@@ -43,7 +43,6 @@ export interface LeaderDeps {
 /** How long after leading sync starts: the tab's first screen is drawn before its requests go out. */
 const SYNC_START_DELAY_MS = 300;
 
-export { SYNC_TOPIC };
 
 export type Leader = ReturnType<typeof createLeader>;
 

@@ -87,7 +87,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           detail: null,
           pushed: status.pushed + sent.sent,
           pulled: status.pulled + pulled,
-          pulling: null, pullTotal: null,
+          pulling: null,
+          pullTotal: null,
           refused: status.refused + sent.refused.length,
           lastSyncedAt: deps.now(),
         });

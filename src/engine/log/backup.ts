@@ -98,6 +98,26 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
   return { events: checked.length };
 }
 
+/**
+ * One event from elsewhere (a backup, another device) checked as an append checks it: a UUID id,
+ * a JSON payload its kind's schema accepts, the right scope. Returns it with the payload as this
+ * app stores it; `fail` makes the caller's error from the message.
+ */
+export function checkedEvent(row: BackupEvent, where: string, fail: (message: string) => Error): BackupEvent {
+  if (!isUuid(row.id)) throw fail(`${where} has an id that is not a UUID: ${row.id.slice(0, 40)}`);
+  let payload: unknown;
+  try {
+    payload = JSON.parse(row.payload);
+  } catch {
+    throw fail(`${where} has a payload that is not JSON.`);
+  }
+  try {
+    return { ...row, payload: JSON.stringify(validateDraft(row.kind, row.chat_id, payload).payload) };
+  } catch (error) {
+    throw fail(`${where} is invalid: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Order, uniqueness, payloads and references, all before a row is written. */
 function checkEvents(events: readonly BackupEvent[]): BackupEvent[] {
   const ids = new Set<string>();
@@ -113,17 +133,7 @@ function checkEvents(events: readonly BackupEvent[]): BackupEvent[] {
       if (commands.has(row.command_id)) throw new BackupError(`${where} repeats the command id ${row.command_id}.`);
       commands.add(row.command_id);
     }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(row.payload);
-    } catch {
-      throw new BackupError(`${where} has a payload that is not JSON.`);
-    }
-    try {
-      return { ...row, payload: JSON.stringify(validateDraft(row.kind, row.chat_id, payload).payload) };
-    } catch (error) {
-      throw new BackupError(`${where} is invalid: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    return checkedEvent(row, where, (message) => new BackupError(message));
   });
   checked.forEach((row, index) => {
     const where = `Event ${index + 1} (${row.kind})`;

@@ -1,11 +1,9 @@
 import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
-import { isUuid } from '../ids.ts';
-import { validateDraft } from './append.ts';
-import type { BackupEvent } from './backup.ts';
+import { checkedEvent, type BackupEvent } from './backup.ts';
 import { project } from './project.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
-import { fromRow, type EventRow } from './row.ts';
+import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
 
 /** An event as it travels between devices: the backup's shape, no local seq, references by id. */
 export type SyncedEvent = BackupEvent;
@@ -23,38 +21,9 @@ export interface MergeResult {
   everything: boolean;
 }
 
-const COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
-
-const GUARDS = ['events_are_immutable', 'events_are_permanent'];
-
-/** Runs `change` with the log's guards against deleting set aside, inside the caller's transaction. */
-function withoutLogGuards(db: Db, change: () => void): void {
-  const guards = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))", [JSON.stringify(GUARDS)]);
-  if (guards.length !== GUARDS.length) throw new Error('The log has lost its guards against change; the merge was not attempted.');
-  for (const name of GUARDS) db.run(`DROP TRIGGER ${name}`);
-  change();
-  for (const { sql } of guards) db.exec(sql);
-}
 
 const sameEvent = (a: SyncedEvent, b: SyncedEvent) =>
   a.device_id === b.device_id && a.ts === b.ts && a.kind === b.kind && a.chat_id === b.chat_id && a.payload === b.payload && a.cause_id === b.cause_id && a.command_id === b.command_id;
-
-/** One incoming event checked as an append would check it; its payload as this app stores it. */
-function checked(row: SyncedEvent): SyncedEvent {
-  const where = `Event ${String(row.id).slice(0, 40)} (${String(row.kind).slice(0, 60)})`;
-  if (!isUuid(row.id)) throw new MergeError(`${where} has an id that is not a UUID.`);
-  let payload: unknown;
-  try {
-    payload = JSON.parse(row.payload);
-  } catch {
-    throw new MergeError(`${where} has a payload that is not JSON.`);
-  }
-  try {
-    return { ...row, payload: JSON.stringify(validateDraft(row.kind, row.chat_id, payload).payload) };
-  } catch (error) {
-    throw new MergeError(`${where} is invalid: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
 
 /**
  * Merges events written elsewhere (another device, through sync) into this log: a union. An event
@@ -73,7 +42,7 @@ function checked(row: SyncedEvent): SyncedEvent {
 export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResult {
   const fresh = new Map<string, SyncedEvent>();
   for (const raw of incoming) {
-    const row = checked(raw);
+    const row = checkedEvent(raw, `Event ${String(raw.id).slice(0, 40)} (${String(raw.kind).slice(0, 60)})`, (message) => new MergeError(message));
     const known = fresh.get(row.id) ?? db.get<SyncedEvent>(`SELECT ${COLUMNS} FROM events WHERE id = ?`, [row.id]);
     if (known) {
       if (!sameEvent(known, row)) throw new MergeError(`Event ${row.id} (${row.kind}) arrived with other content than the copy already here; nothing was merged.`);

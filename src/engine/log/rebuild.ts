@@ -225,7 +225,7 @@ export function rebuildAfterMarking(db: Db, seqs: readonly number[]): void {
  */
 export function projectNewChat(db: Db, chatId: string, journalFrom: number, progress?: (projected: number) => void): number {
   return db.transaction(() => {
-    replay(db, 'chat_id = ? AND kind IN (SELECT value FROM json_each(?))', [chatId, MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
+    remarkChat(db, chatId);
     setJournalHorizon(db, chatId, journalFrom);
     let projected = 0;
     const replayed = replay(db, `${VISIBLE('e')} AND chat_id = ?`, [chatId], (row) => {

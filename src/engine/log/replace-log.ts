@@ -2,8 +2,7 @@ import type { Db } from '../db/port.ts';
 import type { BackupEvent } from './backup.ts';
 import { BackupError } from './backup.ts';
 import { rebuild } from './rebuild.ts';
-
-const COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
+import { TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards } from './row.ts';
 
 /**
  * Restoring replaces the log with a backup's: its events are first staged in a table of their own
@@ -34,12 +33,10 @@ export function restoreStaging(db: Db) {
         if (staged !== expected) throw new BackupError(`The restore staged ${staged} events of ${expected}; nothing was changed.`);
         // The log refuses deletes (migration 0006); a restore is the one thing that replaces it,
         // inside this transaction, with the guards put back before it ends.
-        const guards = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('events_are_immutable', 'events_are_permanent')");
-        if (guards.length !== 2) throw new Error('The log has lost its guards against change; the restore was not attempted.');
-        for (const name of ['events_are_immutable', 'events_are_permanent']) db.run(`DROP TRIGGER IF EXISTS ${name}`);
-        db.run('DELETE FROM events');
-        db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id`);
-        for (const { sql } of guards) db.exec(sql);
+        withoutLogGuards(db, () => {
+          db.run('DELETE FROM events');
+          db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id`);
+        });
         db.run('DELETE FROM stream_checkpoints');
         // The new log's seqs mean other events: sync offers all of it again (the server keeps what it has).
         db.run('UPDATE sync_state SET pushed_seq = 0');

@@ -119,8 +119,10 @@ export function couchDatabase(url: string, fetch: Fetch) {
         throw error;
       });
     },
-    async putLocal(id: string, doc: Record<string, unknown>): Promise<void> {
-      await call('PUT', `/_local/${encodeURIComponent(id)}`, doc);
+    /** Writes a `_local` document; returns its new revision. */
+    async putLocal(id: string, doc: Record<string, unknown>): Promise<string | null> {
+      const answer = await call<{ rev?: unknown }>('PUT', `/_local/${encodeURIComponent(id)}`, doc);
+      return typeof answer.rev === 'string' ? answer.rev : null;
     },
   };
 }

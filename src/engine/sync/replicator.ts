@@ -47,6 +47,8 @@ export function createReplicator(deps: ReplicatorDeps) {
   const { couch, remote, log } = deps;
   const batch = deps.batch ?? BATCH;
   let sealer: Sealer | null = null;
+  /** The checkpoint last left on the server, and its revision. */
+  let saved: { pushedSeq: number; pulledSince: string | null; rev: string | null } | null = null;
 
   /**
    * Works out whether the database is encrypted, and with this device's passphrase: a database
@@ -133,10 +135,19 @@ export function createReplicator(deps: ReplicatorDeps) {
   /** Leaves where this device stands on the server too, as replicators do (`_local` documents are never replicated). */
   async function saveCheckpoint(): Promise<void> {
     const id = `roleplay-engine-${deps.deviceId()}`;
-    const existing = await couch.getLocal(id);
     const state = log.state(remote);
-    if (existing && existing.pushed_seq === state.pushedSeq && existing.pulled_since === state.pulledSince) return;
-    await couch.putLocal(id, { ...(existing?._rev ? { _rev: existing._rev } : {}), pushed_seq: state.pushedSeq, pulled_since: state.pulledSince });
+    // Most rounds change nothing: no request then. The document is read once, for its revision.
+    if (saved && saved.pushedSeq === state.pushedSeq && saved.pulledSince === state.pulledSince) return;
+    const write = async (rev: unknown) => couch.putLocal(id, { ...(typeof rev === 'string' ? { _rev: rev } : {}), pushed_seq: state.pushedSeq, pulled_since: state.pulledSince });
+    let rev: string | null;
+    try {
+      rev = await write(saved?.rev ?? (await couch.getLocal(id))?._rev);
+    } catch (error) {
+      // Written meanwhile by this device's previous leader: read its revision and write again.
+      if (!(error instanceof SyncError && error.status === 409)) throw error;
+      rev = await write((await couch.getLocal(id))?._rev);
+    }
+    saved = { ...state, rev };
   }
 
   return {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
 import type { MergeResult, SyncedEvent } from '../log/merge.ts';
+import { EVENT_COLUMNS } from '../log/row.ts';
 
 export interface SyncState {
   /** This log's events up to this local seq are on the server. */
@@ -13,6 +14,9 @@ export interface SyncState {
  * pulled events merged together with the checkpoint that says they were pulled.
  */
 export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => MergeResult) {
+  /** This log's events after local seq `afterSeq`, in seq order, as they travel to other devices. */
+  const eventsAfter = (afterSeq: number, limit: number): (SyncedEvent & { seq: number })[] =>
+    db.all<SyncedEvent & { seq: number }>(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, [afterSeq, limit]);
   const state = (remote: string): SyncState => {
     const row = db.get<{ pushed_seq: number; pulled_since: string | null }>('SELECT pushed_seq, pulled_since FROM sync_state WHERE remote = ?', [remote]);
     return { pushedSeq: row?.pushed_seq ?? 0, pulledSince: row?.pulled_since ?? null };
@@ -30,12 +34,8 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
       db.run('UPDATE sync_device SET passphrase = ?', [passphrase]);
     },
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
-    toPush(remote: string, limit: number): (SyncedEvent & { seq: number })[] {
-      return db.all<SyncedEvent & { seq: number }>(
-        'SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
-        [state(remote).pushedSeq, limit],
-      );
-    },
+    toPush: (remote: string, limit: number) => eventsAfter(state(remote).pushedSeq, limit),
+    eventsAfter,
     pushed(remote: string, seq: number): void {
       db.run(
         `INSERT INTO sync_state (remote, pushed_seq) VALUES (?1, ?2)
