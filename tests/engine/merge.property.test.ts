@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
-import { canonicalProjections, checkMemoryIndex } from '../support/dump.ts';
+import { canonicalProjections, checkMemoryIndex, visibilityProblems } from '../support/dump.ts';
 import { interpret, op, type Op } from '../support/story-ops.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -80,6 +80,9 @@ describe('merging the logs of several devices', () => {
         for (const device of devices) {
           // Local seq order is id order everywhere: every list kept in seq order reads alike.
           expect(ids(device)).toEqual([...ids(device)].sort());
+          // Two devices that answered the same turn show one reply with both as versions, and
+          // nothing stays in force that a version no longer shown caused.
+          expect(visibilityProblems(device.db)).toEqual([]);
         }
         for (const device of devices.slice(1)) {
           expect(ids(device)).toEqual(ids(devices[0]!));

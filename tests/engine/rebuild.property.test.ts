@@ -4,7 +4,7 @@ import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 import { EVENT_DEFINITIONS, PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
 import type { EventDefinition } from '../../src/engine/events/define.ts';
-import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
+import { checkMemoryIndex, dumpProjections, visibilityProblems } from '../support/dump.ts';
 import { interpret, story } from '../support/story-ops.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -87,6 +87,7 @@ describe('rebuild() equals incremental projection', () => {
         const written = watchWrites(db);
         interpret(engine, db, ops);
         const incremental = dumpProjections(db);
+        expect(visibilityProblems(db)).toEqual([]);
         const log = db.all('SELECT * FROM events ORDER BY seq');
         checkMemoryIndex(db);
 

@@ -35,3 +35,30 @@ export function canonicalProjections(db: Db): Record<string, string[]> {
   }
   return dump;
 }
+
+/**
+ * What a reader would see wrong in a log's visibility, whichever devices wrote it: an event shown
+ * although what caused it is not (an analysis of a version no longer shown), and a reply showing
+ * more than one of its versions at once. Empty when all is well.
+ */
+export function visibilityProblems(db: Db): string[] {
+  const problems: string[] = [];
+  const shown = (alias: string) => `NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = ${alias}.seq)`;
+  for (const row of db.all<{ id: string; kind: string; cause: string }>(
+    `SELECT e.id, e.kind, c.id AS cause FROM events e JOIN events c ON c.id = e.cause_id WHERE ${shown('e')} AND NOT ${shown('c')}`,
+  )) {
+    problems.push(`${row.kind} ${row.id} is shown, but its cause ${row.cause} is not`);
+  }
+  const started = db.all<{ id: string; of: string | null; visible: number }>(
+    `SELECT e.id, json_extract(e.payload, '$.regenerateOf') AS of, ${shown('e')} AS visible FROM events e WHERE kind = 'assistant_turn_started'`,
+  );
+  const parent = new Map(started.map((s) => [s.id, s.of]));
+  const rootOf = (id: string): string => {
+    const of = parent.get(id);
+    return of ? rootOf(of) : id;
+  };
+  const visibleVersions = new Map<string, string[]>();
+  for (const s of started) if (s.visible) visibleVersions.set(rootOf(s.id), [...(visibleVersions.get(rootOf(s.id)) ?? []), s.id]);
+  for (const [root, versions] of visibleVersions) if (versions.length > 1) problems.push(`the reply ${root} shows ${versions.length} versions at once`);
+  return problems;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, eventId, shortText } from './fields.ts';
-import { chooseVersion, supersede, supersedeCaused } from '../log/visibility.ts';
+import { chooseVersion, supersedeCaused } from '../log/visibility.ts';
 import { promptReport } from '../turn/prompt-report.ts';
 
 export const segment = z.object({
@@ -37,14 +37,17 @@ export const userTurn = defineEvent({
 /**
  * The narrator began a reply. The row shows as streaming until `assistant_turn` finishes it. A
  * regenerate names the reply it replaces (`regenerateOf`, that reply's assistant_turn_started):
- * that reply and all it caused are superseded, and stay in the log as an earlier version.
+ * that reply's versions and all they caused are superseded, and stay in the log as earlier versions.
  */
 export const assistantTurnStarted = defineEvent({
   kind: 'assistant_turn_started',
   writes: ['transcript', 'visibility'],
   scope: 'chat',
   schema: z.object({ turnId: uuid, speaker: uuid, model: shortText(200), regenerateOf: eventId.optional() }),
-  marks: (db, event) => (event.payload.regenerateOf ? supersede(db, event.payload.regenerateOf, event) : []),
+  // Every earlier version gives way, not only the one named: two devices that regenerated the same
+  // reply offline each name it, and the later of the two is then shown with the other as a version.
+  // (On one device the other versions were superseded already: the same result.)
+  marks: (db, event) => (event.payload.regenerateOf ? chooseVersion(db, event.id, event) : []),
   refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
     db.run(

@@ -6,6 +6,7 @@ import type { EventDraft } from './draft.ts';
 import { EventValidationError, UnknownEventKindError } from './errors.ts';
 import { project } from './project.ts';
 import { rebuildAfterMarking } from './rebuild.ts';
+import { inheritFromCause } from './visibility.ts';
 
 export interface LogContext {
   db: Db;
@@ -37,7 +38,7 @@ export function appendEvents(ctx: LogContext, drafts: readonly EventDraft[]): Lo
       }
       const { event, def } = insertOne(ctx, draft, causeId ?? null);
       const marked = def.marks?.(ctx.db, event) ?? [];
-      project(ctx.db, def, event);
+      if (!inheritFromCause(ctx.db, event)) project(ctx.db, def, event);
       if (marked.length > 0) remarked.push(...marked, event.seq);
       appended.push(event);
     }

@@ -3,6 +3,7 @@ import { definitionOf } from '../events/registry.ts';
 import { checkedEvent, type BackupEvent } from './backup.ts';
 import { project } from './project.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
+import { inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
 
 /** An event as it travels between devices: the backup's shape, no local seq, references by id. */
@@ -103,7 +104,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
       const event = fromRow({ ...row, seq: seqs.get(row.id)! } as EventRow);
       const def = definitionOf(row.kind)!;
       const marked = def.marks?.(db, event) ?? [];
-      project(db, def, event);
+      if (!inheritFromCause(db, event)) project(db, def, event);
       if (marked.length > 0) remarked.push(...marked, event.seq);
     }
     if (remarked.length > 0) rebuildAfterMarking(db, remarked);

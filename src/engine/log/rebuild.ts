@@ -4,7 +4,7 @@ import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
-import { VISIBLE } from './visibility.ts';
+import { inheritFromCause, VISIBLE } from './visibility.ts';
 import { clearPendingSearch } from '../queries/search-index.ts';
 
 const BATCH = 2_000;
@@ -78,7 +78,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
-    replay(db, 'kind IN (SELECT value FROM json_each(?))', [MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
+    remark(db, '', []);
     const journalFrom = new Map<string, number>();
     for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT chat_id, count(*) AS events FROM events WHERE chat_id IS NOT NULL GROUP BY chat_id')) {
       const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
@@ -143,7 +143,19 @@ export function settleLastSeq(db: Db, chatId?: string): void {
  */
 export function remarkChat(db: Db, chatId: string): void {
   db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
-  replay(db, 'chat_id = ? AND kind IN (SELECT value FROM json_each(?))', [chatId, MARKING_KINDS], (row) => definition(row.kind).marks?.(db, fromRow(row)));
+  remark(db, 'chat_id = ? AND ', [chatId]);
+}
+
+/**
+ * Replays visibility as appending made it, in id order: each marker's `marks`, and each event with
+ * a cause not shown taking on its cause's state (`inheritFromCause`), as it did when it arrived.
+ */
+function remark(db: Db, where: string, params: readonly string[]): void {
+  replay(db, `${where}(kind IN (SELECT value FROM json_each(?)) OR cause_id IS NOT NULL)`, [...params, MARKING_KINDS], (row) => {
+    const marks = definitionOf(row.kind)?.marks;
+    if (marks) marks(db, fromRow(row));
+    inheritFromCause(db, { seq: row.seq, causeId: row.cause_id });
+  });
 }
 
 /**

@@ -29,6 +29,24 @@ export function causedClosure(db: Db, id: string, marker: { id: string }): numbe
     .map((r) => r.seq);
 }
 
+/**
+ * An event whose cause is not shown is not shown either, for the same reason (the same superseding
+ * marker, the same rewind). On one device nothing is written under a cause no longer shown; across
+ * devices it is: the laptop analyses a reply that the phone has meanwhile regenerated, and that
+ * analysis arrives after the regenerate. Run for each event in id order, after the markers before
+ * it, so a merge, an append and a replay all agree. Answers whether the event is now not shown.
+ */
+export function inheritFromCause(db: Db, event: { seq: number; causeId: string | null }): boolean {
+  if (event.causeId === null) return false;
+  const cause = db.get<{ superseded_by: number | null; hidden_by: number | null }>(
+    'SELECT v.superseded_by, v.hidden_by FROM events c JOIN visibility v ON v.seq = c.seq WHERE c.id = ?',
+    [event.causeId],
+  );
+  if (!cause) return false;
+  db.run('INSERT INTO visibility (seq, superseded_by, hidden_by) VALUES (?, ?, ?) ON CONFLICT (seq) DO NOTHING', [event.seq, cause.superseded_by, cause.hidden_by]);
+  return true;
+}
+
 /** The reply `id` and all it caused give way to `marker` (a regenerate, another version chosen); they stay in the log. */
 export function supersede(db: Db, id: string, marker: { id: string; seq: number }): number[] {
   const closure = causedClosure(db, id, marker);
