@@ -45,11 +45,25 @@ const MAX_BODY = 32 * 1024 * 1024;
 /** What the app may do with the sync database, and nothing else: never the server, other databases or other design documents. */
 function allowed(method: string, rest: string): boolean {
   if (rest === '') return method === 'GET' || method === 'PUT';
-  if (rest === '_revs_diff' || rest === '_bulk_docs') return method === 'POST';
+  if (rest === '_revs_diff' || rest === '_bulk_docs' || rest === '_all_docs' || rest === '_compact') return method === 'POST';
   if (rest === '_changes') return method === 'GET';
   if (rest === VALIDATION_DESIGN._id) return method === 'GET' || method === 'PUT';
   if (/^_local\/[A-Za-z0-9_.-]{1,200}$/.test(rest)) return method === 'GET' || method === 'PUT';
   return false;
+}
+
+/** An `_all_docs` body reduced to its `keys` (up to 1,000 ids): anything else is refused. */
+function onlyKeys(body: string): string {
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(body) as { keys?: unknown }).keys;
+  } catch {
+    keys = undefined;
+  }
+  if (!Array.isArray(keys) || keys.length > 1_000 || !keys.every((k) => typeof k === 'string' && k.length <= 200)) {
+    throw new RelayHttpError(400, 'invalid_request', 'Sync asks the server only for the revisions of up to 1,000 documents by id ({"keys": [...]}).');
+  }
+  return JSON.stringify({ keys });
 }
 
 /**
@@ -78,6 +92,9 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
         throw new RelayHttpError(403, 'relay_unauthorized', 'Only the app\'s own validation may be installed on the sync database.');
       }
     }
+    // `_all_docs` tells the revisions of documents named by id (to delete what a purge removed):
+    // only `keys` is passed on, never options that would read the documents.
+    const forwarded = rest === '_all_docs' ? onlyKeys(body ?? '') : body;
     let query = '';
     if (rest === '_changes') {
       const params = new URLSearchParams(search);
@@ -90,8 +107,8 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
     try {
       upstream = await send(`${target.database}${rest ? `/${rest}` : ''}${query}`, {
         method,
-        headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(target.authorization ? { authorization: target.authorization } : {}) },
-        ...(body ? { body } : {}),
+        headers: { accept: 'application/json', ...(forwarded ? { 'content-type': 'application/json' } : {}), ...(target.authorization ? { authorization: target.authorization } : {}) },
+        ...(forwarded ? { body: forwarded } : {}),
         signal: controller.signal,
       });
     } catch (error) {

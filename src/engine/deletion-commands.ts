@@ -2,12 +2,11 @@ import type { LogContext } from './log/append.ts';
 import { appendEvents } from './log/append.ts';
 import { command, type StampFirst } from './log/command.ts';
 import { CommandRejectedError } from './log/errors.ts';
+import { BOT_EVENT_KINDS, removePurgedEvents } from './log/purges.ts';
 
 /** How long a deleted chat or bot can be brought back before it is purged. */
 export const KEPT_DELETED_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */
-const BOT_EVENT_KINDS = ['bot_authored', 'bot_reset', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved'];
 
 export interface DeletedChat {
   id: string;
@@ -67,13 +66,8 @@ export function deletionCommands(ctx: LogContext) {
       }
     }
     appendEvents(ctx, stampFirst([{ kind: 'purged', payload: { chats, bots: [...botIds], events } }]));
-    for (const chatId of chats) {
-      db.run('DELETE FROM events WHERE chat_id = ?', [chatId]);
-      db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
-      db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
-      db.run('DELETE FROM stream_checkpoints WHERE chat_id = ?', [chatId]);
-    }
-    for (const id of events) db.run('DELETE FROM events WHERE id = ?', [id]);
+    // The same rule removes them here and on every device the purge reaches (log/purges.ts).
+    removePurgedEvents(db, { chats: new Set(chats), bots: new Set(botIds), events: new Set(events) }, false);
   }
 
   return {

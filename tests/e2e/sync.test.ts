@@ -117,6 +117,74 @@ describe('sync between two devices', () => {
     expect(story.indexOf('The laptop, alone.')).toBeLessThan(story.indexOf('The phone, alone.'));
   });
 
+  it('two devices that regenerated the same reply show one reply with both as versions; Delete forever on one takes the story off both and off the server', async () => {
+    const database = freshDatabaseName();
+    const own = await startApp({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: database });
+    const open = async (path: string) => {
+      const page = await openTab((await launch()).context, `${own.url}${path}`);
+      await waitForDatabase(page);
+      return page;
+    };
+    const pause = async (page: Page, label: 'Pause sync on this device' | 'Resume sync') => {
+      await page.goto(`${own.url}/settings`);
+      await page.getByRole('button', { name: label }).click();
+      await expect.poll(() => syncState(page), { timeout: 15_000 }).not.toBe(label === 'Resume sync' ? 'paused' : 'up-to-date');
+    };
+    const version = (page: Page) => page.getByTestId('version').getAttribute('aria-label');
+    const replies = (page: Page) => page.locator('.turn.assistant').count();
+    try {
+      const laptop = await open('/chats');
+      const chatId = await storyReady(laptop);
+      await laptop.goto(`${own.url}/chats/${chatId}`);
+      await send(laptop, 'Which way is the wind?');
+      const phone = await open('/settings');
+      await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+      await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.transcript(id))?.turns.length ?? 0, chatId), { timeout: 15_000 }).toBe(3);
+      for (const page of [laptop, phone]) await pause(page, 'Pause sync on this device');
+
+      // Offline on both, each asks for another answer to the same line.
+      for (const page of [laptop, phone]) {
+        await page.goto(`${own.url}/chats/${chatId}`);
+        await page.getByRole('button', { name: 'Regenerate' }).click();
+        await expect.poll(() => version(page), { timeout: 20_000 }).toBe('Version 2 of 2');
+        await expect.poll(() => page.locator('.turn.assistant[data-status="streaming"]').count(), { timeout: 20_000 }).toBe(0);
+      }
+      for (const page of [laptop, phone]) await pause(page, 'Resume sync');
+
+      // Met again: one reply to the line on both, with all three answers as its versions.
+      for (const page of [laptop, phone]) {
+        await page.goto(`${own.url}/chats/${chatId}`);
+        await expect.poll(() => version(page), { timeout: 20_000 }).toBe('Version 3 of 3');
+        expect(await replies(page)).toBe(2); // the opening and one reply
+      }
+      expect(await lines(phone)).toEqual(await lines(laptop));
+      // The device whose answer gave way says where the one shown came from.
+      const elsewhere = await Promise.all([laptop, phone].map((page) => page.getByTestId('version-elsewhere').count()));
+      expect(elsewhere.sort()).toEqual([0, 1]);
+      await phone.getByRole('button', { name: 'Previous version' }).click();
+      await expect.poll(() => version(phone)).toBe('Version 2 of 3');
+      await expect.poll(() => version(laptop), { timeout: 15_000 }).toBe('Version 2 of 3');
+
+      // Delete forever on the laptop: gone from the phone, and its words from the server.
+      const title = await laptop.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)).title as string, chatId);
+      await laptop.getByRole('button', { name: 'Delete chat' }).click();
+      await laptop.waitForURL(/\/chats\?deleted=/);
+      await laptop.goto(`${own.url}/deleted`);
+      await laptop.getByRole('button', { name: `Delete forever: ${title}` }).click();
+      await laptop.getByRole('button', { name: `Really delete forever? ${title}` }).click();
+      await expect.poll(() => laptop.getByText('Nothing deleted.').isVisible()).toBe(true);
+      await phone.goto(`${own.url}/chats`);
+      await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)) ?? null, chatId), { timeout: 15_000 }).toBeNull();
+      await phone.goto(`${own.url}/deleted`);
+      await expect.poll(() => phone.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
+      const onServer = async () => (await fetch(`${couch.url}/${database}/_changes?include_docs=true`)).text();
+      await expect.poll(async () => (await onServer()).includes('Which way is the wind?'), { timeout: 15_000 }).toBe(false);
+      expect(await onServer()).not.toContain('The storm breaks.');
+    } finally {
+      await own.relay.close();
+    }
+  });
+
   it('pairs a second device by a link that carries the relay token, which then leaves its address bar', async () => {
     const TOKEN = 'pairing-token-0123456789abcdef';
     const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });

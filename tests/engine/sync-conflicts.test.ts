@@ -73,6 +73,9 @@ describe('two devices answering the same turn offline', () => {
       expect(visibilityProblems(device.db)).toEqual([]);
     }
     expect(canonicalProjections(phone.db)).toEqual(canonicalProjections(laptop.db));
+    // The laptop says where the answer now shown came from; the phone wrote it.
+    expect(laptop.engine.transcript(chat).turns.at(-1)!.versions).toEqual({ number: 3, of: 3, otherDevice: true });
+    expect(phone.engine.transcript(chat).turns.at(-1)!.versions).toEqual({ number: 3, of: 3 });
 
     // Nothing is lost: the laptop's answer is version 2, with its own analysis, on either device.
     later();

@@ -101,6 +101,8 @@ describe("the relay's /sync/ path", () => {
       ['GET', '/sync/_design/roleplay-engine/_view/x'],
       ['DELETE', '/sync/'],
       ['GET', '/sync/some-event-id'],
+      ['GET', '/sync/_all_docs'],
+      ['GET', '/sync/_compact'],
       ['PUT', '/sync/_design/other'],
       ['POST', '/sync/_changes'],
     ] as const) {
@@ -113,6 +115,31 @@ describe("the relay's /sync/ path", () => {
     // The validation on the server is still the app's.
     const design = JSON.parse((await raw(relay, 'GET', `/sync/${VALIDATION_DESIGN._id}`)).text) as { validate_doc_update: string };
     expect(design.validate_doc_update).toBe(VALIDATION_DESIGN.validate_doc_update);
+  });
+
+  it('carries "Delete forever" off the server through the relay, and reads no document through _all_docs', async () => {
+    const relay = await relayToCouch();
+    const seen: string[] = [];
+    const a = await device();
+    const replicator = createReplicator({ couch: couchDatabase(`${relay.url}/sync`, appFetch(seen)), remote: `${relay.url}/sync`, log: a.engine.sync, deviceId: () => a.engine.identify().dbId });
+    await replicator.prepare();
+    await replicator.syncOnce();
+    a.engine.deletion.deleteChat(a.chat);
+    a.engine.deletion.purgeNow({ chatId: a.chat });
+    expect((await replicator.syncOnce()).removed).toBe(2); // the chat and its one turn
+    expect(relay.logs.some((l) => l.startsWith('POST /sync/_all_docs 200'))).toBe(true);
+    expect(relay.logs.some((l) => /^POST \/sync\/_compact 20/.test(l))).toBe(true);
+    const stored = await couch.fetch(`${couch.url}/${relay.config.sync!.database.split('/').at(-1)}/_changes?include_docs=true`, { headers: { authorization: `Basic ${BASIC}` } });
+    expect(await stored.text()).not.toContain('Hello from the laptop.');
+    // Only the ids' revisions: a request for the documents themselves is reduced to its keys.
+    const [event] = a.engine.eventsAfter(0, 1);
+    const asked = JSON.parse((await raw(relay, 'POST', '/sync/_all_docs', JSON.stringify({ keys: [event!.id], include_docs: true }))).text) as { rows: { doc?: unknown; value?: unknown }[] };
+    expect(asked.rows[0]!.value).toBeTruthy();
+    expect(asked.rows[0]!.doc).toBeUndefined();
+    for (const body of ['{"include_docs": true}', '{"keys": "x"}', `{"keys": ${JSON.stringify(Array.from({ length: 1_001 }, (_, i) => String(i)))}}`, 'not json']) {
+      expect((await raw(relay, 'POST', '/sync/_all_docs', body)).status).toBe(400);
+    }
+    expect([...seen, ...relay.logs].join('\n')).not.toContain(PASSWORD);
   });
 
   it('needs the relay token when one is set, as the model calls do', async () => {

@@ -54,6 +54,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('deletion' as const), c: small, restore: fc.boolean() }),
   fc.record({ t: fc.constant('botDeletion' as const), i: small, restore: fc.boolean() }),
   fc.record({ t: fc.constant('purge' as const), c: small }),
+  fc.record({ t: fc.constant('botPurge' as const), i: small }),
 );
 export type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
@@ -106,7 +107,17 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
     }
     if (o.t === 'botDeletion') {
       const id = pick(bots, o.i);
-      if (id) (o.restore ? engine.deletion.restoreBot : engine.deletion.deleteBot)(id);
+      if (id && db.get('SELECT 1 AS x FROM bots WHERE id = ?', [id])) (o.restore ? engine.deletion.restoreBot : engine.deletion.deleteBot)(id);
+      continue;
+    }
+    if (o.t === 'botPurge') {
+      const id = pick(bots, o.i);
+      if (id && db.get('SELECT 1 AS x FROM bots WHERE id = ?', [id])) {
+        engine.deletion.deleteBot(id);
+        engine.deletion.purgeNow({ botId: id });
+        // Gone for good: nothing names it again (the app offers no way to).
+        bots.splice(bots.indexOf(id), 1);
+      }
       continue;
     }
     if (o.t === 'prune') {

@@ -82,6 +82,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         if (status.state !== 'up-to-date') set({ state: 'syncing', detail: null });
         const sent = await deps.replicator.push();
         const pulled = await deps.replicator.pull();
+        await deps.replicator.removeFromServer();
         set({
           state: 'up-to-date',
           detail: null,

@@ -2,6 +2,7 @@ import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
 import { checkedEvent, type BackupEvent } from './backup.ts';
 import { project } from './project.ts';
+import { isPurged, noteServerCopies, purgedSoFar, removePurgedEvents } from './purges.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
 import { inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
@@ -20,6 +21,33 @@ export interface MergeResult {
   chats: string[];
   /** A global event arrived: every projection was rebuilt. */
   everything: boolean;
+  /** Events held back until what they name arrives. */
+  waiting: number;
+}
+
+/**
+ * Splits arriving events into those that can join the log now and those that must wait: an event
+ * naming a cause or another event that is neither in the log nor ready to join it waits (in
+ * `sync_waiting`, merged with a later batch). A server need not hand events out in the order they
+ * were written: a clustered CouchDB merges its shards' feeds as they come.
+ */
+function readyToMerge(db: Db, arriving: readonly SyncedEvent[]): { ready: SyncedEvent[]; waiting: SyncedEvent[] } {
+  const byId = new Map(arriving.map((e) => [e.id, e]));
+  const inLog = (id: string) => db.get('SELECT 1 AS x FROM events WHERE id = ?', [id]) !== undefined;
+  const verdict = new Map<string, boolean>();
+  const ready = (event: SyncedEvent, trail: Set<string>): boolean => {
+    const known = verdict.get(event.id);
+    if (known !== undefined) return known;
+    if (trail.has(event.id)) return false;
+    trail.add(event.id);
+    const names = [...(event.cause_id === null ? [] : [event.cause_id]), ...(definitionOf(event.kind)?.refersTo?.(JSON.parse(event.payload) as never) ?? [])];
+    const ok = names.every((id) => inLog(id) || (byId.has(id) && ready(byId.get(id)!, trail)));
+    verdict.set(event.id, ok);
+    return ok;
+  };
+  const result = { ready: [] as SyncedEvent[], waiting: [] as SyncedEvent[] };
+  for (const event of arriving) (ready(event, new Set()) ? result.ready : result.waiting).push(event);
+  return result;
 }
 
 
@@ -42,7 +70,8 @@ const sameEvent = (a: SyncedEvent, b: SyncedEvent) =>
  */
 export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResult {
   const fresh = new Map<string, SyncedEvent>();
-  for (const raw of incoming) {
+  const waitingBefore = db.all<{ event: string }>('SELECT event FROM sync_waiting').map((r) => JSON.parse(r.event) as SyncedEvent);
+  for (const raw of [...waitingBefore, ...incoming]) {
     const row = checkedEvent(raw, `Event ${String(raw.id).slice(0, 40)} (${String(raw.kind).slice(0, 60)})`, (message) => new MergeError(message));
     const known = fresh.get(row.id) ?? db.get<SyncedEvent>(`SELECT ${COLUMNS} FROM events WHERE id = ?`, [row.id]);
     if (known) {
@@ -51,10 +80,39 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     }
     fresh.set(row.id, row);
   }
-  const rows = [...fresh.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  if (rows.length === 0) return { added: 0, chats: [], everything: false };
+  const arriving = [...fresh.values()];
+  const purged = purgedSoFar(db, arriving);
+  const newPurges = arriving.some((e) => e.kind === 'purged');
+  // What a purge (here or arriving) removed never enters the log; the server is told to let it go.
+  const removed = new Set(arriving.filter((e) => isPurged(db, purged, e, arriving)).map((e) => e.id));
+  // A chat taken with its purged bot is remembered, for its events that come in later pages.
+  const removedChats = arriving.filter((e) => e.kind === 'chat_created' && removed.has(e.id) && !purged.chats.has(e.chat_id!)).map((e) => e.chat_id!);
+  for (const e of arriving) if (e.chat_id !== null && removedChats.includes(e.chat_id)) removed.add(e.id);
+  const { ready, waiting } = readyToMerge(db, arriving.filter((e) => !removed.has(e.id)));
+  const rows = ready.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const keepWaiting = () => {
+    db.run('DELETE FROM sync_waiting');
+    for (const e of waiting) db.run('INSERT INTO sync_waiting (id, event) VALUES (?, ?)', [e.id, JSON.stringify(e)]);
+    for (const chatId of removedChats) db.run('INSERT INTO purged_chats (chat_id) VALUES (?) ON CONFLICT DO NOTHING', [chatId]);
+    noteServerCopies(db, [...removed]);
+  };
+  // A chat found to be hosted by a purged bot may have events here that came before its creation did.
+  const strays = removedChats.some((chatId) => db.get('SELECT 1 AS x FROM events WHERE chat_id = ?', [chatId]));
+  const removeHere = () => {
+    for (const chatId of removedChats) purged.chats.add(chatId);
+    removePurgedEvents(db, purged, true);
+    rebuild(db);
+  };
+  if (rows.length === 0) {
+    db.transaction(() => {
+      keepWaiting();
+      if (strays) removeHere();
+    });
+    return { added: 0, chats: [], everything: strays, waiting: waiting.length };
+  }
 
   return db.transaction(() => {
+    keepWaiting();
     for (const row of rows) {
       if (row.command_id !== null && db.get('SELECT 1 AS x FROM events WHERE command_id = ?', [row.command_id])) {
         throw new MergeError(`Event ${row.id} (${row.kind}) repeats the command id of another event; nothing was merged.`);
@@ -85,18 +143,23 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     }
 
     const chats = [...new Set(written.map((r) => r.chat_id).filter((c): c is string => c !== null))];
+    // The moved events are pushed again under their new seqs: the server already has them.
+    if (moved.length > 0) db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
+    if (newPurges || strays) {
+      // Another device purged: what it removed goes here too (rare enough to rebuild for).
+      removeHere();
+      return { added: rows.length, chats, everything: true, waiting: waiting.length };
+    }
     if (moved.length > 0) {
-      // The moved events are pushed again under their new seqs: the server already has them.
-      db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
       if (written.some((r) => r.chat_id === null)) {
         rebuild(db);
-        return { added: rows.length, chats, everything: true };
+        return { added: rows.length, chats, everything: true, waiting: waiting.length };
       }
       for (const chatId of chats) {
         remarkChat(db, chatId);
         rebuildChat(db, chatId);
       }
-      return { added: rows.length, chats, everything: false };
+      return { added: rows.length, chats, everything: false, waiting: waiting.length };
     }
     // Everything arrived after everything here: projected as if appended, markers and all.
     const remarked: number[] = [];
@@ -108,6 +171,6 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
       if (marked.length > 0) remarked.push(...marked, event.seq);
     }
     if (remarked.length > 0) rebuildAfterMarking(db, remarked);
-    return { added: rows.length, chats, everything: false };
+    return { added: rows.length, chats, everything: false, waiting: waiting.length };
   });
 }

@@ -23,8 +23,12 @@ export interface TranscriptTurn {
   edited: boolean;
   /** Deleted from view by the player: shown as a stub that offers it back, never sent to the narrator. */
   hidden: boolean;
-  /** On the chat's latest reply when it has more than one version: which is shown, of how many. */
-  versions: { number: number; of: number } | null;
+  /**
+   * On the chat's latest reply when it has more than one version: which is shown, of how many, and
+   * whether the one shown was written on another device (sync brought it, and it took the place
+   * of the answer written here).
+   */
+  versions: { number: number; of: number; otherDevice?: true } | null;
 }
 
 export interface TranscriptPage {
@@ -112,5 +116,7 @@ export function chatTranscript(
 
 function versionsOf(db: Db, startedSeq: number): TranscriptTurn['versions'] {
   const version = versionOfReply(db, startedSeq);
-  return version && version.of > 1 ? version : null;
+  if (!version || version.of <= 1) return null;
+  const elsewhere = db.get('SELECT 1 AS x FROM events WHERE seq = ? AND device_id <> (SELECT id FROM database_identity LIMIT 1)', [startedSeq]);
+  return elsewhere ? { ...version, otherDevice: true } : version;
 }

@@ -35,11 +35,15 @@ export interface ChangesPage {
   pending: number | null;
 }
 
-/** Refuses any change to an existing document: events are written once and never changed or deleted. */
+/**
+ * Refuses any change to an existing document: events are written once and never changed. The one
+ * thing allowed is a bare deletion (nothing but the id and revision), which is how a purge ("Delete
+ * forever") takes an event off the server; a compaction then drops its body.
+ */
 export const VALIDATION_DESIGN = {
   _id: '_design/roleplay-engine',
   validate_doc_update:
-    "function (newDoc, oldDoc, userCtx) { if (newDoc._id.indexOf('_design/') === 0) return; if (oldDoc || newDoc._deleted) throw({ forbidden: 'events are never changed or deleted: ' + newDoc._id }); }",
+    "function (newDoc, oldDoc, userCtx) { if (newDoc._id.indexOf('_design/') === 0) return; if (newDoc._deleted) { for (var key in newDoc) { if (key !== '_id' && key !== '_rev' && key !== '_deleted' && key !== '_revisions') throw({ forbidden: 'a deletion carries nothing but its id: ' + newDoc._id }); } return; } if (oldDoc) throw({ forbidden: 'events are never changed: ' + newDoc._id }); }",
 };
 
 /**
@@ -107,6 +111,24 @@ export function couchDatabase(url: string, fetch: Fetch) {
         lastSeq: typeof answer.last_seq === 'string' ? answer.last_seq : JSON.stringify(answer.last_seq),
         pending: typeof answer.pending === 'number' ? answer.pending : null,
       };
+    },
+    /** The revision the server holds of each of these documents, leaving out those it does not hold or has deleted. */
+    async revisions(ids: readonly string[]): Promise<Map<string, string>> {
+      const answer = await call<{ rows?: { key?: unknown; value?: { rev?: unknown; deleted?: unknown } }[] }>('POST', '/_all_docs', { keys: ids });
+      const revisions = new Map<string, string>();
+      for (const row of answer.rows ?? []) {
+        if (typeof row.key === 'string' && typeof row.value?.rev === 'string' && row.value.deleted !== true) revisions.set(row.key, row.value.rev);
+      }
+      return revisions;
+    },
+    /** Deletes documents: each becomes a bare deletion, nothing but its id and revision. Answers those the server refused. */
+    async deleteDocs(docs: readonly { _id: string; _rev: string }[]): Promise<{ id: string; error: string; reason?: string }[]> {
+      const answer = await call<{ id: string; error?: string; reason?: string }[]>('POST', '/_bulk_docs', { docs: docs.map((d) => ({ _id: d._id, _rev: d._rev, _deleted: true })) });
+      return answer.filter((r): r is { id: string; error: string; reason?: string } => typeof r.error === 'string');
+    },
+    /** Asks the server to drop the bodies of revisions no longer current now (CouchDB 3 also does it by itself, later). */
+    async compact(): Promise<void> {
+      await call('POST', '/_compact', {});
     },
     /** How many documents the database holds (design documents included). */
     async documentCount(): Promise<number | null> {

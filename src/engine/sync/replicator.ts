@@ -132,6 +132,35 @@ export function createReplicator(deps: ReplicatorDeps) {
     }
   }
 
+  /**
+   * Deletes from the server what purges removed here (a purge made here, one that arrived, or an
+   * event the server sent that a purge here had removed): each becomes a bare deletion, which the
+   * validation allows, and a compaction drops its body. Other devices never receive it again; they
+   * remove their own copies when the purge event reaches them. Answers how many were deleted.
+   */
+  async function removeFromServer(): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const ids = log.toRemove(batch);
+      if (ids.length === 0) break;
+      const revisions = await couch.revisions(ids);
+      const docs = [...revisions].map(([_id, _rev]) => ({ _id, _rev }));
+      if (docs.length > 0) {
+        const errors = await couch.deleteDocs(docs);
+        // Deleted meanwhile by another device (a conflict) is as good as deleted; anything else is kept for the next round.
+        const failed = errors.filter((e) => e.error !== 'conflict');
+        if (failed.length > 0) throw new SyncError(`The sync server kept event ${failed[0]!.id} that was deleted forever here: ${failed[0]!.error} ${failed[0]!.reason ?? ''}`.trim());
+        deleted += docs.length - errors.length;
+      }
+      log.removed(ids);
+    }
+    if (deleted > 0) {
+      // Best effort: a server that does not let this account compact does it on its own schedule.
+      await couch.compact().catch(() => undefined);
+    }
+    return deleted;
+  }
+
   /** Leaves where this device stands on the server too, as replicators do (`_local` documents are never replicated). */
   async function saveCheckpoint(): Promise<void> {
     const id = `roleplay-engine-${deps.deviceId()}`;
@@ -154,10 +183,12 @@ export function createReplicator(deps: ReplicatorDeps) {
     prepare,
     push,
     pull,
-    /** One full exchange: pull, then push. */
-    async syncOnce(): Promise<{ pulled: number } & PushReport> {
+    removeFromServer,
+    /** One full exchange: pull, then push, then what purges removed off the server. */
+    async syncOnce(): Promise<{ pulled: number; removed: number } & PushReport> {
       const pulled = await pull();
-      return { pulled, ...(await push()) };
+      const pushed = await push();
+      return { pulled, ...pushed, removed: await removeFromServer() };
     },
   };
 }

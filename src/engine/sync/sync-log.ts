@@ -43,6 +43,12 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
         [remote, seq],
       );
     },
+    /** Ids of events a purge removed here, whose copies the server may still hold. */
+    toRemove: (limit: number): string[] => db.all<{ id: string }>('SELECT id FROM sync_removals ORDER BY id LIMIT ?', [limit]).map((r) => r.id),
+    /** The server no longer holds these (deleted now, or never had them). */
+    removed(ids: readonly string[]): void {
+      db.run('DELETE FROM sync_removals WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]);
+    },
     /** Merges a pulled page and moves the pull checkpoint past it, in one transaction: never one without the other. */
     pulled(remote: string, events: readonly SyncedEvent[], since: string): MergeResult {
       return db.transaction(() => {

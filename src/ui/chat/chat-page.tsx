@@ -460,6 +460,11 @@ export function ChatPage() {
               <button type="button" class="small quiet" aria-label="Next version" title="Next version (→)" disabled={shown().number >= shown().of || sending()} onClick={() => chooseVersion(shown().number + 1)}>
                 ›
               </button>
+              <Show when={shown().otherDevice}>
+                <span class="muted other-device" data-testid="version-elsewhere" title="Written on another device you sync with; the other answers are the versions beside it">
+                  from another device
+                </span>
+              </Show>
             </nav>
           )}
         </Show>

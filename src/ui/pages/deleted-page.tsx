@@ -56,7 +56,10 @@ export function DeletedPage() {
           Back to chats
         </A>
       </div>
-      <p class="muted">Deleted chats and bots stay here for 30 days, then go for good. A bot's chats go and come back with it.</p>
+      <p class="muted">
+        Deleted chats and bots stay here for 30 days, then go for good: from every device you sync with, and from the sync server. A bot's chats go and come
+        back with it.
+      </p>
       <ErrorNote message={error()} />
       <Show when={deleted()} fallback={<p class="muted">Loading…</p>}>
         {(list) => (
