@@ -123,4 +123,24 @@ describe('two devices answering the same turn offline', () => {
     }
     expect(canonicalProjections(phone.db)).toEqual(canonicalProjections(laptop.db));
   });
+
+  it('leave a reply the other device is still writing to that device: a new leader here does not finish it as interrupted', async () => {
+    const { laptop, phone, later, finish, meet } = await twoDevices();
+    const { chat } = laptop;
+    later();
+    // The phone's start arrives (pushed at once, as the leader does) before its end.
+    const writing = phone.engine.turns.beginTurn(chat, '"Where to?"');
+    meet();
+    expect(laptop.engine.transcript(chat).turns.at(-1)).toMatchObject({ status: 'streaming' });
+    // The laptop's tab reloads: its new leader recovers what this device left streaming, and only that.
+    expect(laptop.engine.turns.recoverInterrupted()).toEqual([]);
+    later();
+    finish(phone.engine, writing, 'Mira points north.');
+    meet();
+    for (const device of [laptop, phone]) expect(device.engine.transcript(chat).turns.at(-1)).toMatchObject({ status: 'done', text: 'Mira points north.' });
+    // Its own interrupted reply is still recovered, as before.
+    later();
+    laptop.engine.turns.beginTurn(chat, '"And then?"');
+    expect(laptop.engine.turns.recoverInterrupted()).toHaveLength(1);
+  });
 });

@@ -140,10 +140,19 @@ export function turnCommands(ctx: LogContext) {
       });
     },
 
-    /** Replies left streaming by a leader that died: committed with their checkpointed text, truncated. */
+    /**
+     * Replies left streaming by a leader of this device that died: committed with their
+     * checkpointed text, truncated. A reply another device is writing (its start came through
+     * sync, its end is on the way) is left alone: finishing it here as interrupted would replace
+     * its text on every device.
+     */
     recoverInterrupted(): string[] {
       return db.transaction(() => {
-        const rows = db.all<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model, text FROM transcript WHERE status = 'streaming'");
+        const rows = db.all<StreamingRow>(
+          `SELECT t.turn_id, t.chat_id, t.seq, t.speaker, t.model, t.text FROM transcript t WHERE t.status = 'streaming'
+             AND (SELECT e.device_id FROM events e WHERE e.chat_id = t.chat_id AND e.kind IN ('assistant_turn_started', 'reply_continued')
+                    AND json_extract(e.payload, '$.turnId') = t.turn_id ORDER BY e.id DESC LIMIT 1) = (SELECT id FROM database_identity LIMIT 1)`,
+        );
         for (const row of rows) {
           // A continued reply keeps its earlier text even if no checkpoint was written yet.
           const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id])?.text ?? row.text;
