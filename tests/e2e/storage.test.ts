@@ -35,7 +35,8 @@ describe('when the browser refuses to store more', () => {
       await expect.poll(() => tab.locator('[data-banner="not-saved"]').textContent()).toMatch(/Your last change was not saved/);
     }
     await page.reload();
-    await expect.poll(() => botList(page).allTextContents()).toContain('Saved before');
+    // A reload starts a new leader, which takes more than poll's default second on a busy machine.
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toContain('Saved before');
     expect(await botList(page).allTextContents()).not.toContain(`Big ${refused!.at}`);
 
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });

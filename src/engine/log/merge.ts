@@ -41,7 +41,7 @@ function readyToMerge(db: Db, arriving: readonly SyncedEvent[]): { ready: Synced
     if (trail.has(event.id)) return false;
     trail.add(event.id);
     const names = [...(event.cause_id === null ? [] : [event.cause_id]), ...(definitionOf(event.kind)?.refersTo?.(JSON.parse(event.payload) as never) ?? [])];
-    const ok = names.every((id) => inLog(id) || (byId.has(id) && ready(byId.get(id)!, trail)));
+    const ok = names.every((id) => (byId.has(id) ? ready(byId.get(id)!, trail) : inLog(id)));
     verdict.set(event.id, ok);
     return ok;
   };
