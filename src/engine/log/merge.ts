@@ -91,7 +91,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   const { ready, waiting } = readyToMerge(db, arriving.filter((e) => !removed.has(e.id)));
   const rows = ready.sort((a, b) => (a.id < b.id ? -1 : 1));
   const keepWaiting = () => {
-    db.run('DELETE FROM sync_waiting');
+    if (waitingBefore.length > 0) db.run('DELETE FROM sync_waiting');
     for (const e of waiting) db.run('INSERT INTO sync_waiting (id, event) VALUES (?, ?)', [e.id, JSON.stringify(e)]);
     for (const chatId of removedChats) db.run('INSERT INTO purged_chats (chat_id) VALUES (?) ON CONFLICT DO NOTHING', [chatId]);
     noteServerCopies(db, [...removed]);
