@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
-import { couchDatabase } from '../../src/engine/sync/couch.ts';
 import { eventToDoc } from '../../src/engine/sync/event-docs.ts';
-import { createReplicator } from '../../src/engine/sync/replicator.ts';
 import { startCouch, freshDatabaseName, type CouchServer } from '../support/couch-server.ts';
 import { canonicalProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine } from '../support/sqlite.ts';
+import { exchange, replicatorFor as replicatorForServer, type Device } from '../support/sync-devices.ts';
 
 /**
  * "Delete forever" on one device takes the story off every device and off the sync server: the
@@ -23,33 +20,12 @@ afterAll(async () => {
   await server.close();
 });
 
-interface Device {
-  engine: Engine;
-  db: Db;
-}
 
 /** Devices share one wall clock, as they would; each step moves it on. */
 const wall = { t: Date.UTC(2026, 0, 1) };
 const device = (): Promise<Device> => openTestEngine({ now: () => (wall.t += 1_000) });
 
-const replicatorFor = (d: Device, database: string) =>
-  createReplicator({
-    couch: couchDatabase(`${server.url}/${database}`, server.fetch),
-    remote: `${server.url}/${database}`,
-    log: d.engine.sync,
-    deviceId: () => d.engine.identify().dbId,
-    batch: 7,
-  });
-
-function exchange(d: Device, chat: string, bot: string, text: string) {
-  const turn = d.engine.newId();
-  d.engine.append([
-    draft.userTurn(chat, d.engine.newId(), text),
-    draft.assistantStarted(chat, turn, bot),
-    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
-    { ...draft.memory(chat, d.engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
-  ]);
-}
+const replicatorFor = (d: Device, database: string) => replicatorForServer(server, d, database, 7);
 
 /** Every document the server hands out, as text. */
 const serverText = async (database: string): Promise<string> => (await server.fetch(`${server.url}/${database}/_changes?include_docs=true`)).text();
@@ -97,7 +73,7 @@ describe('a purge carried by sync', () => {
     await phoneSync.push();
     expect(await serverText(name)).toContain('whispered secret from the phone');
     const phoneReport = await phoneSync.syncOnce();
-    expect(phoneReport.removed).toBe(4);
+    expect(phoneReport.removed).toBe(5); // the phone's exchange: line, reply's start and end, feeling, memory
     expect(chatIds(phone)).toEqual([kept]);
     expect(eventsOf(phone, secret)).toBe(0);
     await laptopSync.syncOnce();

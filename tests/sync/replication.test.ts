@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
 import { couchDatabase, SyncError, VALIDATION_DESIGN } from '../../src/engine/sync/couch.ts';
 import { eventToDoc } from '../../src/engine/sync/event-docs.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';
@@ -8,6 +6,7 @@ import { startCouch, freshDatabaseName, type CouchServer } from '../support/couc
 import { canonicalProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { exchange, replicatorFor as replicatorForServer, type Device } from '../support/sync-devices.ts';
 
 let server: CouchServer;
 beforeAll(async () => {
@@ -17,10 +16,6 @@ afterAll(async () => {
   await server.close();
 });
 
-interface Device {
-  engine: Engine;
-  db: Db;
-}
 
 const json = async (path: string, init?: RequestInit) => {
   const response = await server.fetch(`${server.url}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
@@ -32,15 +27,7 @@ async function device(start = Date.UTC(2026, 0, 1)): Promise<Device> {
   return openTestEngine({ now: () => clock.advance(1_000) });
 }
 
-function replicatorFor(d: Device, database: string, batch?: number) {
-  return createReplicator({
-    couch: couchDatabase(`${server.url}/${database}`, server.fetch),
-    remote: `${server.url}/${database}`,
-    log: d.engine.sync,
-    deviceId: () => d.engine.identify().dbId,
-    ...(batch ? { batch } : {}),
-  });
-}
+const replicatorFor = (d: Device, database: string, batch?: number) => replicatorForServer(server, d, database, batch);
 
 function story(d: Device, exchanges: number): { chat: string; bot: string } {
   const bot = d.engine.newId();
@@ -48,17 +35,6 @@ function story(d: Device, exchanges: number): { chat: string; bot: string } {
   d.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
   for (let i = 0; i < exchanges; i++) exchange(d, chat, bot, `line ${i}`);
   return { chat, bot };
-}
-
-function exchange(d: Device, chat: string, bot: string, text: string) {
-  const turn = d.engine.newId();
-  d.engine.append([
-    draft.userTurn(chat, d.engine.newId(), text),
-    draft.assistantStarted(chat, turn, bot),
-    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
-    { ...draft.edge(chat, bot, 'you', { affinityDelta: 1, facts: [`heard ${text}`] }), causeDraft: 2 },
-    { ...draft.memory(chat, d.engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
-  ]);
 }
 
 const userLines = (d: Device, chat: string) =>
