@@ -153,4 +153,23 @@ describe('the purge', () => {
     expect(() => s.db.run("DELETE FROM events WHERE kind = 'purged'")).toThrow(/only a logged purge removes data/);
     expect(() => s.db.run("DELETE FROM events WHERE kind = 'you_authored'")).toThrow(/only a logged purge removes data/);
   });
+
+  it('a bot deleted forever leaves no feelings or memories in the stories it visited, and a rebuild agrees', async () => {
+    const s = await twoStories();
+    const { engine, db, chat, theo } = s;
+    // Theo visits Mira's story: Ada feels something about him there. Then he is reset, which
+    // cleared that feeling, and deleted forever, which takes his reset out of the log with him.
+    engine.append([draft.edge(chat, theo, 'you', { affinityDelta: 3, facts: ['met Ada'] })]);
+    engine.append([{ kind: 'bot_reset', payload: { botId: theo } }]);
+    engine.append([draft.edge(chat, 'you', theo, { affinityDelta: 1, facts: ['thinks of Theo'] })]);
+    engine.deletion.deleteBot(theo);
+    engine.deletion.purgeNow({ botId: theo });
+    const involving = () => db.all('SELECT source, target FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chat, theo]);
+    expect(involving()).toEqual([]);
+    const incremental = dumpProjections(db);
+    rebuild(db);
+    expect(dumpProjections(db)).toEqual(incremental);
+    engine.rebuildChat(chat);
+    expect(dumpProjections(db)).toEqual(incremental);
+  });
 });

@@ -66,6 +66,9 @@ export const purged = defineEvent({
   }),
   apply(db, { payload }) {
     for (const chatId of payload.chats) forgetChat(db, chatId);
+    // What other stories hold of a purged bot (its feelings, its memories as a guest) goes too:
+    // its reset, which had removed them, is among the events purged.
+    for (const { id } of db.all<{ id: string }>('SELECT id FROM chats')) for (const botId of payload.bots) forgetBotIn(db, botId, id);
     for (const botId of payload.bots) {
       db.run('DELETE FROM bots WHERE id = ?', [botId]);
       // The card it came from and the player's edits of its lorebook go with it.
@@ -75,7 +78,19 @@ export const purged = defineEvent({
     // A picture named among the removed events is removed with them.
     for (const id of payload.events) db.run('DELETE FROM images WHERE seq = (SELECT seq FROM events WHERE id = ?)', [id]);
   },
+  applyToChat(db, { payload }, chatId) {
+    if (payload.chats.includes(chatId)) forgetChat(db, chatId);
+    for (const botId of payload.bots) forgetBotIn(db, botId, chatId);
+  },
 });
+
+function forgetBotIn(db: Db, botId: string, chatId: string): void {
+  db.run('DELETE FROM memories WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
+  db.run('DELETE FROM scene_summaries WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
+  db.run('DELETE FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
+  db.run('DELETE FROM edge_facts WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
+  db.run('DELETE FROM activity WHERE chat_id = ? AND entity = ?', [chatId, botId]);
+}
 
 function forgetChat(db: Db, chatId: string): void {
   db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
