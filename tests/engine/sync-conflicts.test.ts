@@ -134,6 +134,8 @@ describe('two devices answering the same turn offline', () => {
     expect(laptop.engine.transcript(chat).turns.at(-1)).toMatchObject({ status: 'streaming' });
     // The laptop's tab reloads: its new leader recovers what this device left streaming, and only that.
     expect(laptop.engine.turns.recoverInterrupted()).toEqual([]);
+    // One reply at a time per story; the laptop is told where this one is being written (its Stop could not stop it).
+    expect(() => laptop.engine.turns.beginTurn(chat, '"Wait!"')).toThrow(/being written on another device/);
     later();
     finish(phone.engine, writing, 'Mira points north.');
     meet();

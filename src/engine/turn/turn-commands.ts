@@ -26,6 +26,10 @@ export interface StartedTurn {
   prefix?: string;
 }
 
+/** The transcript row `t` is being written by this device: the latest start or continuation of its reply is this device's. */
+const WRITTEN_HERE = `(SELECT e.device_id FROM events e WHERE e.chat_id = t.chat_id AND e.kind IN ('assistant_turn_started', 'reply_continued')
+  AND json_extract(e.payload, '$.turnId') = t.turn_id ORDER BY e.id DESC LIMIT 1) = (SELECT id FROM database_identity LIMIT 1)`;
+
 interface StreamingRow {
   turn_id: string;
   chat_id: string;
@@ -41,6 +45,16 @@ export function turnCommands(ctx: LogContext) {
 
   const streamingIn = (chatId: string) =>
     db.get<StreamingRow>("SELECT turn_id, chat_id, seq, speaker, model, text FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId]);
+
+  /** One reply at a time per story; Stop ends one written here, not one another device is writing. */
+  function refuseWhileStreaming(chatId: string): void {
+    const row = streamingIn(chatId);
+    if (!row) return;
+    if (!db.get(`SELECT 1 AS x FROM transcript t WHERE t.chat_id = ? AND t.turn_id = ? AND ${WRITTEN_HERE}`, [chatId, row.turn_id])) {
+      throw new CommandRejectedError('A reply to this story is being written on another device: it shows here when it is done.');
+    }
+    throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+  }
 
   function hostOf(chatId: string): string {
     const chat = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
@@ -85,7 +99,7 @@ export function turnCommands(ctx: LogContext) {
     beginTurn(chatId: string, text: string, commandId?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
-        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        refuseWhileStreaming(chatId);
         const settings = readSettings(db);
         const trimmed = text.trim();
         const segments = trimmed ? parseUserText(trimmed, { oocMarker: settings.oocMarker }) : [];
@@ -149,9 +163,7 @@ export function turnCommands(ctx: LogContext) {
     recoverInterrupted(): string[] {
       return db.transaction(() => {
         const rows = db.all<StreamingRow>(
-          `SELECT t.turn_id, t.chat_id, t.seq, t.speaker, t.model, t.text FROM transcript t WHERE t.status = 'streaming'
-             AND (SELECT e.device_id FROM events e WHERE e.chat_id = t.chat_id AND e.kind IN ('assistant_turn_started', 'reply_continued')
-                    AND json_extract(e.payload, '$.turnId') = t.turn_id ORDER BY e.id DESC LIMIT 1) = (SELECT id FROM database_identity LIMIT 1)`,
+          `SELECT t.turn_id, t.chat_id, t.seq, t.speaker, t.model, t.text FROM transcript t WHERE t.status = 'streaming' AND ${WRITTEN_HERE}`,
         );
         for (const row of rows) {
           // A continued reply keeps its earlier text even if no checkpoint was written yet.
@@ -185,7 +197,7 @@ export function turnCommands(ctx: LogContext) {
       const shown = () => latestReplyVersion(chatId) ?? { number, of: 0 };
       return command(ctx, commandId, (stampFirst) => {
         hostOf(chatId);
-        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        refuseWhileStreaming(chatId);
         const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
         refuseBeforeReset(chatId, last.seq);
@@ -204,7 +216,7 @@ export function turnCommands(ctx: LogContext) {
     continueReply(chatId: string, commandId?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
         hostOf(chatId);
-        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        refuseWhileStreaming(chatId);
         const last = db.get<{ seq: number; role: string; turn_id: string; text: string; finished_seq: number | null; speaker: string; model: string | null }>(
           'SELECT seq, role, turn_id, text, finished_seq, speaker, model FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1',
           [chatId],
@@ -231,7 +243,7 @@ export function turnCommands(ctx: LogContext) {
     regenerate(chatId: string, commandId?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
         const speaker = hostOf(chatId);
-        if (streamingIn(chatId)) throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
+        refuseWhileStreaming(chatId);
         const last = db.get<{ seq: number; role: string; model: string | null }>('SELECT seq, role, model FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         refuseBeforeReset(chatId, last.seq);
