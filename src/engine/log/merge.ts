@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
 import { checkedEvent, type BackupEvent } from './backup.ts';
 import { project } from './project.ts';
-import { isPurged, noteServerCopies, purgedSoFar, removePurgedEvents } from './purges.ts';
+import { noteServerCopies, purgeCheck, purgedSoFar, removePurgedEvents } from './purges.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
 import { inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
@@ -84,7 +84,8 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   const purged = purgedSoFar(db, arriving);
   const newPurges = arriving.some((e) => e.kind === 'purged');
   // What a purge (here or arriving) removed never enters the log; the server is told to let it go.
-  const removed = new Set(arriving.filter((e) => isPurged(db, purged, e, arriving)).map((e) => e.id));
+  const isPurged = purgeCheck(db, purged, arriving);
+  const removed = new Set(arriving.filter(isPurged).map((e) => e.id));
   // A chat taken with its purged bot is remembered, for its events that come in later pages.
   const removedChats = arriving.filter((e) => e.kind === 'chat_created' && removed.has(e.id) && !purged.chats.has(e.chat_id!)).map((e) => e.chat_id!);
   for (const e of arriving) if (e.chat_id !== null && removedChats.includes(e.chat_id)) removed.add(e.id);
@@ -133,13 +134,6 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     for (const row of written) {
       db.run(`INSERT INTO events (seq, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [next, row.id, row.device_id, row.ts, row.kind, row.chat_id, row.payload, row.cause_id, row.command_id]);
       seqs.set(row.id, next++);
-    }
-    const present = (id: string) => db.get('SELECT 1 AS x FROM events WHERE id = ?', [id]) !== undefined;
-    for (const row of rows) {
-      if (row.cause_id !== null && !present(row.cause_id)) throw new MergeError(`Event ${row.id} (${row.kind}) was caused by event ${row.cause_id}, which has not arrived; nothing was merged.`);
-      for (const ref of definitionOf(row.kind)?.refersTo?.(JSON.parse(row.payload) as never) ?? []) {
-        if (!present(ref)) throw new MergeError(`Event ${row.id} (${row.kind}) refers to event ${ref}, which has not arrived; nothing was merged.`);
-      }
     }
 
     const chats = [...new Set(written.map((r) => r.chat_id).filter((c): c is string => c !== null))];

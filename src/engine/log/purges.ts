@@ -41,29 +41,34 @@ export function purgedSoFar(db: Db, arriving: readonly BackupEvent[] = []): Purg
 }
 
 /**
- * Whether a purge removed this event: it is named, or in a purged chat, or a chat hosted by a
- * purged bot, or one of a purged bot's own events. `arriving` are the events that come with it,
- * where a chat's creation may be found before it is in the log.
+ * Whether a purge removed an event: it is named, or in a purged chat, or a chat hosted by a purged
+ * bot, or one of a purged bot's own events. `arriving` are the events that come with it, where a
+ * chat's creation may be found before it is in the log. Made once per batch: each chat's host is
+ * looked up once.
  */
-export function isPurged(db: Db, purged: Purged, event: BackupEvent, arriving: readonly BackupEvent[] = []): boolean {
-  if (event.kind === 'purged') return false;
-  if (purged.events.has(event.id)) return true;
-  if (event.chat_id !== null) {
-    if (purged.chats.has(event.chat_id)) return true;
+export function purgeCheck(db: Db, purged: Purged, arriving: readonly BackupEvent[] = []): (event: BackupEvent) => boolean {
+  const byId = new Map(arriving.map((e) => [e.id, e]));
+  const createdIn = new Map(arriving.filter((e) => e.kind === 'chat_created').map((e) => [e.chat_id!, e.payload]));
+  const hosts = new Map<string, string | null>();
+  const botOf = (payload: string | undefined) => (payload === undefined ? null : ((JSON.parse(payload) as { botId?: string }).botId ?? null));
+  const hostOf = (chatId: string): string | null => {
+    if (!hosts.has(chatId)) {
+      const created = createdIn.get(chatId) ?? db.get<{ payload: string }>("SELECT payload FROM events WHERE chat_id = ? AND kind = 'chat_created'", [chatId])?.payload;
+      hosts.set(chatId, botOf(created));
+    }
+    return hosts.get(chatId)!;
+  };
+  return (event) => {
+    if (event.kind === 'purged') return false;
+    if (purged.events.has(event.id)) return true;
+    if (event.chat_id !== null) return purged.chats.has(event.chat_id) || (purged.bots.size > 0 && purged.bots.has(hostOf(event.chat_id) ?? ''));
     if (purged.bots.size === 0) return false;
-    const created =
-      arriving.find((e) => e.chat_id === event.chat_id && e.kind === 'chat_created')?.payload ??
-      db.get<{ payload: string }>("SELECT payload FROM events WHERE chat_id = ? AND kind = 'chat_created'", [event.chat_id])?.payload;
-    return created !== undefined && purged.bots.has((JSON.parse(created) as { botId: string }).botId);
-  }
-  if (purged.bots.size === 0) return false;
-  const payload = JSON.parse(event.payload) as { botId?: unknown; reset?: unknown };
-  if (BOT_EVENT_KINDS.includes(event.kind)) return purged.bots.has(payload.botId as string);
-  if (event.kind === 'bot_reset_undone') {
-    const reset = arriving.find((e) => e.id === payload.reset)?.payload ?? db.get<{ payload: string }>('SELECT payload FROM events WHERE id = ?', [String(payload.reset)])?.payload;
-    return reset !== undefined && purged.bots.has((JSON.parse(reset) as { botId: string }).botId);
-  }
-  return false;
+    const payload = JSON.parse(event.payload) as { botId?: string; reset?: string };
+    if (BOT_EVENT_KINDS.includes(event.kind)) return purged.bots.has(payload.botId ?? '');
+    if (event.kind !== 'bot_reset_undone' || payload.reset === undefined) return false;
+    const reset = byId.get(payload.reset)?.payload ?? db.get<{ payload: string }>('SELECT payload FROM events WHERE id = ?', [payload.reset])?.payload;
+    return purged.bots.has(botOf(reset) ?? '');
+  };
 }
 
 /**
@@ -75,10 +80,10 @@ export function isPurged(db: Db, purged: Purged, event: BackupEvent, arriving: r
  */
 export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): string[] {
   const bots = JSON.stringify([...purged.bots]);
-  const chats = JSON.stringify([...purged.chats, ...db.all<{ c: string }>(
-    "SELECT chat_id AS c FROM events WHERE kind = 'chat_created' AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?))",
-    [bots],
-  ).map((r) => r.c)]);
+  const hosted = db
+    .all<{ c: string }>("SELECT chat_id AS c FROM events WHERE kind = 'chat_created' AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?))", [bots])
+    .map((r) => r.c);
+  const chats = JSON.stringify([...purged.chats, ...hosted]);
   const ids = db
     .all<{ id: string }>(
       `SELECT id FROM events WHERE kind <> 'purged' AND (
@@ -92,8 +97,8 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   if (ids.length === 0) return [];
   const list = JSON.stringify(ids);
   if (arrived || db.get('SELECT 1 AS x FROM sync_state LIMIT 1')) noteServerCopies(db, ids);
-  // A chat taken with its bot that no purge names: its events arriving later from another device go too.
-  db.run('INSERT INTO purged_chats (chat_id) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING', [chats]);
+  // A chat taken with its bot that no purge may name: its events arriving later from another device go too.
+  db.run('INSERT INTO purged_chats (chat_id) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING', [JSON.stringify(hosted)]);
   // What they hid goes with them (a purged bot's reset and its undo are both among them).
   db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE id IN (SELECT value FROM json_each(?)))', [list]);
   withoutLogGuards(db, () => db.run('DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]));

@@ -78,7 +78,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
-    remark(db, '', []);
+    remark(db);
     const journalFrom = new Map<string, number>();
     for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT chat_id, count(*) AS events FROM events WHERE chat_id IS NOT NULL GROUP BY chat_id')) {
       const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
@@ -143,7 +143,7 @@ export function settleLastSeq(db: Db, chatId?: string): void {
  */
 export function remarkChat(db: Db, chatId: string): void {
   db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
-  remark(db, 'chat_id = ? AND ', [chatId]);
+  remark(db, chatId);
 }
 
 /**
@@ -153,20 +153,22 @@ export function remarkChat(db: Db, chatId: string): void {
  * statement (repeated while it finds more, for chains): going event by event cost a rebuild half
  * its speed.
  */
-function remark(db: Db, where: string, params: readonly string[]): void {
+function remark(db: Db, chatId?: string): void {
+  const inChat = chatId === undefined ? '' : 'e.chat_id = ? AND ';
+  const params = chatId === undefined ? [] : [chatId];
   let after = '';
   const inheritBetween = (before: string) => {
     while (
       db.run(
         `INSERT INTO visibility (seq, superseded_by, hidden_by)
          SELECT e.seq, v.superseded_by, v.hidden_by FROM events e JOIN events c ON c.id = e.cause_id JOIN visibility v ON v.seq = c.seq
-         WHERE ${where.replaceAll('chat_id', 'e.chat_id')} e.id > ? AND e.id < ? AND e.cause_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
+         WHERE ${inChat}e.id > ? AND e.id < ? AND e.cause_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
          ON CONFLICT (seq) DO NOTHING`,
         [...params, after, before],
       ) > 0
     );
   };
-  replay(db, `${where}kind IN (SELECT value FROM json_each(?))`, [...params, MARKING_KINDS], (row) => {
+  replay(db, `${inChat}kind IN (SELECT value FROM json_each(?))`, [...params, MARKING_KINDS], (row) => {
     inheritBetween(row.id);
     definition(row.kind).marks?.(db, fromRow(row));
     inheritFromCause(db, { seq: row.seq, causeId: row.cause_id });
