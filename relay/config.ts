@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { ConfigError } from './config-error.ts';
 import { loadSyncTarget, type SyncTarget } from './sync-proxy.ts';
 
 export interface RelayConfig {
@@ -35,9 +36,6 @@ export interface RelayConfig {
   sync: SyncTarget | null;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 export const isLoopback = (host: string) => LOOPBACK.test(host);

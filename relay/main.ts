@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, readEnvFile } from './config.ts';
+import { ConfigError } from './config-error.ts';
+import { loadConfig, readEnvFile } from './config.ts';
 import { consoleLogger } from './logger.ts';
 import { createRelay } from './server.ts';
 import { distDir } from './static-files.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { VALIDATION_DESIGN } from '../src/engine/sync/couch.ts';
-import { ConfigError } from './config.ts';
+import { VALIDATION_DESIGN } from '../src/engine/sync/validation-design.ts';
+import { ConfigError } from './config-error.ts';
 import { RelayHttpError } from './http-error.ts';
 import { readBody } from './request-body.ts';
 

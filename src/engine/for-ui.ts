@@ -1,13 +1,17 @@
 /**
  * What the UI takes from the engine, in one place: the call table and the client's type, the
  * schemas its forms check before sending, the formatters and the read models' types. The UI
- * imports engine code from here and nowhere deeper, so the engine can move its files freely.
+ * imports engine code from here and nowhere deeper (`for-ui-files.ts` for what it loads when
+ * first needed), so the engine can move its files freely; `npm test` checks it (dependency-cruiser).
  */
 export { API, readsOf, type QueryName } from './api.ts';
 export type { EngineClient } from './leader/handlers.ts';
-export { importTopic, streamTopic, type StreamMessage } from './leader/stream.ts';
+export { importTopic, streamTopic, SYNC_TOPIC, type StreamMessage } from './leader/stream.ts';
+export type { SyncStatus } from './leader/sync-runner.ts';
+export type { BackupSummary } from './log/backup-lines.ts';
 export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';
+export { editMarkKey, type EditTarget } from './events/edit-marks.ts';
 export { kickoffSchema, type Kickoff } from './kickoff-schema.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';

@@ -7,7 +7,7 @@ import { command } from './log/command.ts';
 import type { EventDraft } from './log/draft.ts';
 import { CommandRejectedError, EventValidationError } from './log/errors.ts';
 import { currentValue, latestEdit } from './queries/state-edits.ts';
-import type { EditTarget } from './events/manual-edit.ts';
+import type { EditTarget } from './events/edit-marks.ts';
 import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
 import { samplerOverrides } from './sampler.ts';
 

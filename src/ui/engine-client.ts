@@ -1,10 +1,9 @@
 import * as Comlink from 'comlink';
 import { createEffect, createSignal } from 'solid-js';
 import { relayToken } from './relay-token.ts';
-import { API, type EngineClient } from '../engine/for-ui.ts';
+import { API, type BackupSummary, type EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
-import type { BackupSummary } from '../engine/log/backup-lines.ts';
 import type { StoredBackup } from '../worker/backup-store.ts';
 import type { MemoryUse } from '../worker/open-database.ts';
 import type { TabStatus, TestHooks, WorkerEvent } from '../worker/tab-coordinator.ts';

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.ts';
-import type { BackupEvent } from '../engine/log/backup.ts';
+import type { BackupEvent } from '../engine/log/backup-event.ts';
 import { createStoryCount, type BackupSummary } from '../engine/log/backup-lines.ts';
 
 /**

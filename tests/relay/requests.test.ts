@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { ConfigError, loadConfig } from '../../relay/config.ts';
+import { ConfigError } from '../../relay/config-error.ts';
+import { loadConfig } from '../../relay/config.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
 

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../relay/config.ts';
-import { couchDatabase, VALIDATION_DESIGN } from '../../src/engine/sync/couch.ts';
+import { couchDatabase } from '../../src/engine/sync/couch.ts';
+import { VALIDATION_DESIGN } from '../../src/engine/sync/validation-design.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';
 import { startCouch, type CouchServer } from '../support/couch-server.ts';
 import { canonicalProjections } from '../support/dump.ts';

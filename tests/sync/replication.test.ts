@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { couchDatabase, SyncError, VALIDATION_DESIGN } from '../../src/engine/sync/couch.ts';
+import { couchDatabase } from '../../src/engine/sync/couch.ts';
+import { SyncError } from '../../src/engine/sync/sync-error.ts';
+import { VALIDATION_DESIGN } from '../../src/engine/sync/validation-design.ts';
 import { eventToDoc } from '../../src/engine/sync/event-docs.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';
 import { startCouch, freshDatabaseName, type CouchServer } from '../support/couch-server.ts';

@@ -54,7 +54,7 @@ export const edgeUpdate = defineEvent({
       [chatId, p.source, p.target, EDGE_DEFAULT, p.affinityDelta, p.trustDelta, p.lastInteraction, seq],
     );
     addFacts(db, chatId, p.source, p.target, p.facts, seq);
-    if (p.affinityDelta || p.trustDelta || p.facts.length) clearEditMarks(db, chatId, `edge:${p.source}:${p.target}`, ['affinity', 'trust', 'knowledge']);
+    if (p.affinityDelta || p.trustDelta || p.facts.length) clearEditMarks(db, chatId, { type: 'edge', source: p.source, target: p.target }, ['affinity', 'trust', 'knowledge']);
   },
 });
 
@@ -64,7 +64,7 @@ export const edgeSummaryRewritten = defineEvent({
   scope: 'chat',
   schema: z.object({ source: entityRef, target: entityRef, summary: shortText(4_000) }),
   apply(db, { seq, chatId, payload: p }) {
-    clearEditMarks(db, chatId, `edge:${p.source}:${p.target}`, ['summary']);
+    clearEditMarks(db, chatId, { type: 'edge', source: p.source, target: p.target }, ['summary']);
     db.run(
       `INSERT INTO edges (chat_id, source, target, affinity, trust, summary, last_interaction, updated_seq)
        VALUES (?, ?, ?, ?, ?, ?, NULL, ?)

@@ -4,7 +4,7 @@ import { defineEvent, json } from './define.ts';
 import { addFacts } from './edges.ts';
 import { eventId, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
 import { supersede } from '../log/visibility.ts';
-import { markEdited } from './edit-marks.ts';
+import { markEdited, type EditTarget } from './edit-marks.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -53,8 +53,8 @@ const target = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn'), id: uuid }),
   z.object({ type: z.literal('activity'), entity: entityRef }),
   z.object({ type: z.literal('container'), id: uuid }),
-]);
-type Target = z.infer<typeof target>;
+]) satisfies z.ZodType<EditTarget>;
+type Target = EditTarget;
 
 const GLOBAL_TARGETS: readonly TargetType[] = ['you', 'bot'];
 
@@ -110,7 +110,7 @@ export const manualEdit = defineEvent({
     .transform((p) => ({ ...p, value: parseValue(p) })),
   needsChat: (p) => !GLOBAL_TARGETS.includes(p.target.type),
   apply(db: Db, { seq, chatId, payload: p }) {
-    if (chatId && !GLOBAL_TARGETS.includes(p.target.type)) markEdited(db, chatId, editKey(p.target), p.field, seq);
+    if (chatId && !GLOBAL_TARGETS.includes(p.target.type)) markEdited(db, chatId, p.target, p.field, seq);
     if (p.target.type === 'edge' && p.field === 'knowledge') {
       // The whole list is replaced: what the user removed is forgotten, the rest kept in their order.
       db.run('DELETE FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, p.target.source, p.target.target]);
@@ -136,24 +136,6 @@ function parseValue(p: { target: Target; field: string; value: unknown }): unkno
   return checked?.success ? checked.data : p.value;
 }
 
-/** How a state_edits row names what was edited: one key per drawer item. */
-export function editKey(t: Target): string {
-  switch (t.type) {
-    case 'edge':
-      return `edge:${t.source}:${t.target}`;
-    case 'activity':
-      return `activity:${t.entity}`;
-    case 'memory':
-    case 'container':
-    case 'turn':
-    case 'bot':
-      return `${t.type}:${t.id}`;
-    default:
-      return t.type;
-  }
-}
-
-export type EditTarget = Target;
 
 /**
  * The player took back their latest drawer edit: `marks` supersedes that manual_edit and the chat

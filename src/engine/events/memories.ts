@@ -61,7 +61,7 @@ export const memorySignificanceSet = defineEvent({
   scope: 'chat',
   schema: z.object({ memoryId: uuid, significance }),
   apply(db, { chatId, payload: p }) {
-    clearEditMarks(db, chatId, `memory:${p.memoryId}`, ['significance']);
+    clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['significance']);
     db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
   },
 });
@@ -95,7 +95,7 @@ export const memorySummaryRewritten = defineEvent({
   scope: 'chat',
   schema: z.object({ memoryId: uuid, summary: requiredText(4_000), absorbs: z.array(uuid).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
-    clearEditMarks(db, chatId, `memory:${p.memoryId}`, ['summary']);
+    clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['summary']);
     db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
     if (!p.absorbs?.length) return;
     const absorbed = JSON.stringify(p.absorbs.filter((id) => id !== p.memoryId));

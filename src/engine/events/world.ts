@@ -56,7 +56,7 @@ export const activityChange = defineEvent({
          holding = excluded.holding, status = excluded.status, updated_seq = excluded.updated_seq`,
       [chatId, p.entity, p.containerId, p.slot, p.posture, json(p.action), p.attention, json(p.holding), p.status, seq],
     );
-    clearEditMarks(db, chatId, `activity:${p.entity}`);
+    clearEditMarks(db, chatId, { type: 'activity', entity: p.entity });
   },
 });
 

@@ -3,7 +3,7 @@ import type { API, CommandName, QueryName } from '../api.ts';
 import type { Engine } from '../engine.ts';
 import type { Kickoff } from '../kickoff.ts';
 import type { Settings } from '../settings.ts';
-import type { EditTarget } from '../events/manual-edit.ts';
+import type { EditTarget } from '../events/edit-marks.ts';
 import type { NarratorService } from './narrator.ts';
 import type { SyncRunner, SyncStatus } from './sync-runner.ts';
 import { importTopic } from './stream.ts';

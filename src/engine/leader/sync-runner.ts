@@ -1,4 +1,4 @@
-import { SyncError } from '../sync/couch.ts';
+import { SyncError } from '../sync/sync-error.ts';
 import type { Replicator } from '../sync/replicator.ts';
 
 export type SyncState = 'starting' | 'unavailable' | 'paused' | 'syncing' | 'up-to-date' | 'offline' | 'error';

@@ -5,7 +5,8 @@ import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
 import { isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
-import { BACKUP_FORMAT, BackupError, newerFormatMessage, type BackupEvent } from './backup.ts';
+import { BACKUP_FORMAT, BackupError, newerFormatMessage } from './backup.ts';
+import type { BackupEvent } from './backup-event.ts';
 
 /**
  * The backup file (format 3): one JSON value per line, gzip-compressed at the edge. A header line,

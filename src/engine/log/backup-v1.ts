@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createIdClock } from '../ids.ts';
-import type { BackupEvent } from './backup.ts';
+import type { BackupEvent } from './backup-event.ts';
 
 /**
  * The first log shape (backups of version 1): local seqs for order and references, markers updated

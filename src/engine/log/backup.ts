@@ -5,22 +5,11 @@ import { isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
 import { rebuild } from './rebuild.ts';
 import { upgradeV1Events, v1EventRow } from './backup-v1.ts';
+import { eventRow, type BackupEvent } from './backup-event.ts';
 
 export const BACKUP_FORMAT = 'roleplay-engine/event-log';
 export const BACKUP_VERSION = 2;
 
-/** One event as a backup (and, one day, another device) carries it: no local seq, references by id. */
-const eventRow = z.object({
-  id: z.string().min(1).max(100),
-  device_id: z.string().min(1).max(100),
-  ts: z.number().int().min(0),
-  kind: z.string().min(1).max(60),
-  chat_id: z.string().max(100).nullable(),
-  payload: z.string(),
-  cause_id: z.string().max(100).nullable(),
-  command_id: z.string().max(200).nullable(),
-});
-export type BackupEvent = z.infer<typeof eventRow>;
 
 const backupSchema = z.discriminatedUnion('version', [
   z.object({ format: z.literal(BACKUP_FORMAT), version: z.literal(2), exportedAt: z.number(), events: z.array(eventRow) }),

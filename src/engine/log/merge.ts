@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
-import { checkedEvent, type BackupEvent } from './backup.ts';
+import { checkedEvent } from './backup.ts';
+import type { BackupEvent } from './backup-event.ts';
 import { project } from './project.ts';
 import { noteServerCopies, purgeCheck, purgedSoFar, removePurgedEvents } from './purges.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';

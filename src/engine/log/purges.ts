@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import type { BackupEvent } from './backup.ts';
+import type { BackupEvent } from './backup-event.ts';
 import { withoutLogGuards } from './row.ts';
 
 /** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */

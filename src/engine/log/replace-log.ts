@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import type { BackupEvent } from './backup.ts';
+import type { BackupEvent } from './backup-event.ts';
 import { BackupError } from './backup.ts';
 import { rebuild } from './rebuild.ts';
 import { TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards } from './row.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import type { EditTarget } from '../events/manual-edit.ts';
+import { markKey, type EditTarget } from '../events/edit-marks.ts';
 import { VISIBLE } from '../log/visibility.ts';
 
 /** The value a drawer edit replaces, as the projection holds it; undefined when the target is gone. */
@@ -61,7 +61,10 @@ export function latestEdit(db: Db, chatId: string): { id: string; field: string 
   );
 }
 
-/** Which drawer values carry "edited by you": 'target:field' keys, as manual-edit.ts `editKey` names targets. */
+/** Which drawer values carry "edited by you", by `editMarkKey` (events/edit-marks.ts). */
 export function editedValues(db: Db, chatId: string): string[] {
-  return db.all<{ key: string }>("SELECT target || ':' || field AS key FROM state_edits WHERE chat_id = ? ORDER BY key", [chatId]).map((r) => r.key);
+  return db
+    .all<{ target: string; field: string }>('SELECT target, field FROM state_edits WHERE chat_id = ?', [chatId])
+    .map((r) => markKey(r.target, r.field))
+    .sort();
 }

@@ -1,4 +1,6 @@
 import type { EventDoc } from './event-docs.ts';
+import { SyncError } from './sync-error.ts';
+import { VALIDATION_DESIGN } from './validation-design.ts';
 
 /** The `fetch` the client speaks through: the platform's, pointed at the relay's `/sync/` path. */
 export type Fetch = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
@@ -7,19 +9,6 @@ export type Fetch = (url: string, init?: { method?: string; headers?: Record<str
   json(): Promise<unknown>;
   text(): Promise<string>;
 }>;
-
-export class SyncError extends Error {
-  override name = 'SyncError';
-  constructor(
-    message: string,
-    /** The HTTP status, when the server answered. */
-    readonly status?: number,
-    /** The server could not be reached at all: worth trying again later. */
-    readonly offline = false,
-  ) {
-    super(message);
-  }
-}
 
 export interface Change {
   id: string;
@@ -34,17 +23,6 @@ export interface ChangesPage {
   /** How many changes are left after this page, where the server says (CouchDB 2+). */
   pending: number | null;
 }
-
-/**
- * Refuses any change to an existing document: events are written once and never changed. The one
- * thing allowed is a bare deletion (nothing but the id and revision), which is how a purge ("Delete
- * forever") takes an event off the server; a compaction then drops its body.
- */
-export const VALIDATION_DESIGN = {
-  _id: '_design/roleplay-engine',
-  validate_doc_update:
-    "function (newDoc, oldDoc, userCtx) { if (newDoc._id.indexOf('_design/') === 0) return; if (newDoc._deleted) { for (var key in newDoc) { if (key !== '_id' && key !== '_rev' && key !== '_deleted' && key !== '_revisions') throw({ forbidden: 'a deletion carries nothing but its id: ' + newDoc._id }); } return; } if (oldDoc) throw({ forbidden: 'events are never changed: ' + newDoc._id }); }",
-};
 
 /**
  * The few calls of CouchDB's documented HTTP API that replication needs, against one database URL.

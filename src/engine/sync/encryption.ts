@@ -1,5 +1,5 @@
 import { fromBase64, toBase64 } from '../base64.ts';
-import { SyncError } from './couch.ts';
+import { SyncError } from './sync-error.ts';
 
 /**
  * End-to-end encryption of what the sync server holds: each event's content sealed with AES-GCM

@@ -1,5 +1,6 @@
 import type { MergeResult, SyncedEvent } from '../log/merge.ts';
-import { SyncError, type CouchDatabase } from './couch.ts';
+import type { CouchDatabase } from './couch.ts';
+import { SyncError } from './sync-error.ts';
 import { docFor, eventOf } from './event-docs.ts';
 import { ENCRYPTION_DOC, newEncryption, openEncryption, type EncryptionRecord, type Sealer } from './encryption.ts';
 import type { syncLog } from './sync-log.ts';

@@ -51,7 +51,7 @@ export function CardExport(props: { client: AppClient; botId: string }) {
         download(new Blob([JSON.stringify(card.v3, null, 2)], { type: 'application/json' }), `${file}.json`);
         return;
       }
-      const { withTextChunks } = await import('../../engine/cards/png.ts');
+      const { withTextChunks } = await import('../../engine/for-ui-files.ts');
       const png = withTextChunks(await facePng(props.client, card.name, card.avatar), [
         { keyword: 'ccv3', text: base64Utf8(JSON.stringify(card.v3)) },
         { keyword: 'chara', text: base64Utf8(JSON.stringify(card.v2)) },

@@ -1,6 +1,6 @@
 import { A } from '@solidjs/router';
 import { createSignal, For, Show } from 'solid-js';
-import { describeFictionTime, type ChatState, type Memory } from '../../engine/for-ui.ts';
+import { describeFictionTime, editMarkKey, type ChatState, type EditTarget, type Memory } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
@@ -30,8 +30,8 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const name = (ref: string) => props.drawer.names[ref] ?? 'Someone';
   const togglePin = (memory: Memory) => void act(() => props.client.engine.pinMemory(props.chatId, memory.id, !memory.pinned));
   /** One hand edit; the engine's refusal (out of range, empty) comes back to the field that sent it. */
-  const edit = (target: Record<string, unknown>, field: string) => (value: unknown) => props.client.engine.editState(props.chatId, target, field, value);
-  const edited = (key: string) => props.drawer.edited.includes(key);
+  const edit = (target: EditTarget, field: string) => (value: unknown) => props.client.engine.editState(props.chatId, target, field, value);
+  const edited = (target: EditTarget, field: string) => props.drawer.edited.includes(editMarkKey(target, field));
   const [newFact, setNewFact] = createSignal<Record<string, string>>({});
   const bots = createLiveQuery(props.client, { query: 'listBots' }, () => props.client.engine.listBots());
   const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
@@ -96,13 +96,13 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         <h2 id="drawer-clock">When and where</h2>
         <p data-testid="drawer-time">{describeFictionTime(props.drawer.fictionTime)}</p>
         <p class="small-text">
-          <Editable label="weather" value={props.drawer.weather} edited={edited('chat_state:weather')} save={edit({ type: 'chat_state' }, 'weather')}>
+          <Editable label="weather" value={props.drawer.weather} edited={edited({ type: 'chat_state' }, 'weather')} save={edit({ type: 'chat_state' }, 'weather')}>
             <span class="muted">Weather: </span>
             {props.drawer.weather || '—'}
           </Editable>
         </p>
         <p class="small-text">
-          <Editable label="where the story is heading" kind="long" value={props.drawer.narrativeAnchor} edited={edited('chat_state:narrativeAnchor')} save={edit({ type: 'chat_state' }, 'narrativeAnchor')}>
+          <Editable label="where the story is heading" kind="long" value={props.drawer.narrativeAnchor} edited={edited({ type: 'chat_state' }, 'narrativeAnchor')} save={edit({ type: 'chat_state' }, 'narrativeAnchor')}>
             <span class="muted">Heading: </span>
             {props.drawer.narrativeAnchor || '—'}
           </Editable>
@@ -120,10 +120,10 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           <Show when={props.drawer.place} fallback={<span class="muted">No place set.</span>}>
             {(place) => (
               <>
-                <Editable label="place name" value={place().name} edited={edited(`container:${place().id}:name`)} save={edit({ type: 'container', id: place().id }, 'name')}>
+                <Editable label="place name" value={place().name} edited={edited({ type: 'container', id: place().id }, 'name')} save={edit({ type: 'container', id: place().id }, 'name')}>
                   <strong>{place().name}</strong>
                 </Editable>{' '}
-                <Editable label="kind of place" value={place().type} edited={edited(`container:${place().id}:type`)} save={edit({ type: 'container', id: place().id }, 'type')}>
+                <Editable label="kind of place" value={place().type} edited={edited({ type: 'container', id: place().id }, 'type')} save={edit({ type: 'container', id: place().id }, 'type')}>
                   <span class="muted">({place().type})</span>
                 </Editable>
               </>
@@ -181,15 +181,15 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                     </button>
                   </Show>
                   <div class="activity-fields small-text">
-                    <Editable label={`what ${name(a.entity)} is doing`} value={a.action.verb} edited={edited(`activity:${a.entity}:doing`)} save={edit({ type: 'activity', entity: a.entity }, 'doing')}>
+                    <Editable label={`what ${name(a.entity)} is doing`} value={a.action.verb} edited={edited({ type: 'activity', entity: a.entity }, 'doing')} save={edit({ type: 'activity', entity: a.entity }, 'doing')}>
                       <span class="muted">doing </span>
                       {a.action.verb || '—'}
                     </Editable>
-                    <Editable label={`${name(a.entity)}'s posture`} value={a.posture} edited={edited(`activity:${a.entity}:posture`)} save={edit({ type: 'activity', entity: a.entity }, 'posture')}>
+                    <Editable label={`${name(a.entity)}'s posture`} value={a.posture} edited={edited({ type: 'activity', entity: a.entity }, 'posture')} save={edit({ type: 'activity', entity: a.entity }, 'posture')}>
                       <span class="muted">posture </span>
                       {a.posture || '—'}
                     </Editable>
-                    <Editable label={`${name(a.entity)}'s attention`} value={a.attention} edited={edited(`activity:${a.entity}:attention`)} save={edit({ type: 'activity', entity: a.entity }, 'attention')}>
+                    <Editable label={`${name(a.entity)}'s attention`} value={a.attention} edited={edited({ type: 'activity', entity: a.entity }, 'attention')} save={edit({ type: 'activity', entity: a.entity }, 'attention')}>
                       <span class="muted">attending to </span>
                       {a.attention || '—'}
                     </Editable>
@@ -265,7 +265,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                   <For each={(['affinity', 'trust'] as const)}>
                     {(field) => {
                       const label = field === 'affinity' ? 'Affinity' : 'Trust';
-                      const target = { type: 'edge', source: edge.source, target: edge.target };
+                      const target: EditTarget = { type: 'edge', source: edge.source, target: edge.target };
                       return (
                         <div class="meter-row">
                           <span>{label}</span>
@@ -274,7 +274,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                             label={`${label.toLowerCase()} of ${name(edge.source)} toward ${name(edge.target)}`}
                             kind="score"
                             value={Math.round(edge[field])}
-                            edited={edited(`edge:${edge.source}:${edge.target}:${field}`)}
+                            edited={edited(target, field)}
                             save={edit(target, field)}
                           >
                             <span data-testid={field}>{Math.round(edge[field])}</span>
@@ -288,7 +288,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                       label={`how ${name(edge.source)} sees ${name(edge.target)}`}
                       kind="long"
                       value={edge.summary}
-                      edited={edited(`edge:${edge.source}:${edge.target}:summary`)}
+                      edited={edited({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
                       save={edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
                     >
                       {edge.summary || <span class="muted">No summary yet.</span>}
@@ -312,7 +312,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                       )}
                     </For>
                   </ul>
-                  <Show when={edited(`edge:${edge.source}:${edge.target}:knowledge`)}>
+                  <Show when={edited({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')}>
                     <span class="edited-mark">facts edited by you</span>
                   </Show>
                   <form
@@ -363,7 +363,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                       label="significance"
                       kind="significance"
                       value={memory.significance}
-                      edited={edited(`memory:${memory.id}:significance`)}
+                      edited={edited({ type: 'memory', id: memory.id }, 'significance')}
                       save={edit({ type: 'memory', id: memory.id }, 'significance')}
                     >
                       <span class="significance" title={`Significance: ${SIGNIFICANCE[memory.significance]}`} aria-label={`Significance: ${SIGNIFICANCE[memory.significance]}`}>
@@ -383,7 +383,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
                     </button>
                   </div>
                   <div class="memory-text">
-                    <Editable label="memory" kind="long" value={memory.summary} edited={edited(`memory:${memory.id}:summary`)} save={edit({ type: 'memory', id: memory.id }, 'summary')}>
+                    <Editable label="memory" kind="long" value={memory.summary} edited={edited({ type: 'memory', id: memory.id }, 'summary')} save={edit({ type: 'memory', id: memory.id }, 'summary')}>
                       <StoryText text={memory.summary} ooc={OOC} />
                     </Editable>
                   </div>

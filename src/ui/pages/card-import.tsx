@@ -12,7 +12,7 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** The file read as a card, in this tab (the card code loads only now, when a card is imported). */
 async function readFile(file: File) {
-  const [{ readCard }, { botFromCard }] = await Promise.all([import('../../engine/cards/read-card.ts'), import('../../engine/cards/card-to-bot.ts')]);
+  const { readCard, botFromCard } = await import('../../engine/for-ui-files.ts');
   const read = await readCard(new Uint8Array(await file.arrayBuffer()), inflate);
   return { read, bot: botFromCard(read.card.data), fileName: file.name };
 }

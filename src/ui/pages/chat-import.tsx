@@ -8,7 +8,7 @@ import { importTopic, type ImportProgress } from '../../engine/for-ui.ts';
 
 /** The file read and checked in this tab (the reader loads only now, when a chat is imported). */
 async function readChat(file: File) {
-  const { planChatImport } = await import('../../engine/chat-import-plan.ts');
+  const { planChatImport } = await import('../../engine/for-ui-files.ts');
   const text = await file.text();
   return { text, plan: planChatImport(text) };
 }

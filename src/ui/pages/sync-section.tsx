@@ -1,9 +1,7 @@
 import { createEffect, createSignal, lazy, on, onCleanup, onMount, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
-import { SYNC_TOPIC } from '../../engine/leader/stream.ts';
-
-import type { SyncStatus } from '../../engine/leader/sync-runner.ts';
+import { SYNC_TOPIC, type SyncStatus } from '../../engine/for-ui.ts';
 
 // The QR encoder loads only when Settings shows sync.
 const PairingPanel = lazy(() => import('./pairing.tsx').then((m) => ({ default: m.PairingPanel })));
