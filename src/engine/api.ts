@@ -8,7 +8,10 @@ import type { ProjectedTable } from './events/tables.ts';
  * command id) and the UI client is built from its names. The implementations are in
  * `leader/handlers.ts`, typed against these schemas; go-to-definition on a client call lands there.
  *
- * - `query`: reads only, from the tables in `reads`. `records`: it may append an event all the same (a failing classifier).
+ * - `query`: reads only. With `reads` it is live: a screen may keep it and refetches it when a change
+ *   touches one of those tables (tests/engine/query-reads.test.ts holds `reads` to what SQLite says
+ *   the query reads). Without, it is asked once for an action (a preview, an export, a draft) and
+ *   cannot be kept live. `records`: it may append an event all the same (a failing classifier).
  * - `command`: writes. The calling tab makes its command id once, so a re-send is applied once.
  *   `rebuilds`: its effect is a rebuild of the chat's projections, not just appended events.
  * - `admin`: replaces the database under every tab; run by the worker, not the engine.
@@ -16,7 +19,7 @@ import type { ProjectedTable } from './events/tables.ts';
 export interface CallDeclaration {
   kind: 'query' | 'command' | 'admin';
   args: z.ZodTuple;
-  /** For queries: the projected tables its answer comes from. A live query refetches when a change touches one. */
+  /** For live queries: the projected tables its answer comes from. A live query refetches when a change touches one. */
   reads?: readonly ProjectedTable[];
   records?: true;
   rebuilds?: true;
@@ -29,7 +32,7 @@ const none = z.tuple([]);
 const lorebookRef = z.union([z.object({ lorebookId: id }).strict(), z.object({ botId: id }).strict()]);
 
 export const API = {
-  headSeq: { kind: 'query', args: none, reads: [] },
+  headSeq: { kind: 'query', args: none },
   listBots: { kind: 'query', args: none, reads: ['bots'] },
   getBot: { kind: 'query', args: z.tuple([id]), reads: ['bots'] },
   getYou: { kind: 'query', args: none, reads: ['you'] },
@@ -37,37 +40,34 @@ export const API = {
   transcript: {
     kind: 'query',
     args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
-    reads: ['transcript', 'bots', 'you', 'visibility'],
+    reads: ['transcript', 'chats', 'bots', 'you', 'visibility'],
   },
   chatState: {
     kind: 'query',
     args: z.tuple([id]),
     reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you', 'state_edits', 'visibility'],
   },
-  previewRewind: {
-    kind: 'query',
-    args: z.tuple([id, seq]),
-    reads: ['transcript', 'chat_state', 'containers', 'scenes', 'edges', 'edge_facts', 'memories', 'visibility'],
-  },
-  replyPrompt: { kind: 'query', args: z.tuple([id, id]), reads: ['transcript'] },
+  /** What a rewind from `fromSeq` would undo, measured by doing it and rolling back. */
+  previewRewind: { kind: 'query', args: z.tuple([id, seq]) },
+  replyPrompt: { kind: 'query', args: z.tuple([id, id]) },
   settings: { kind: 'query', args: none, reads: ['settings'] },
   classifierFailures: { kind: 'query', args: none, reads: ['classifier_failures'] },
-  exportLog: { kind: 'query', args: none, reads: [] },
-  streamState: { kind: 'query', args: z.tuple([id]), reads: [] },
-  proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true, reads: [] },
+  exportLog: { kind: 'query', args: none },
+  streamState: { kind: 'query', args: z.tuple([id]) },
+  proposeKickoff: { kind: 'query', args: z.tuple([id]), records: true },
   /** A draft of the player's next message, written by the narrator model; nothing is recorded. */
-  impersonate: { kind: 'query', args: z.tuple([id]), reads: [] },
+  impersonate: { kind: 'query', args: z.tuple([id]) },
   /**
    * The player started writing in this chat: the leader gets the first Send's work ready (the SDK
    * loaded and built, the chat's prompt assembled once and thrown away). Writes nothing.
    */
-  prepareToSend: { kind: 'query', args: z.tuple([id]), reads: [] },
+  prepareToSend: { kind: 'query', args: z.tuple([id]) },
   recentlyDeleted: { kind: 'query', args: none, reads: ['chats', 'bots'] },
   /** A bot as a character card to save: V3 and a V2 copy. */
-  exportCard: { kind: 'query', args: z.tuple([id]), reads: ['bots', 'bot_cards'] },
+  exportCard: { kind: 'query', args: z.tuple([id]), reads: ['bots', 'bot_cards', 'lore_entries'] },
   botCardInfo: { kind: 'query', args: z.tuple([id]), reads: ['bot_cards'] },
   /** A chat as a file to save: SillyTavern JSON lines or Markdown. */
-  exportChat: { kind: 'query', args: z.tuple([id, z.enum(['sillytavern', 'markdown'])]), reads: [] },
+  exportChat: { kind: 'query', args: z.tuple([id, z.enum(['sillytavern', 'markdown'])]) },
   /** A stored picture, by hash: never changes once stored. */
   image: { kind: 'query', args: z.tuple([z.string().max(64)]), reads: ['images'] },
   /** Search across every chat's story; hits link to their turn. */
@@ -134,9 +134,9 @@ export const API = {
   purgeNow: { kind: 'command', args: z.tuple([z.object({ chatId: id.optional(), botId: id.optional() })]), rebuilds: true },
 
   /** Where this device stands with the sync server (also published on the `sync` topic as it changes). */
-  syncStatus: { kind: 'query', args: none, reads: [] },
+  syncStatus: { kind: 'query', args: none },
   /** "Sync now": cuts the wait for the server's next change short. */
-  syncNow: { kind: 'query', args: none, reads: [] },
+  syncNow: { kind: 'query', args: none },
   /** "Pause sync on this device", and its undo: a local choice, not an event. */
   setSyncPaused: { kind: 'command', args: z.tuple([z.boolean()]) },
   /** The passphrase this device encrypts synced stories with (null: none); kept on this device only. */
@@ -165,8 +165,11 @@ type KindOf<K extends string> = { [N in CallName]: (typeof API)[N]['kind'] exten
 export type QueryName = KindOf<'query'>;
 export type CommandName = KindOf<'command'>;
 
-/** The tables a query reads (none for a call that is not a query). */
-export const readsOf = (query: QueryName): readonly string[] => (API[query] as CallDeclaration).reads ?? [];
+/** The queries a screen may keep live: those that declare what they read. */
+export type LiveQueryName = { [N in QueryName]: (typeof API)[N] extends { reads: readonly string[] } ? N : never }[QueryName];
+
+/** The tables a live query reads. */
+export const readsOf = (query: LiveQueryName): readonly string[] => (API[query] as CallDeclaration).reads ?? [];
 
 export function declarationOf(method: string): CallDeclaration | undefined {
   return Object.hasOwn(API, method) ? (API as Record<string, CallDeclaration>)[method] : undefined;

@@ -4,7 +4,7 @@
  * imports engine code from here and nowhere deeper (`for-ui-files.ts` for what it loads when
  * first needed), so the engine can move its files freely; `npm test` checks it (dependency-cruiser).
  */
-export { API, readsOf, type QueryName } from './api.ts';
+export { API, readsOf, type LiveQueryName, type QueryName } from './api.ts';
 export type { EngineClient } from './leader/handlers.ts';
 export { importTopic, streamTopic, SYNC_TOPIC, type StreamMessage } from './leader/stream.ts';
 export type { SyncStatus } from './leader/sync-runner.ts';

@@ -1,11 +1,11 @@
 import { createResource, onCleanup, type Accessor, type Resource } from 'solid-js';
-import { readsOf, type QueryName } from '../engine/for-ui.ts';
+import { readsOf, type LiveQueryName } from '../engine/for-ui.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { AppClient } from './engine-client.ts';
 
 export interface LiveQueryScope {
   /** The query whose answer is shown: the tables it reads (declared in the API table) decide when it refetches. */
-  query: QueryName;
+  query: LiveQueryName;
   /** For a chat's query: only that chat's changes count. */
   chatId?: Accessor<string | undefined>;
 }
