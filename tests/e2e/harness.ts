@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
@@ -101,6 +101,36 @@ export async function storyReady(page: Page): Promise<string> {
     );
     return engine.startChat(botId, kickoff);
   }, kickoff);
+}
+
+/** The composer's message box: what players type into. */
+export const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+/** The newest reply in the transcript. */
+export const lastReply = (page: Page) => page.locator('.turn.assistant').last();
+
+/** Sends a line from the composer (Enter) and waits until the newest reply contains `reply`. */
+export async function say(page: Page, line: string, reply: string): Promise<void> {
+  await message(page).fill(line);
+  await message(page).press('Enter');
+  await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain(reply);
+}
+
+/**
+ * A tab on a fresh story (storyReady) showing its chat: the drawer open when asked, and `before`
+ * run on the story before the chat opens (a pin, a setting). Returns the tab and the chat id.
+ */
+export async function openStoryChat(
+  context: BrowserContext,
+  url: string,
+  options: { drawerOpen?: boolean; before?: (page: Page, chatId: string) => Promise<unknown> } = {},
+): Promise<{ page: Page; chatId: string }> {
+  const page = await openTab(context, `${url}/`);
+  await expect.poll(() => role(page), { timeout: 15_000 }).toBe('leader');
+  const chatId = await storyReady(page);
+  if (options.drawerOpen) await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
+  await options.before?.(page, chatId);
+  await page.goto(`${url}/chats/${chatId}`);
+  return { page, chatId };
 }
 
 /**

@@ -4,7 +4,7 @@ import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { exportLog, launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
+import { exportLog, launchBrowser, message, openTab, role, startApp, storyReady } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const apps: Awaited<ReturnType<typeof startApp>>[] = [];
@@ -25,7 +25,6 @@ interface DrawerView {
 }
 const drawer = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id), chatId) as Promise<DrawerView>;
 const pending = (page: Page, chatId: string) => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.analysisStatus(id), chatId) as Promise<{ pending: number }>;
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
 async function play(page: Page, text: string, replies: number) {
   await message(page).fill(text);

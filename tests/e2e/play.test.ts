@@ -4,7 +4,7 @@ import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { keptBackups, launchBrowser, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
+import { keptBackups, lastReply, launchBrowser, message, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 let upstream: FakeUpstream;
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -51,8 +51,6 @@ afterEach(async () => {
 const narratorCalls = () => upstream.completions().filter((r) => (r.body as CompletionRequest).stream);
 const narratorRequests = () => narratorCalls().length;
 const replyTexts = (page: Page) => page.locator('.turn.assistant .story-text').allTextContents();
-const lastReply = (page: Page) => page.locator('.turn.assistant').last();
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
 async function send(page: Page, text: string) {
   await message(page).fill(text);

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { keptBackups, launchBrowser, openTab, role, startApp, storyReady } from './harness.ts';
+import { keptBackups, lastReply, launchBrowser, message, openStoryChat, openTab, say, startApp } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -15,8 +15,6 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
-const lastReply = (page: Page) => page.locator('.turn.assistant').last();
 const pending = (page: Page, chatId: string) =>
   page.evaluate((id) => (globalThis as any).roleplayEngine.engine.analysisStatus(id), chatId) as Promise<{ pending: number }>;
 
@@ -25,11 +23,7 @@ const texts = (page: Page) => page.locator('.turn .story-text').allTextContents(
 /** The story (you, Mira, a chat) in a leader tab and a follower tab, both showing the chat. */
 async function storyInTwoTabs(url: string, options: { drawerOpen?: boolean } = {}) {
   ({ context } = await launchBrowser());
-  const leader = await openTab(context, `${url}/`);
-  await expect.poll(() => role(leader)).toBe('leader');
-  const chatId = await storyReady(leader);
-  if (options.drawerOpen) await leader.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
-  await leader.goto(`${url}/chats/${chatId}`);
+  const { page: leader, chatId } = await openStoryChat(context, url, options);
   const follower = await openTab(context, `${url}/chats/${chatId}`);
   return { leader, follower, chatId };
 }
@@ -90,9 +84,7 @@ describe('versions of a reply (swipes)', () => {
     const botId = await leader.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
     const affinity = (page: Page) => page.locator(`[data-testid="edge"][data-source="${botId}"] [data-testid="affinity"]`).textContent();
 
-    await message(leader).fill('"Look at the sails."');
-    await message(leader).press('Enter');
-    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await say(leader, '"Look at the sails."', 'Answer 1.');
     await expect.poll(() => pending(leader, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => affinity(leader)).toBe('40');
     expect(await leader.getByRole('button', { name: 'Previous version' }).count()).toBe(0); // one version: no controls
@@ -181,9 +173,7 @@ describe('edit and delete', () => {
   it('edits a message in one tab and the other sees it; Save and regenerate answers the new words; Delete leaves an undoable stub', async () => {
     const { app } = await numberedUpstream();
     const { leader, follower, chatId } = await storyInTwoTabs(app.url);
-    await message(leader).fill('"Hello there."');
-    await message(leader).press('Enter');
-    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await say(leader, '"Hello there."', 'Answer 1.');
 
     // Esc cancels; Ctrl+Enter saves; the turn says it was edited, in both tabs.
     const mine = leader.locator('.turn.user').last();
@@ -223,9 +213,7 @@ describe('continue', () => {
   it('goes on from the last word in the same reply, streamed to every tab', async () => {
     const { app } = await numberedUpstream();
     const { leader, follower, chatId } = await storyInTwoTabs(app.url);
-    await message(leader).fill('"Tell me more."');
-    await message(leader).press('Enter');
-    await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    await say(leader, '"Tell me more."', 'Answer 1.');
     await follower.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => lastReply(leader).locator('.story-text').textContent(), { timeout: 20_000 }).toBe('Answer 1. Answer 2.');
     await expect.poll(() => lastReply(follower).locator('.story-text').textContent()).toBe('Answer 1. Answer 2.');
@@ -237,13 +225,8 @@ describe('reset a bot', () => {
   it('needs the exact name typed; the chat keeps its turns behind a divider and starts over; Undo reset brings it all back', async () => {
     const { app } = await numberedUpstream();
     ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    const chatId = await storyReady(page);
-    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
-    await page.goto(`${app.url}/chats/${chatId}`);
-    await message(page).fill('"Remember this."');
-    await message(page).press('Enter');
-    await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain('Answer 1.');
+    const { page, chatId } = await openStoryChat(context, app.url, { drawerOpen: true });
+    await say(page, '"Remember this."', 'Answer 1.');
     await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
     const botId = await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
     const feelings = () => page.getByTestId('edge').count();
@@ -269,9 +252,7 @@ describe('reset a bot', () => {
     expect(await page.locator('.turn .story-text').allTextContents()).toContain('"Remember this."');
     // The reply above the divider is history: nothing offers to regenerate, continue or flip it.
     for (const name of ['Regenerate', 'Continue', 'Previous version']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
-    await message(page).fill('"Hello again."');
-    await message(page).press('Enter');
-    await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
+    await say(page, '"Hello again."', 'Answer 2.');
 
     await page.goto(`${app.url}/bots/${botId}/edit`);
     await page.getByRole('button', { name: 'Undo reset' }).click(); // still offered on a later visit
@@ -286,15 +267,15 @@ describe('why this reply', () => {
   it('opens the prompt of an old reply after a reload: parts by tier with tokens, and the memories it was given', async () => {
     const { app } = await numberedUpstream();
     ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    const chatId = await storyReady(page);
-    // Pin the memory the kickoff left Mira, so the prompt surely carries one.
-    await page.evaluate(async (id) => {
-      const engine = (globalThis as any).roleplayEngine.engine;
-      const state = await engine.chatState(id);
-      await engine.pinMemory(id, state.memories[0].id, true);
-    }, chatId);
-    await page.goto(`${app.url}/chats/${chatId}`);
+    const { page, chatId } = await openStoryChat(context, app.url, {
+      // Pin the memory the kickoff left Mira, so the prompt surely carries one.
+      before: (tab, id) =>
+        tab.evaluate(async (id) => {
+          const engine = (globalThis as any).roleplayEngine.engine;
+          const state = await engine.chatState(id);
+          await engine.pinMemory(id, state.memories[0].id, true);
+        }, id),
+    });
     await play(page, chatId, ['"Where did you hide the lighthouse key?"', '"And the boat?"']);
     await page.reload();
     const first = page.locator('.turn.assistant').nth(1);
@@ -317,9 +298,7 @@ describe('branch from here', () => {
   it('opens a new chat "<title> (branch)" with the story up to that turn; the original is untouched', async () => {
     const { app } = await numberedUpstream();
     ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    const chatId = await storyReady(page);
-    await page.goto(`${app.url}/chats/${chatId}`);
+    const { page, chatId } = await openStoryChat(context, app.url);
     await play(page, chatId, ['"One."', '"Two."']);
     const all = await texts(page);
     const firstReply = page.locator('.turn.assistant').nth(1);
@@ -339,10 +318,7 @@ describe('drawer edits', () => {
   it('sets values by hand with the rule shown on a bad one; marks them; the other tab follows; Undo last edit takes one back', async () => {
     const { app } = await numberedUpstream();
     ({ context } = await launchBrowser());
-    const page = await openTab(context, `${app.url}/`);
-    const chatId = await storyReady(page);
-    await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
-    await page.goto(`${app.url}/chats/${chatId}`);
+    const { page, chatId } = await openStoryChat(context, app.url, { drawerOpen: true });
     const other = await openTab(context, `${app.url}/chats/${chatId}`);
     const botId = await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
     const edge = (p: Page) => p.locator(`[data-testid="edge"][data-source="${botId}"]`);

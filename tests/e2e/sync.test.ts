@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freshDatabaseName, startCouch, type CouchServer } from '../support/couch-server.ts';
-import { browsers, openTab, startApp, storyReady, waitForDatabase, type ServedApp } from './harness.ts';
+import { browsers, message, openTab, type ServedApp, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 /**
  * Two devices: two Chromium profiles (two OPFS stores) against one relay, which syncs through an
@@ -19,7 +19,6 @@ afterAll(async () => {
 });
 const launch = browsers();
 
-const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const lines = (page: Page) => page.locator('.turn .story-text').allTextContents();
 const finishedReplies = (page: Page) => page.locator('.turn.assistant:not([data-status="streaming"])').count();
 
