@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { activateLore, type LoreEntry } from '../src/engine/cards/lore.ts';
+import { activateLore, type LoreEntry } from '../src/engine/lore/activation.ts';
 import { loadTokenCounter } from '../src/engine/turn/tokens.ts';
 import { fmt, median, printTable } from './table.ts';
 

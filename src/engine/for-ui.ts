@@ -23,5 +23,5 @@ export type { PromptReport } from './turn/prompt-report.ts';
 export type { Settings } from './settings.ts';
 export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './sampler.ts';
 export type { ImportProgress } from './chat-import.ts';
-export type { LorebookRef } from './queries/lore.ts';
-export type { LoreEntry } from './cards/lore.ts';
+export type { LorebookRef } from './lore/queries.ts';
+export type { LoreEntry } from './lore/activation.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activateLore, type LoreEntry, type Lorebook } from '../../src/engine/cards/lore.ts';
+import { activateLore, type LoreEntry, type Lorebook } from '../../src/engine/lore/activation.ts';
 
 let next = 0;
 const entry = (over: Partial<LoreEntry>): LoreEntry => ({
@@ -99,7 +99,7 @@ describe('lorebook activation', () => {
 
 describe('hostile expressions', () => {
   it('a key that could take exponential time never matches, and scanning with it returns at once; plain expressions still work', async () => {
-    const { riskyPattern } = await import('../../src/engine/cards/lore.ts');
+    const { riskyPattern } = await import('../../src/engine/lore/activation.ts');
     expect(['(a+)+$', '(a|aa)*b', '(\\w+\\s?)*$', '(.*a){20}', '(x+x+)+y', '(a)\\1'].map(riskyPattern)).toEqual([true, true, true, true, true, true]);
     expect(['dragons?', '\\bsea (serpent|monster)s?\\b', '[a-z]+ing', 'a{2}', '(ab)?c', '[(+)]+'].map(riskyPattern)).toEqual([false, false, false, false, false, false]);
     const evil = entry({ keys: ['/(a+)+$/'], content: 'never' });

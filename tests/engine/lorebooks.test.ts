@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
 import { botFromCard } from '../../src/engine/cards/card-to-bot.ts';
 import { readCard } from '../../src/engine/cards/read-card.ts';
-import { readLorebookFile } from '../../src/engine/cards/lorebook-file.ts';
+import { readLorebookFile } from '../../src/engine/lore/lorebook-file.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { dumpProjections } from '../support/dump.ts';

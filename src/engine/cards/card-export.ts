@@ -1,5 +1,5 @@
 import { bookOf, parseCardJson } from './card-json.ts';
-import { loreEntry, LOGICS, type LoreEntry } from './lore.ts';
+import { loreEntry, LOGICS, type LoreEntry } from '../lore/activation.ts';
 import { botFromCard } from './card-to-bot.ts';
 
 /** The bot as the app holds it: what an export writes into the card. */

@@ -4,7 +4,7 @@ import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
 import { cardKept } from './cards.ts';
-import { lorebookAdded, lorebookAttached, lorebookRemoved, loreEntrySaved } from './lore.ts';
+import { lorebookAdded, lorebookAttached, lorebookRemoved, loreEntrySaved } from '../lore/events.ts';
 import { botDeleted, botRestored, chatDeleted, chatRestored, purged } from './deletion.ts';
 import { sceneSummarized, turnAnalyzed } from './analysis.ts';
 import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';

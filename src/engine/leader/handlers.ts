@@ -7,7 +7,7 @@ import type { EditTarget } from '../events/edit-marks.ts';
 import type { NarratorService } from './narrator.ts';
 import type { SyncRunner, SyncStatus } from './sync-runner.ts';
 import { importTopic } from './stream.ts';
-import type { LorebookRef } from '../queries/lore.ts';
+import type { LorebookRef } from '../lore/queries.ts';
 
 export interface HandlerDeps {
   engine: Engine;

@@ -13,8 +13,8 @@ import { describeFictionTime } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
 import { substituteNames } from '../cards/card-to-bot.ts';
-import { activateLore, type FiredEntry } from '../cards/lore.ts';
-import { attachedLorebooks, lorebookForPrompt } from '../queries/lore.ts';
+import { activateLore, type FiredEntry } from '../lore/activation.ts';
+import { attachedLorebooks, lorebookForPrompt } from '../lore/queries.ts';
 
 /** Turns of story kept at the SHOULD tier; older ones are NICE and go first. */
 const RECENT_TURNS = 8;

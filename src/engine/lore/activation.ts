@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { CardBookEntry } from './card-json.ts';
+import type { CardBookEntry } from '../cards/card-json.ts';
 
 /** How a lorebook entry's secondary keys combine with its primary ones (SillyTavern's four logics). */
 export type SelectiveLogic = 'and_any' | 'and_all' | 'not_any' | 'not_all';

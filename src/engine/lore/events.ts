@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEvent, json } from './define.ts';
-import { shortText, uuid } from './fields.ts';
-import { MAX_LORE_CONTENT, MAX_LOREBOOK_ENTRIES } from '../cards/lorebook-file.ts';
+import { defineEvent, json } from '../events/define.ts';
+import { shortText, uuid } from '../events/fields.ts';
+import { MAX_LORE_CONTENT, MAX_LOREBOOK_ENTRIES } from './lorebook-file.ts';
 
 /** One lorebook entry, as activation reads it (`LoreEntry`). */
 export const loreEntrySchema = z.object({

@@ -1,7 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { parseCardJson } from '../cards/card-json.ts';
-import { lorebookOf, type LoreEntry, type Lorebook } from '../cards/lore.ts';
-import { keptCard } from './authored.ts';
+import { lorebookOf, type LoreEntry, type Lorebook } from './activation.ts';
+import { keptCard } from '../queries/authored.ts';
 
 /** A lorebook the Lore page names: one of its own, or a bot's card book. */
 export type LorebookRef = { lorebookId: string } | { botId: string };

@@ -1,6 +1,6 @@
-import { bookOf } from './card-json.ts';
-import { CardError } from './errors.ts';
-import { lorebookOf, type Lorebook } from './lore.ts';
+import { bookOf } from '../cards/card-json.ts';
+import { CardError } from '../cards/errors.ts';
+import { lorebookOf, type Lorebook } from './activation.ts';
 
 /** Where a standalone lorebook came from. */
 export type LorebookFormat = 'sillytavern' | 'lorebook_v3' | 'character_book';

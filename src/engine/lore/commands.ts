@@ -1,11 +1,11 @@
-import type { LogContext } from './log/append.ts';
-import { appendEvents } from './log/append.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import { CardError } from './cards/errors.ts';
-import { readLorebookFile } from './cards/lorebook-file.ts';
-import { lorebookAdded, loreEntrySchema } from './events/lore.ts';
-import { lorebookDetail, type LorebookRef } from './queries/lore.ts';
+import type { LogContext } from '../log/append.ts';
+import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { CardError } from '../cards/errors.ts';
+import { readLorebookFile } from './lorebook-file.ts';
+import { lorebookAdded, loreEntrySchema } from './events.ts';
+import { lorebookDetail, type LorebookRef } from './queries.ts';
 
 /** Lorebooks of their own brought in, entries edited or switched off, lorebooks attached to chats. */
 export function loreCommands(ctx: LogContext) {
