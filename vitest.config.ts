@@ -23,6 +23,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A screen after a navigation, a reload or a new leader can take seconds on a loaded
+          // 2-core machine: poll's 1-s default failed full runs there. Polls wait 15 s unless told.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -64,13 +64,13 @@ describe('the living state of a chat', () => {
     expect(after.memories[1]!.summary).toContain('I found the lighthouse map');
 
     // What the engine holds is what the drawer shows.
-    await expect.poll(() => page.getByTestId('drawer-time').textContent()).toContain('1 January 2026, 20:02');
-    await expect.poll(() => page.locator(`[data-testid="edge"][data-source="${after.botId}"] [data-testid="affinity"]`).textContent()).toBe('52');
-    await expect.poll(() => page.getByTestId('memory').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('drawer-time').textContent(), { timeout: 15_000 }).toContain('1 January 2026, 20:02');
+    await expect.poll(() => page.locator(`[data-testid="edge"][data-source="${after.botId}"] [data-testid="affinity"]`).textContent(), { timeout: 15_000 }).toBe('52');
+    await expect.poll(() => page.getByTestId('memory').count(), { timeout: 15_000 }).toBe(3);
     // Each reply's memory is found by the analysis's keywords and who was there, and says so.
     expect(after.memories[1]!.keywords.split(', ').length).toBeGreaterThanOrEqual(3);
-    await expect.poll(() => page.getByTestId('memory').nth(1).getByTestId('memory-keywords').textContent()).toBe(`Found by: ${after.memories[1]!.keywords}`);
-    await expect.poll(() => page.getByTestId('pin-count').textContent()).toBe('pinned 0/8');
+    await expect.poll(() => page.getByTestId('memory').nth(1).getByTestId('memory-keywords').textContent(), { timeout: 15_000 }).toBe(`Found by: ${after.memories[1]!.keywords}`);
+    await expect.poll(() => page.getByTestId('pin-count').textContent(), { timeout: 15_000 }).toBe('pinned 0/8');
     await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 20:02');
 
     // Pinning a memory and moving the clock by hand go through the engine and come back live.

@@ -54,13 +54,12 @@ const target = z.discriminatedUnion('type', [
   z.object({ type: z.literal('activity'), entity: entityRef }),
   z.object({ type: z.literal('container'), id: uuid }),
 ]) satisfies z.ZodType<EditTarget>;
-type Target = EditTarget;
 
 const GLOBAL_TARGETS: readonly TargetType[] = ['you', 'bot'];
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-function whereClause(t: Target, chatId: string | null): { sql: string; params: SqlParam[] } {
+function whereClause(t: EditTarget, chatId: string | null): { sql: string; params: SqlParam[] } {
   switch (t.type) {
     case 'you':
       return { sql: "id = 'you'", params: [] };
@@ -130,7 +129,7 @@ export const manualEdit = defineEvent({
 });
 
 /** The value after its field's schema (trimmed strings), so the projection stores what was validated. */
-function parseValue(p: { target: Target; field: string; value: unknown }): unknown {
+function parseValue(p: { target: EditTarget; field: string; value: unknown }): unknown {
   const fields: Record<string, z.ZodType> = targets[p.target.type].fields;
   const checked = fields[p.field]?.safeParse(p.value);
   return checked?.success ? checked.data : p.value;
