@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { defaultKickoff } from '../src/engine/kickoff.ts';
+import { defaultKickoff } from '../src/engine/kickoff/schema.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import { draft } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
@@ -25,8 +25,8 @@ const SENDS = Number(process.env.BENCH_SENDS ?? 20);
 export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string }> {
   const { engine } = await openTestEngine({ now: Date.now });
   const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
-  engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
-  const botId = engine.authoring.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+  engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+  const botId = engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
   const fill = (chatId: string, count: number) => {
     const line = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. '.repeat(3);
     for (let i = 0; i < count; i += 500) {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../tests/support/engine.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import { draft } from '../tests/support/fixtures.ts';
 import type { Db } from '../src/engine/db/port.ts';

@@ -31,7 +31,7 @@ export async function benchImport(): Promise<void> {
     const bot = engine.newId();
     engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
     const t = performance.now();
-    engine.importChat({ text, botId: bot, title: 'Bench' });
+    engine.importChat({ text, botId: bot, title: 'Bench', progressId: 'bench' });
     nodeTimes.push(performance.now() - t);
   }
 

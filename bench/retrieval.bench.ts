@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../tests/support/engine.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import type { LlmClient } from '../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../src/engine/turn/tokens.ts';

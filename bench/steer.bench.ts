@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { defaultKickoff } from '../src/engine/kickoff.ts';
+import { defaultKickoff } from '../src/engine/kickoff/schema.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import { draft } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
@@ -15,8 +15,8 @@ const RUNS = 5;
  */
 export async function benchSteer(): Promise<void> {
   const { engine, db } = await openTestEngine({ now: Date.now });
-  engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
-  const bot = engine.authoring.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+  engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+  const bot = engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
   const chat = engine.startChat(bot, defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20)));
   for (let i = 0; i < TURNS; i += 400) {
     const drafts: EventDraft[] = [];
@@ -45,7 +45,7 @@ export async function benchSteer(): Promise<void> {
   const choose: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     regenerate.push(time(() => finish(engine.turns.regenerate(chat))));
-    choose.push(time(() => engine.turns.chooseVersion(chat, 1)));
+    choose.push(time(() => engine.chooseVersion(chat, 1)));
   }
   const undo: number[] = [];
   const preview: number[] = [];
@@ -54,7 +54,7 @@ export async function benchSteer(): Promise<void> {
     const from = turns.at(-6)!.seq; // three exchanges back
     preview.push(time(() => engine.previewRewind(chat, from)));
     const rewound = engine.rewind(chat, from);
-    undo.push(time(() => engine.undoRewind(chat, undefined, rewound.seq)));
+    undo.push(time(() => engine.undoRewind(chat, rewound.seq)));
   }
   // Rewind timed apart from its undo.
   const rewind: number[] = [];
@@ -62,12 +62,12 @@ export async function benchSteer(): Promise<void> {
     const from = engine.transcript(chat, { limit: 8 }).turns.at(-6)!.seq;
     let seq = 0;
     rewind.push(time(() => (seq = engine.rewind(chat, from).seq)));
-    engine.undoRewind(chat, undefined, seq);
+    engine.undoRewind(chat, seq);
   }
   const editLatest: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const reply = engine.transcript(chat, { limit: 1 }).turns.at(-1)!;
-    editLatest.push(time(() => engine.edits.editTurn(chat, reply.turnId, `Edited ${i}.`)));
+    editLatest.push(time(() => engine.editTurn(chat, reply.turnId, `Edited ${i}.`)));
   }
   const at = engine.transcript(chat, { limit: 4 }).turns.at(-3)!.seq;
   const latest = engine.transcript(chat, { limit: 1 }).turns.at(-1)!.seq;

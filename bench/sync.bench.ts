@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
-import { defaultKickoff } from '../src/engine/kickoff.ts';
+import { defaultKickoff } from '../src/engine/kickoff/schema.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
 import { couchDatabase, type Fetch } from '../src/engine/sync/couch.ts';
 import { createReplicator } from '../src/engine/sync/replicator.ts';
@@ -31,8 +31,8 @@ export async function benchSync(): Promise<void> {
   const viaRelay = fetch as unknown as Fetch;
   try {
     const a = await openTestEngine({ now: Date.now });
-    a.engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
-    const bot = a.engine.authoring.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+    a.engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+    const bot = a.engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
     const chat = a.engine.startChat(bot, defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20)));
     for (let i = 0; i < TURNS; i += 400) {
       const drafts: EventDraft[] = [];

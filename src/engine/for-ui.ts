@@ -1,27 +1,26 @@
 /**
- * What the UI takes from the engine, in one place: the call table and the client's type, the
+ * What the UI takes from the engine, in one place: the client's type (from the call table), the
  * schemas its forms check before sending, the formatters and the read models' types. The UI
  * imports engine code from here and nowhere deeper (`for-ui-files.ts` for what it loads when
  * first needed), so the engine can move its files freely; `npm test` checks it (dependency-cruiser).
  */
-export { API, readsOf, type LiveQueryName, type QueryName } from './api.ts';
-export type { EngineClient } from './leader/handlers.ts';
+export type { EngineClient, LiveQueryName, QueryName } from './api.ts';
 export { importTopic, streamTopic, SYNC_TOPIC, type StreamMessage } from './leader/stream.ts';
 export type { SyncStatus } from './leader/sync-runner.ts';
 export type { BackupSummary } from './log/backup-lines.ts';
 export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';
 export { editMarkKey, type EditTarget } from './events/edit-marks.ts';
-export { kickoffSchema, type Kickoff } from './kickoff-schema.ts';
+export { kickoffSchema, type Kickoff } from './kickoff/schema.ts';
 export { describeFictionTime } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
 export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
-export type { RewindImpact, RewoundStretch } from './rewind-commands.ts';
+export type { RewindImpact, RewoundStretch } from './rewind/commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';
-export type { Settings } from './settings.ts';
-export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './sampler.ts';
-export type { ImportProgress } from './chat-import.ts';
+export type { Settings } from './settings/settings.ts';
+export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './settings/sampler.ts';
+export type { ImportProgress } from './chat-import/import.ts';
 export type { LorebookRef } from './lore/queries.ts';
 export type { LoreEntry } from './lore/activation.ts';

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { createEffect, createSignal } from 'solid-js';
 import { relayToken } from './relay-token.ts';
-import { API, type BackupSummary, type EngineClient } from '../engine/for-ui.ts';
+import type { BackupSummary, EngineClient } from '../engine/for-ui.ts';
 import type { DatabaseWorker } from '../worker/db.worker.ts';
 import type { ChangeNotice } from '../worker/protocol.ts';
 import type { StoredBackup } from '../worker/backup-store.ts';
@@ -72,12 +72,17 @@ export function createEngineClient() {
     await ready;
     return remote.call(method, args);
   };
-  // One async function per query and command of the API table; the tab's worker adds command ids.
-  const engine = Object.fromEntries(
-    Object.entries(API)
-      .filter(([, declaration]) => declaration.kind !== 'admin')
-      .map(([method]) => [method, call(method)]),
-  ) as EngineClient;
+  // Any query or command of the engine's call table, by name: the leader checks the name and the
+  // arguments, and the tab's worker adds command ids. The table itself stays out of the page's code.
+  const calls = new Map<string, (...args: unknown[]) => Promise<unknown>>();
+  const engine = new Proxy({} as EngineClient, {
+    get: (_, method) => {
+      if (typeof method !== 'string' || method === 'then') return undefined;
+      let bound = calls.get(method);
+      if (!bound) calls.set(method, (bound = call(method)));
+      return bound;
+    },
+  });
 
   // The next tab in line takes the database over as soon as this worker is gone; do not make it
   // wait for the browser to tear the page down. Durability never depends on this.

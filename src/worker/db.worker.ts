@@ -26,12 +26,11 @@ const api: DatabaseWorker = {
     const { TabCoordinator } = await coordinatorModule;
     if (coordinator) throw new Error('This worker was already started');
     coordinator = new TabCoordinator(tabId, (event: WorkerEvent) => events.postMessage(event), hooks, () => relayToken);
+    // From now on a call goes straight to the coordinator (Comlink looks `call` up each time).
+    api.call = coordinator.call.bind(coordinator);
     return coordinator.start();
   },
-  call(method, args) {
-    if (!coordinator) return Promise.reject(new Error('The database worker has not been started'));
-    return coordinator.call(method, args);
-  },
+  call: () => Promise.reject(new Error('The database worker has not been started')),
   setRelayToken(token) {
     relayToken = token;
   },

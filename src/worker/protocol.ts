@@ -31,6 +31,9 @@ export interface ChangeNotice {
   toSeq: number;
   chats: string[];
   tables: string[];
+  /** The live queries that read a table the change touched, and those of them a global table (you, bots, settings) made stale everywhere. */
+  queries: string[];
+  global: string[];
   /** Projections of `chats` (or of everything when `chats` is empty) were rebuilt: refetch them all. */
   rebuilt: boolean;
 }
@@ -84,7 +87,7 @@ export function readMessage(data: unknown): TabMessage | undefined {
         ? (data as TabMessage)
         : undefined;
     case 'changed':
-      return isString(data.epoch) && isSeq(data.fromSeq) && isSeq(data.toSeq) && isStringList(data.chats) && isStringList(data.tables) && typeof data.rebuilt === 'boolean'
+      return isString(data.epoch) && isSeq(data.fromSeq) && isSeq(data.toSeq) && isStringList(data.chats) && isStringList(data.tables) && isStringList(data.queries) && isStringList(data.global) && typeof data.rebuilt === 'boolean'
         ? (data as TabMessage)
         : undefined;
     case 'publish':

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { defaultKickoff } from '../../src/engine/kickoff.ts';
+import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
 import { DATABASE_LOCK } from '../../src/worker/protocol.ts';

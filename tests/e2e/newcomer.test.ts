@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { defaultKickoff } from '../../src/engine/kickoff.ts';
+import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { browsers, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();

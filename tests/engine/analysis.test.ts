@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
@@ -151,7 +151,7 @@ describe('the analysis after a reply', () => {
     exchange('"Hello."', 'Mira waves.');
     await analyzeAll(scriptedLlm(analysis({ significance: 1 })).client);
     const ordinary = engine.chatState(chat)!.memories[0]!;
-    engine.storyCommands.pinMemory(chat, ordinary.id, true);
+    engine.pinMemory(chat, ordinary.id, true);
 
     const pivotal: string[] = [];
     for (let i = 1; i <= 9; i++) {
@@ -169,13 +169,13 @@ describe('the analysis after a reply', () => {
     expect(pinnedIds).toEqual(expect.arrayContaining(pivotal.slice(2)));
 
     // Once every pin is the user's, nothing is evicted: a new pivotal memory stays unpinned...
-    for (const id of pivotal.slice(2)) engine.storyCommands.pinMemory(chat, id, true);
+    for (const id of pivotal.slice(2)) engine.pinMemory(chat, id, true);
     exchange('"One more."', 'Mira sighs.');
     await analyzeAll(scriptedLlm(analysis({ significance: 3 })).client);
     const last = engine.chatState(chat)!.memories.find((m) => m.summary.includes('Mira sighs.'))!;
     expect(last).toMatchObject({ significance: 3, pinned: false });
     // ...and a ninth pin by hand is refused with the reason.
-    expect(() => engine.storyCommands.pinMemory(chat, last.id, true)).toThrow('All 8 pins are yours already');
+    expect(() => engine.pinMemory(chat, last.id, true)).toThrow('All 8 pins are yours already');
     expect(engine.chatState(chat)!.pinned.count).toBe(8);
   });
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { EventValidationError, UnknownEventKindError } from '../../src/engine/log/errors.ts';
 import type { EventDraft } from '../../src/engine/log/draft.ts';
 import { draft } from '../support/fixtures.ts';
@@ -70,8 +70,8 @@ describe('appending events', () => {
 
   it('applies a re-sent command once (same command id) and answers as it did the first time', () => {
     const { botId: _, ...fields } = draft.bot('unused').payload as { botId: string };
-    const first = engine.authoring.saveBot(fields, null, 'command-1');
-    const again = engine.authoring.saveBot(fields, null, 'command-1');
+    const first = engine.as('command-1').saveBot(fields, null);
+    const again = engine.as('command-1').saveBot(fields, null);
     expect(again).toBe(first);
     expect(count('events')).toBe(1);
     expect(engine.listBots().map((b) => b.id)).toEqual([first]);
@@ -82,9 +82,9 @@ describe('appending events', () => {
 
   it('refuses a bot form that breaks the rules, naming the field, and writes nothing', () => {
     const { botId: _, ...fields } = draft.bot('unused').payload as { botId: string };
-    expect(() => engine.authoring.saveBot({ ...fields, name: '  ' }, null)).toThrow(/name: /);
-    expect(() => engine.authoring.saveBot(fields, engine.newId())).toThrow(/no longer exists/);
-    expect(() => engine.authoring.saveYou({ name: 'Ada', pronouns: 'x'.repeat(41), persona: '' })).toThrow(/pronouns: /);
+    expect(() => engine.saveBot({ ...fields, name: '  ' }, null)).toThrow(/name: /);
+    expect(() => engine.saveBot(fields, engine.newId())).toThrow(/no longer exists/);
+    expect(() => engine.saveYou({ name: 'Ada', pronouns: 'x'.repeat(41), persona: '' })).toThrow(/pronouns: /);
     expect(count('events')).toBe(0);
   });
 

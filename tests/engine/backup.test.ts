@@ -66,20 +66,20 @@ describe('marker commands re-sent with the same id', () => {
     const { engine, chat } = await storyEngine();
     const texts = () => engine.transcript(chat).turns.map((t) => t.text);
     const three = engine.append([draft.userTurn(chat, engine.newId(), 'three')])[0]!;
-    engine.rewind(chat, three.seq, 'rewind-2');
-    engine.rewind(chat, three.seq, 'rewind-2');
+    engine.as('rewind-2').rewind(chat, three.seq);
+    engine.as('rewind-2').rewind(chat, three.seq);
     expect(texts()).toEqual(['one']);
-    engine.undoRewind(chat, 'undo-1');
+    engine.as('undo-1').undoRewind(chat);
     expect(texts()).toEqual(['one', 'three']);
-    engine.undoRewind(chat, 'undo-1');
+    engine.as('undo-1').undoRewind(chat);
     expect(texts()).toEqual(['one', 'three']);
   });
 
   it('a re-sent settings change is recorded once', async () => {
     const { engine } = await storyEngine();
     const head = engine.headSeq();
-    engine.changeSettings({ retrievalK: 7 }, 'settings-1');
-    engine.changeSettings({ retrievalK: 7 }, 'settings-1');
+    engine.as('settings-1').changeSettings({ retrievalK: 7 });
+    engine.as('settings-1').changeSettings({ retrievalK: 7 });
     expect(engine.headSeq()).toBe(head + 1);
   });
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { ChatState } from '../../src/engine/queries/chat-state.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { EVENT_DEFINITIONS } from '../../src/engine/events/registry.ts';
@@ -78,8 +78,8 @@ describe('branch from here', () => {
   it('plays on by itself, and a re-sent branch makes one chat', async () => {
     const first = await exchange(chat, '"One."', 'Reply one.', 5);
     await exchange(chat, '"Two."', 'Reply two.', 1);
-    const branch = engine.branchChat(chat, first.seq, 'branch-1');
-    expect(engine.branchChat(chat, first.seq, 'branch-1')).toBe(branch);
+    const branch = engine.as('branch-1').branchChat(chat, first.seq);
+    expect(engine.as('branch-1').branchChat(chat, first.seq)).toBe(branch);
     expect(engine.listChats()).toHaveLength(2);
     await exchange(branch, '"Something else."', 'A different story.', 9);
     expect(engine.transcript(branch).turns.map((t) => t.text).slice(-2)).toEqual(['"Something else."', 'A different story.']);
@@ -95,7 +95,7 @@ describe('branch from here', () => {
 
   it('refuses, writing nothing, a story whose bot was reset partway (a copy would bring back what the reset cleared)', async () => {
     const first = await exchange(chat, '"One."', 'Reply one.', 5);
-    engine.authoring.resetBot(bot, 'Mira');
+    engine.resetBot(bot, 'Mira');
     await exchange(chat, '"Two."', 'Reply two.', 1);
     const head = engine.headSeq();
     expect(() => engine.branchChat(chat, first.seq)).toThrow(/reset partway/);
@@ -106,7 +106,7 @@ describe('branch from here', () => {
   it('refuses too when the reset bot only had feelings in the story (the property test found this)', async () => {
     const guest = engine.newId();
     engine.append([draft.bot(guest, { name: 'Tam' }), draft.edge(chat, guest, 'you', { affinityDelta: 4 })]);
-    engine.authoring.resetBot(guest, 'Tam');
+    engine.resetBot(guest, 'Tam');
     const first = await exchange(chat, '"One."', 'Reply one.', 5);
     expect(() => engine.branchChat(chat, first.seq)).toThrow(/reset partway/);
   });
@@ -122,18 +122,18 @@ describe('branch from here', () => {
     await exchange(chat, '"One."', 'Reply one.', 5);
     const turn = engine.turns.regenerate(chat);
     engine.turns.finishTurn(turn, { text: 'Reply one, again.', usage: null, truncated: false, reason: null, error: null });
-    engine.turns.chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1);
     const two = await exchange(chat, '"Two."', 'Reply two.', -8, 'place_changed');
     engine.rewind(chat, two.seq - 1);
     engine.undoRewind(chat);
     const three = await exchange(chat, '"Three."', 'Reply three.', 3);
-    engine.edits.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === '"Two."')!.turnId, '"Two, said better."');
-    engine.edits.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === 'Reply two.')!.turnId, 'Reply two, mended.');
-    engine.edits.setTurnHidden(chat, three.turnId, true);
-    engine.edits.setTurnHidden(chat, three.turnId, false);
+    engine.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === '"Two."')!.turnId, '"Two, said better."');
+    engine.editTurn(chat, engine.transcript(chat).turns.find((t) => t.text === 'Reply two.')!.turnId, 'Reply two, mended.');
+    engine.setTurnHidden(chat, three.turnId, true);
+    engine.setTurnHidden(chat, three.turnId, false);
     const memory = engine.chatState(chat)!.memories[0]!;
-    engine.storyCommands.pinMemory(chat, memory.id, true);
-    engine.storyCommands.editState(chat, { type: 'chat_state' } as never, 'weather', 'Fog');
+    engine.pinMemory(chat, memory.id, true);
+    engine.editState(chat, { type: 'chat_state' } as never, 'weather', 'Fog');
     await exchange(chat, '"Four."', 'Reply four.', 1);
     return engine.transcript(chat).turns;
   }

@@ -34,7 +34,7 @@ async function imported() {
   const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(CARD)), async (b) => new Uint8Array(inflateSync(b)));
   const bot = botFromCard(card.data);
   const { cut: _cut, ...fields } = bot;
-  const botId = engine.authoring.importCard({ fields, card: card.original, spec: card.spec, format }, null);
+  const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
   return { engine, db, botId, fields };
 }
 
@@ -58,7 +58,7 @@ describe('importing a character card', () => {
     const opening = engine.transcript(chat).turns.at(-1)!;
     expect(opening.text).toBe('Hello, Ada. Cap at your service.');
     expect(opening.versions).toEqual({ number: 1, of: 3 });
-    engine.turns.chooseVersion(chat, 2);
+    engine.chooseVersion(chat, 2);
     expect(engine.transcript(chat).turns.at(-1)!.text).toBe('Ahoy, Ada.');
     const memories = db.all<{ summary: string }>('SELECT summary FROM memories WHERE chat_id = ?', [chat]).map((m) => m.summary);
     expect(memories).toEqual(['Ahoy, Ada.']);
@@ -79,12 +79,12 @@ describe('importing a character card', () => {
 
   it('updates the bot the card made before when asked, and refuses a card that is not one, writing nothing', async () => {
     const { engine, db, botId, fields } = await imported();
-    engine.authoring.importCard({ fields: { ...fields, persona: 'Newer.' }, card: CARD, spec: 'chara_card_v2', format: 'png' }, botId);
+    engine.importCard({ fields: { ...fields, persona: 'Newer.' }, card: CARD, spec: 'chara_card_v2', format: 'png' }, botId);
     expect(engine.listBots()).toHaveLength(1);
     expect(engine.getBot(botId)!.persona).toBe('Newer.');
     const events = db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
-    expect(() => engine.authoring.importCard({ fields, card: CARD, spec: 'chara_card_v9', format: 'png' }, null)).toThrow(/spec/);
-    expect(() => engine.authoring.importCard({ fields, card: { huge: 'x'.repeat(6 * 1024 * 1024) }, spec: 'chara_card_v2', format: 'png' }, null)).toThrow(/larger than 5 MB/);
+    expect(() => engine.importCard({ fields, card: CARD, spec: 'chara_card_v9', format: 'png' }, null)).toThrow(/spec/);
+    expect(() => engine.importCard({ fields, card: { huge: 'x'.repeat(6 * 1024 * 1024) }, spec: 'chara_card_v2', format: 'png' }, null)).toThrow(/larger than 5 MB/);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(events);
   });
 });
@@ -111,8 +111,8 @@ describe('exporting a card', () => {
     const inflate = async (b: Uint8Array) => new Uint8Array(inflateSync(b));
     const first = await readCard(new TextEncoder().encode(JSON.stringify(original)), inflate);
     const { cut: _cut, ...mapped } = botFromCard(first.card.data);
-    const botId = engine.authoring.importCard({ fields: mapped, card: first.card.original, spec: first.card.spec, format: first.format }, null);
-    if (edit) engine.authoring.saveBot(edit({ ...engine.getBot(botId)! }), botId);
+    const botId = engine.importCard({ fields: mapped, card: first.card.original, spec: first.card.spec, format: first.format }, null);
+    if (edit) engine.saveBot(edit({ ...engine.getBot(botId)! }), botId);
     const exported = engine.exportCard(botId);
     const { withTextChunks } = await import('../../src/engine/cards/png.ts');
     const pixel = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
@@ -175,7 +175,7 @@ describe("a card's lorebook in the prompt", () => {
     };
     const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(withBook)), async (b) => new Uint8Array(inflateSync(b)));
     const { cut: _cut, ...fields } = botFromCard(card.data);
-    const botId = engine.authoring.importCard({ fields, card: card.original, spec: card.spec, format }, null);
+    const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
     const chat = engine.startChat(botId, kickoffInput());
     const count = await loadTokenCounter();
     const lore = () =>

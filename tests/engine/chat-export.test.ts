@@ -10,11 +10,11 @@ describe('exporting a chat', () => {
       engine.turns.finishTurn(turn, { text: reply, usage: null, truncated: false, reason: null, error: null });
     };
     say('"Where to?" ((is this the harbour?))', 'North, says Mira.');
-    engine.storyCommands.closeScene(chat);
+    engine.closeScene(chat);
     say('"And then?"', 'First version.');
     const again = engine.turns.regenerate(chat);
     engine.turns.finishTurn(again, { text: 'Second version.', usage: null, truncated: false, reason: null, error: null });
-    engine.turns.chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1);
     return story;
   }
 

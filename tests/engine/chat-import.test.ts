@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { openStory } from '../support/story.ts';
 import { dumpProjections } from '../support/dump.ts';
 import { ANALYSIS_WINDOW } from '../../src/engine/analysis/jobs.ts';
+import { withCalls } from '../support/engine.ts';
+import { importTopic } from '../../src/engine/leader/stream.ts';
 
 const header = { user_name: 'Ada', character_name: 'Mira', create_date: '2023-6-3@12h00m00s', chat_metadata: { note_prompt: '' } };
 const line = (value: unknown) => JSON.stringify(value);
@@ -24,7 +26,7 @@ const stFile = [
   line(message('Mira', false, 'North, past the bell tower.', { swipes: ['East.', 'North, past the bell tower.', 'I will not say.'], swipe_id: 1, send_date: 'June 3, 2023 1:26pm' })),
 ].join('\n');
 
-const importInput = (text: string, botId: string) => ({ text, botId, title: 'At the harbour' });
+const importInput = (text: string, botId: string) => ({ text, botId, title: 'At the harbour', progressId: 'progress-1' });
 
 describe('importing a SillyTavern chat', () => {
   it('writes every message as a turn in order, each reply’s swipes as versions with the chosen one shown, and the file’s dates kept', async () => {
@@ -55,7 +57,7 @@ describe('importing a SillyTavern chat', () => {
   it('flips between an imported reply’s versions like any reply, and a rebuild projects the same chat', async () => {
     const { engine, db, bot } = await openStory();
     const chat = engine.importChat(importInput(stFile, bot));
-    engine.turns.chooseVersion(chat, 3);
+    engine.chooseVersion(chat, 3);
     expect(engine.transcript(chat).turns.at(-1)!.text).toBe('I will not say.');
     const before = dumpProjections(db);
     engine.rebuild();
@@ -82,7 +84,8 @@ describe('importing a SillyTavern chat', () => {
     for (let i = 0; i < 1_000; i++) lines.push(line(message(i % 2 ? 'Ada' : 'Mira', i % 2 === 1, `Message ${i}: the tide turns.`)));
     const steps: { phase: string; done: number; total: number }[] = [];
     const commandId = engine.newId();
-    const chat = engine.importChat(importInput(lines.join('\n'), bot), commandId, (p) => steps.push(p));
+    const published = withCalls(engine, { publish: (topic, p) => topic === importTopic('progress-1') && steps.push(p as (typeof steps)[number]) });
+    const chat = published.as(commandId).importChat(importInput(lines.join('\n'), bot));
     const writing = steps.filter((s) => s.phase === 'writing');
     expect(writing.map((s) => s.done)).toEqual([500, 1_000]);
     expect(writing.every((s) => s.total === 1_000)).toBe(true);
@@ -95,7 +98,7 @@ describe('importing a SillyTavern chat', () => {
     expect(pending.length).toBeLessThanOrEqual(ANALYSIS_WINDOW);
 
     const head = engine.headSeq();
-    expect(engine.importChat(importInput(lines.join('\n'), bot), commandId)).toBe(chat);
+    expect(engine.as(commandId).importChat(importInput(lines.join('\n'), bot))).toBe(chat);
     expect(engine.headSeq()).toBe(head);
   });
 
@@ -126,7 +129,7 @@ describe('importing a SillyTavern chat', () => {
 
   it('refuses a bot that is in Recently deleted', async () => {
     const { engine, bot } = await openStory();
-    engine.deletion.deleteBot(bot);
+    engine.deleteBot(bot);
     expect(() => engine.importChat(importInput(stFile, bot))).toThrow(/Recently deleted/);
   });
 });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { extractJson } from '../../src/engine/llm/classify.ts';
 import { LlmError } from '../../src/engine/llm/port.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';

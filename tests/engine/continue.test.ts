@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { CONTINUE_INSTRUCTION, joinContinuation } from '../../src/engine/turn/continuation.ts';
 import { testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';

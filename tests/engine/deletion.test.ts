@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEPT_DELETED_MS } from '../../src/engine/deletion-commands.ts';
+import { KEPT_DELETED_MS } from '../../src/engine/deletion/commands.ts';
 import { rebuild } from '../../src/engine/log/rebuild.ts';
 import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
@@ -32,32 +32,32 @@ describe('delete and restore', () => {
     const before = { transcript: engine.transcript(chat), state: { ...engine.chatState(chat)!, deleted: null } };
     const events = count(s, 'chat_id = ?', [chat]);
 
-    engine.deletion.deleteChat(chat);
+    engine.deleteChat(chat);
     expect(engine.listChats().map((c) => c.id)).toEqual([s.theoChat]);
     expect(engine.chatState(chat)!.deleted).toBe('chat');
-    const deleted = engine.deletion.recentlyDeleted().chats;
+    const deleted = engine.recentlyDeleted().chats;
     expect(deleted).toEqual([expect.objectContaining({ id: chat, title: before.state.title, botName: 'Mira' })]);
     expect(deleted[0]!.purgeTs - deleted[0]!.deletedTs).toBe(KEPT_DELETED_MS);
     expect(count(s, 'chat_id = ?', [chat])).toBe(events + 1);
 
-    engine.deletion.restoreChat(chat);
+    engine.restoreChat(chat);
     expect(engine.listChats().map((c) => c.id).sort()).toEqual([chat, s.theoChat].sort());
     expect(engine.transcript(chat)).toEqual(before.transcript);
     expect(engine.chatState(chat)).toEqual(before.state);
-    expect(engine.deletion.recentlyDeleted()).toEqual({ chats: [], bots: [] });
+    expect(engine.recentlyDeleted()).toEqual({ chats: [], bots: [] });
   });
 
   it('a deleted bot takes the chats it hosts with it, cannot start a chat, and restoring it brings them back', async () => {
     const s = await twoStories();
     const { engine } = s;
-    engine.deletion.deleteBot(s.bot);
+    engine.deleteBot(s.bot);
     expect(engine.listBots().map((b) => b.name)).toEqual(['Theo']);
     expect(engine.listChats().map((c) => c.id)).toEqual([s.theoChat]);
     expect(engine.chatState(s.chat)!.deleted).toBe('bot');
-    expect(engine.deletion.recentlyDeleted().bots).toEqual([expect.objectContaining({ id: s.bot, name: 'Mira', chats: 1 })]);
+    expect(engine.recentlyDeleted().bots).toEqual([expect.objectContaining({ id: s.bot, name: 'Mira', chats: 1 })]);
     expect(() => engine.startChat(s.bot, kickoffInput())).toThrow(/Mira is in Recently deleted/);
 
-    engine.deletion.restoreBot(s.bot);
+    engine.restoreBot(s.bot);
     expect(engine.listBots().map((b) => b.name)).toEqual(['Mira', 'Theo']);
     expect(engine.listChats()).toHaveLength(2);
   });
@@ -66,9 +66,9 @@ describe('delete and restore', () => {
     const s = await twoStories();
     const total = () => count(s, '1');
     const start = total();
-    s.engine.deletion.restoreChat(s.chat);
-    s.engine.deletion.deleteChat(s.chat);
-    s.engine.deletion.deleteChat(s.chat);
+    s.engine.restoreChat(s.chat);
+    s.engine.deleteChat(s.chat);
+    s.engine.deleteChat(s.chat);
     expect(total()).toBe(start + 1);
   });
 });
@@ -77,15 +77,15 @@ describe('the purge', () => {
   it('after 30 days removes the deleted chat and every event of it, as one logged purge; the rest is untouched and rebuilds the same', async () => {
     const s = await twoStories();
     const { engine, db, clock, chat } = s;
-    engine.deletion.deleteChat(chat);
+    engine.deleteChat(chat);
     const theoBefore = { transcript: engine.transcript(s.theoChat), state: engine.chatState(s.theoChat) };
 
     clock.advance(29 * DAY);
-    expect(engine.deletion.purgeExpired()).toBe(false);
+    expect(engine.purgeExpired()).toBe(false);
     expect(count(s, 'chat_id = ?', [chat])).toBeGreaterThan(0);
 
     clock.advance(2 * DAY);
-    expect(engine.deletion.purgeExpired()).toBe(true);
+    expect(engine.purgeExpired()).toBe(true);
     expect(count(s, 'chat_id = ?', [chat])).toBe(0);
     const purge = db.get<{ payload: string }>("SELECT payload FROM events WHERE kind = 'purged'")!;
     expect(JSON.parse(purge.payload)).toEqual({ chats: [chat], bots: [], events: [] });
@@ -95,8 +95,8 @@ describe('the purge', () => {
     }
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n).toBe(0);
     checkMemoryIndex(db);
-    expect(engine.deletion.recentlyDeleted()).toEqual({ chats: [], bots: [] });
-    expect(() => engine.deletion.restoreChat(chat)).toThrow(/deleted for good/);
+    expect(engine.recentlyDeleted()).toEqual({ chats: [], bots: [] });
+    expect(() => engine.restoreChat(chat)).toThrow(/deleted for good/);
     expect({ transcript: engine.transcript(s.theoChat), state: engine.chatState(s.theoChat) }).toEqual(theoBefore);
 
     const projected = dumpProjections(db);
@@ -107,10 +107,10 @@ describe('the purge', () => {
   it('purging a bot removes its versions, resets and the chats it hosts; a backup of what is left restores whole', async () => {
     const s = await twoStories();
     const { engine } = s;
-    engine.authoring.resetBot(s.bot, 'Mira');
-    engine.authoring.undoBotReset(s.bot);
-    engine.deletion.deleteBot(s.bot);
-    engine.deletion.purgeNow({ botId: s.bot });
+    engine.resetBot(s.bot, 'Mira');
+    engine.undoBotReset(s.bot);
+    engine.deleteBot(s.bot);
+    engine.purgeNow({ botId: s.bot });
 
     expect(count(s, "json_extract(payload, '$.botId') = ?", [s.bot])).toBe(0);
     expect(count(s, "kind = 'bot_reset_undone'")).toBe(0);
@@ -129,7 +129,7 @@ describe('the purge', () => {
 
   it('runs when a tab starts leading, and tells every tab', async () => {
     const s = await twoStories();
-    s.engine.deletion.deleteChat(s.chat);
+    s.engine.deleteChat(s.chat);
     s.clock.advance(31 * DAY);
     const { leader, changes } = testLeader(s.engine, scriptedLlm().client, { now: s.clock.now });
     leader.start();
@@ -140,15 +140,15 @@ describe('the purge', () => {
   it('"Delete forever" refuses what is not deleted, and writes nothing', async () => {
     const s = await twoStories();
     const start = count(s, '1');
-    expect(() => s.engine.deletion.purgeNow({ chatId: s.chat })).toThrow(/Only a deleted chat/);
-    expect(() => s.engine.deletion.purgeNow({ botId: s.bot })).toThrow(/Only a deleted bot/);
+    expect(() => s.engine.purgeNow({ chatId: s.chat })).toThrow(/Only a deleted chat/);
+    expect(() => s.engine.purgeNow({ botId: s.bot })).toThrow(/Only a deleted bot/);
     expect(count(s, '1')).toBe(start);
   });
 
   it('the log still refuses any other deletion: a chat not named by a purge, and the purge itself', async () => {
     const s = await twoStories();
-    s.engine.deletion.deleteChat(s.chat);
-    s.engine.deletion.purgeNow({ chatId: s.chat });
+    s.engine.deleteChat(s.chat);
+    s.engine.purgeNow({ chatId: s.chat });
     expect(() => s.db.run('DELETE FROM events WHERE chat_id = ?', [s.theoChat])).toThrow(/only a logged purge removes data/);
     expect(() => s.db.run("DELETE FROM events WHERE kind = 'purged'")).toThrow(/only a logged purge removes data/);
     expect(() => s.db.run("DELETE FROM events WHERE kind = 'you_authored'")).toThrow(/only a logged purge removes data/);
@@ -162,8 +162,8 @@ describe('the purge', () => {
     engine.append([draft.edge(chat, theo, 'you', { affinityDelta: 3, facts: ['met Ada'] })]);
     engine.append([{ kind: 'bot_reset', payload: { botId: theo } }]);
     engine.append([draft.edge(chat, 'you', theo, { affinityDelta: 1, facts: ['thinks of Theo'] })]);
-    engine.deletion.deleteBot(theo);
-    engine.deletion.purgeNow({ botId: theo });
+    engine.deleteBot(theo);
+    engine.purgeNow({ botId: theo });
     const involving = () => db.all('SELECT source, target FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chat, theo]);
     expect(involving()).toEqual([]);
     const incremental = dumpProjections(db);

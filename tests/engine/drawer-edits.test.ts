@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { draft } from '../support/fixtures.ts';
 import { openStory } from '../support/story.ts';
 
@@ -16,7 +16,7 @@ beforeEach(async () => {
 
 const state = () => engine.chatState(chat)!;
 const events = () => db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
-const edit = (target: Record<string, unknown>, field: string, value: unknown) => engine.storyCommands.editState(chat, target as never, field, value);
+const edit = (target: Record<string, unknown>, field: string, value: unknown) => engine.editState(chat, target as never, field, value);
 
 describe('drawer edits', () => {
   it('every value the drawer shows can be set by hand; each is one manual_edit with the prior value, marked "edited by you"', () => {
@@ -63,13 +63,13 @@ describe('drawer edits', () => {
     edit({ type: 'chat_state' }, 'weather', 'fog');
     edit({ type: 'edge', source: bot, target: 'you' }, 'affinity', 90);
     expect(state().lastEdit).toBe('affinity');
-    engine.storyCommands.undoStateEdit(chat);
+    engine.undoStateEdit(chat);
     expect(state().edges.find((e) => e.source === bot)!.affinity).toBe(50);
     expect(state().edited).toEqual(['chat_state:weather']);
     expect(state().lastEdit).toBe('weather');
-    engine.storyCommands.undoStateEdit(chat);
+    engine.undoStateEdit(chat);
     expect(state().weather).toBe('storm');
-    expect(() => engine.storyCommands.undoStateEdit(chat)).toThrow(/no edit to undo/);
+    expect(() => engine.undoStateEdit(chat)).toThrow(/no edit to undo/);
 
     edit({ type: 'edge', source: bot, target: 'you' }, 'affinity', 70);
     engine.append([draft.edge(chat, bot, 'you', { affinityDelta: 5 })]);

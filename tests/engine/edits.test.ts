@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openStory } from '../support/story.ts';
@@ -35,7 +35,7 @@ describe('edit any message', () => {
   it('editing the latest reply redoes its analysis on the new text; the old analysis and text stay in the log', async () => {
     const [, reply] = await exchange('"Hello."', 'Mira sneers.', -10);
     expect(mira().affinity).toBe(40);
-    engine.edits.editTurn(chat, reply.turnId, 'Mira smiles warmly.');
+    engine.editTurn(chat, reply.turnId, 'Mira smiles warmly.');
     expect(engine.transcript(chat).turns.at(-1)).toMatchObject({ text: 'Mira smiles warmly.', edited: true });
     expect(mira().affinity).toBe(50); // the sneer's analysis no longer counts
     const calls = await analyzeAll(analysis(10));
@@ -51,7 +51,7 @@ describe('edit any message', () => {
     const [you] = await exchange('"I hid the map." ((OOC: she lies))', 'Mira frowns.', -10);
     await exchange('"Shall we go?"', 'Mira nods.', 5);
     const before = engine.chatState(chat);
-    engine.edits.editTurn(chat, you.turnId, '"I burned the map." ((she really did))');
+    engine.editTurn(chat, you.turnId, '"I burned the map." ((she really did))');
     expect(engine.chatState(chat)).toEqual(before);
     expect(engine.analysis.pending(chat)).toEqual([]);
     const turn = engine.transcript(chat).turns.find((t) => t.turnId === you.turnId)!;
@@ -66,7 +66,7 @@ describe('edit any message', () => {
 
   it('"Save and regenerate" on your latest message: the edit, then a new reply in place of the old one', async () => {
     const [you] = await exchange('"Tell me a story."', 'Mira yawns.', -5);
-    engine.edits.editTurn(chat, you.turnId, '"Tell me about the lighthouse."');
+    engine.editTurn(chat, you.turnId, '"Tell me about the lighthouse."');
     const again = engine.turns.regenerate(chat);
     const prompt = engine.narratorPrompt(chat, again.startedSeq, count).messages;
     expect(prompt.at(-1)).toEqual({ role: 'user', content: '"Tell me about the lighthouse."' });
@@ -77,12 +77,12 @@ describe('edit any message', () => {
   it('refuses an empty message, a streaming reply and a turn not in the chat, writing nothing', async () => {
     const [you] = await exchange('"Hi."', 'Hello.', 0);
     const before = events();
-    expect(() => engine.edits.editTurn(chat, you.turnId, '   ')).toThrow(/cannot be empty/);
-    expect(() => engine.edits.editTurn(chat, engine.newId(), 'x')).toThrow(/not in this chat/);
+    expect(() => engine.editTurn(chat, you.turnId, '   ')).toThrow(/cannot be empty/);
+    expect(() => engine.editTurn(chat, engine.newId(), 'x')).toThrow(/not in this chat/);
     const streaming = engine.turns.beginTurn(chat, 'More.');
-    expect(() => engine.edits.editTurn(chat, streaming.turnId, 'x')).toThrow(/still being written/);
+    expect(() => engine.editTurn(chat, streaming.turnId, 'x')).toThrow(/still being written/);
     expect(events()).toBe(before + 2); // only the begun turn
-    engine.edits.editTurn(chat, you.turnId, '"Hi."'); // unchanged: nothing to record
+    engine.editTurn(chat, you.turnId, '"Hi."'); // unchanged: nothing to record
     expect(events()).toBe(before + 2);
   });
 });
@@ -92,15 +92,15 @@ describe('delete a message', () => {
     const [you, reply] = await exchange('"My secret name is Wren."', 'Mira repeats it softly.', 7);
     await exchange('"Next."', 'Mira waits.', 0);
     const state = engine.chatState(chat);
-    engine.edits.setTurnHidden(chat, you.turnId, true);
-    engine.edits.setTurnHidden(chat, you.turnId, true); // already hidden: nothing more
+    engine.setTurnHidden(chat, you.turnId, true);
+    engine.setTurnHidden(chat, you.turnId, true); // already hidden: nothing more
     expect(engine.transcript(chat).turns.find((t) => t.turnId === you.turnId)).toMatchObject({ hidden: true });
     expect(engine.chatState(chat)).toEqual(state);
     const next = engine.turns.beginTurn(chat, 'Go on.');
     const prompt = engine.narratorPrompt(chat, next.startedSeq, count).messages.map((m) => m.content).join('\n');
     expect(prompt).not.toContain('Wren."');
     expect(prompt).toContain('Mira repeats it softly.');
-    engine.edits.setTurnHidden(chat, you.turnId, false);
+    engine.setTurnHidden(chat, you.turnId, false);
     expect(engine.transcript(chat).turns.find((t) => t.turnId === you.turnId)).toMatchObject({ hidden: false, text: '"My secret name is Wren."' });
     expect(reply.hidden).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { QUIET_ANALYSIS } from '../support/leader.ts';
@@ -37,7 +37,7 @@ const theoPart = () => prompt().parts.filter((p) => p.label.startsWith('Theo Mar
 
 describe('group scenes', () => {
   it('a guest arrives and leaves as activity; while present it witnesses and is voiced, and a reply is attributed to whoever it names first', async () => {
-    engine.storyCommands.setGuest(chat, theo, true);
+    engine.setGuest(chat, theo, true);
     const state = engine.chatState(chat)!;
     expect(state.activities.find((a) => a.entity === theo)).toMatchObject({ status: 'present', action: { verb: 'arriving' } });
     expect(state.names[theo]).toBe('Theo Marsh');
@@ -50,7 +50,7 @@ describe('group scenes', () => {
     expect((await exchange('"Well?"', 'The kettle sings.')).speaker).toBe(mira);
     expect(memoriesOf(theo).some((m) => m.includes('Theo! You came.'))).toBe(true);
 
-    engine.storyCommands.setGuest(chat, theo, false);
+    engine.setGuest(chat, theo, false);
     expect(engine.chatState(chat)!.activities.find((a) => a.entity === theo)).toMatchObject({ status: 'away' });
     expect(prompt().parts.some((p) => p.label === 'guest: Theo Marsh')).toBe(false);
     // Theo is away: a reply naming him is still the host's, since he cannot speak.
@@ -58,14 +58,14 @@ describe('group scenes', () => {
   });
 
   it('a fact said while the guest is away never reaches its memories or its part of the prompt, after it comes back', async () => {
-    engine.storyCommands.setGuest(chat, theo, true);
+    engine.setGuest(chat, theo, true);
     await exchange('"The lamp needs oil."', 'Theo nods and goes on polishing the lens.');
-    engine.storyCommands.setGuest(chat, theo, false);
+    engine.setGuest(chat, theo, false);
     await exchange('"The key to the vault is under the blue stone."', 'Mira memorises it: the blue stone, by the vault.');
     expect(memoriesOf(mira).some((m) => m.includes('blue stone'))).toBe(true);
     expect(memoriesOf(theo).some((m) => m.includes('blue stone'))).toBe(false);
 
-    engine.storyCommands.setGuest(chat, theo, true);
+    engine.setGuest(chat, theo, true);
     await exchange('"Welcome back, Theo. Where is the key to the vault? The blue stone?"', 'Theo looks puzzled.');
     expect(memoriesOf(theo).some((m) => m.includes('Welcome back'))).toBe(true);
     const recalled = engine.searchMemories({ ownerId: theo, chatId: chat, role: 'guest', query: 'key vault blue stone', k: 10, now: '1890-05-02T00:00:00' });
@@ -78,10 +78,10 @@ describe('group scenes', () => {
   it('refuses to invite the host, a deleted bot, or send away someone who never came, and writes nothing', async () => {
     const events = () => db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
     const before = events();
-    expect(() => engine.storyCommands.setGuest(chat, mira, false)).toThrow(/host is always in their own chat/);
-    expect(() => engine.storyCommands.setGuest(chat, theo, false)).toThrow(/Theo Marsh is not in this chat/);
-    engine.deletion.deleteBot(theo);
-    expect(() => engine.storyCommands.setGuest(chat, theo, true)).toThrow(/not here to invite/);
+    expect(() => engine.setGuest(chat, mira, false)).toThrow(/host is always in their own chat/);
+    expect(() => engine.setGuest(chat, theo, false)).toThrow(/Theo Marsh is not in this chat/);
+    engine.deleteBot(theo);
+    expect(() => engine.setGuest(chat, theo, true)).toThrow(/not here to invite/);
     expect(events()).toBe(before + 1);
   });
 });

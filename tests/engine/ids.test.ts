@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../support/engine.ts';
 import { createIdClock, idSql, readClock } from '../../src/engine/ids.ts';
 import { draft } from '../support/fixtures.ts';
 import { openTestEngine } from '../support/sqlite.ts';

@@ -13,41 +13,41 @@ const count = (db: Db, kind: string) => db.get<{ n: number }>(`SELECT count(*) A
 describe('pictures', () => {
   it('are stored once, named by the hash of their bytes, which the engine computes itself', async () => {
     const { engine, db } = await openStory();
-    const hash = engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
+    const hash = engine.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
     expect(hash).toBe(sha(PNG));
-    expect(engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG })).toBe(hash);
+    expect(engine.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG })).toBe(hash);
     expect(count(db, 'image_added')).toBe(1);
     expect(engine.image(hash)).toEqual({ hash, mime: 'image/png', data: PNG });
-    expect(engine.images.addImage({ mime: 'image/webp', width: 1, height: 1, data: WEBP })).toBe(sha(WEBP));
+    expect(engine.addImage({ mime: 'image/webp', width: 1, height: 1, data: WEBP })).toBe(sha(WEBP));
   });
 
   it('refuses what is not the picture it says, with a message, and writes nothing', async () => {
     const { engine, db } = await openStory();
-    expect(() => engine.images.addImage({ mime: 'image/webp', width: 1, height: 1, data: PNG })).toThrow(/cannot be stored: data is not WEBP data/);
-    expect(() => engine.images.addImage({ mime: 'text/html', width: 1, height: 1, data: PNG })).toThrow(/cannot be stored: mime/);
-    expect(() => engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: 'not base64!' })).toThrow(/could not be read/);
-    expect(() => engine.images.addImage({ mime: 'image/png', width: 0, height: 1, data: PNG })).toThrow(/width/);
+    expect(() => engine.addImage({ mime: 'image/webp', width: 1, height: 1, data: PNG })).toThrow(/cannot be stored: data is not WEBP data/);
+    expect(() => engine.addImage({ mime: 'text/html', width: 1, height: 1, data: PNG })).toThrow(/cannot be stored: mime/);
+    expect(() => engine.addImage({ mime: 'image/png', width: 1, height: 1, data: 'not base64!' })).toThrow(/could not be read/);
+    expect(() => engine.addImage({ mime: 'image/png', width: 0, height: 1, data: PNG })).toThrow(/width/);
     expect(count(db, 'image_added')).toBe(0);
   });
 
   it('a bot and you wear a stored picture; one that is not stored is refused; the chat list shows the bot’s', async () => {
     const { engine, bot } = await openStory();
     const fields = { ...engine.getBot(bot)! };
-    expect(() => engine.authoring.saveBot({ ...fields, avatar: sha(PNG) }, bot)).toThrow(/not stored here/);
-    const hash = engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
-    engine.authoring.saveBot({ ...fields, avatar: hash }, bot);
+    expect(() => engine.saveBot({ ...fields, avatar: sha(PNG) }, bot)).toThrow(/not stored here/);
+    const hash = engine.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
+    engine.saveBot({ ...fields, avatar: hash }, bot);
     expect(engine.getBot(bot)!.avatar).toBe(hash);
     expect(engine.listChats()[0]!.botAvatar).toBe(hash);
-    engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '', avatar: hash });
+    engine.saveYou({ name: 'Ada', pronouns: '', persona: '', avatar: hash });
     expect(engine.getYou()!.avatar).toBe(hash);
-    engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '' });
+    engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
     expect(engine.getYou()!.avatar).toBeNull();
   });
 
   it('travel in a backup, and a backup whose picture does not match its hash is refused', async () => {
     const { engine, bot } = await openStory();
-    const hash = engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
-    engine.authoring.saveBot({ ...engine.getBot(bot)!, avatar: hash }, bot);
+    const hash = engine.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
+    engine.saveBot({ ...engine.getBot(bot)!, avatar: hash }, bot);
     const backup = JSON.parse(JSON.stringify(engine.exportLog()));
     const target = await openTestEngine();
     target.engine.importLog(backup);
@@ -69,14 +69,14 @@ describe('pictures', () => {
 describe('pictures and the purge', () => {
   it('a purged bot’s picture goes with it, unless someone who stays still wears it', async () => {
     const { engine, db, bot } = await openStory();
-    const png = engine.images.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
-    const webp = engine.images.addImage({ mime: 'image/webp', width: 1, height: 1, data: WEBP });
-    engine.authoring.saveBot({ ...engine.getBot(bot)!, avatar: png }, bot);
-    engine.authoring.saveBot({ ...engine.getBot(bot)!, avatar: webp }, bot);
-    engine.authoring.saveYou({ name: 'Ada', pronouns: '', persona: '', avatar: webp });
-    engine.deletion.deleteBot(bot);
-    engine.deletion.purgeNow({ botId: bot });
-    expect(engine.image(png)).toBeUndefined();
+    const png = engine.addImage({ mime: 'image/png', width: 1, height: 1, data: PNG });
+    const webp = engine.addImage({ mime: 'image/webp', width: 1, height: 1, data: WEBP });
+    engine.saveBot({ ...engine.getBot(bot)!, avatar: png }, bot);
+    engine.saveBot({ ...engine.getBot(bot)!, avatar: webp }, bot);
+    engine.saveYou({ name: 'Ada', pronouns: '', persona: '', avatar: webp });
+    engine.deleteBot(bot);
+    engine.purgeNow({ botId: bot });
+    expect(engine.image(png)).toBeNull();
     expect(count(db, 'image_added')).toBe(1);
     expect(engine.image(webp)).toMatchObject({ hash: webp });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';
 import { randomBytes } from 'node:crypto';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../support/engine.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
 describe('the projection journal', () => {

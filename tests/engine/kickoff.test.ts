@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
-import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../../src/engine/kickoff.ts';
+import type { Engine } from '../support/engine.ts';
+import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../../src/engine/kickoff/schema.ts';
 import { demoReply } from '../../relay/demo-model.ts';
 import { draft } from '../support/fixtures.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';

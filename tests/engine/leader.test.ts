@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
@@ -41,7 +41,13 @@ it('tells the tabs what a command changed, and nothing for a query', async () =>
   const head = engine.headSeq();
   const time = await client.advanceClock(chat, 30);
   expect(time).toMatch(/T20:30/);
-  expect(changes()).toEqual([{ fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats'], rebuilt: false }]);
+  const readers = ['analysisStatus', 'chatState', 'listChats', 'recentlyDeleted', 'transcript', 'searchChats'];
+  expect(changes()).toEqual([
+    { fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats'], queries: expect.arrayContaining(['chatState', 'listChats', 'transcript']), global: [], rebuilt: false },
+  ]);
+  // The live queries it names are exactly those that read chats or chat_state; nothing global changed.
+  expect(changes()[0]!.queries.every((q) => readers.includes(q))).toBe(true);
+  expect(changes()[0]!.queries).not.toContain('settings');
 
   await client.sendTurn(chat, '"Hold the light."');
   await leader.idle();

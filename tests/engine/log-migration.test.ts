@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
 import type { Db } from '../../src/engine/db/port.ts';
-import { openEngine, type Engine } from '../../src/engine/engine.ts';
+import { openEngine, type Engine } from '../support/engine.ts';
 import { dumpProjections, checkMemoryIndex } from '../support/dump.ts';
 import { testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';

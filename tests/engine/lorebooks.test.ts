@@ -102,11 +102,11 @@ describe('lorebooks in play', () => {
 
   it('an attached lorebook fires in its chat only, named in the prompt by entry and key; an entry turned off or rewritten on the Lore page is told as it is now', async () => {
     const { engine, db, chat, bot, lore } = await setUp();
-    const lorebookId = engine.lore.addLorebook({ text: JSON.stringify(WORLD_INFO), fileName: 'harbour.json' });
+    const lorebookId = engine.addLorebook({ text: JSON.stringify(WORLD_INFO), fileName: 'harbour.json' });
     say(engine, chat, '"Is the harbour open?"');
     expect(lore()).toEqual([]);
 
-    engine.lore.attachLorebook(chat, lorebookId, true);
+    engine.attachLorebook(chat, lorebookId, true);
     expect(engine.chatLorebooks(chat)).toEqual([{ lorebookId, name: 'harbour', attached: true }]);
     expect(lore()).toEqual(['lore: The harbour (harbour) = The harbour freezes in winter.']);
     const other = engine.startChat(bot, kickoffInput());
@@ -114,24 +114,24 @@ describe('lorebooks in play', () => {
     expect(engine.narratorPrompt(other, engine.headSeq() + 1, await loadTokenCounter()).parts.some((p) => p.label.startsWith('lore:'))).toBe(false);
 
     const harbour = engine.lorebook({ lorebookId })!.entryList[0]!;
-    engine.lore.saveLoreEntry({ lorebookId }, { ...harbour, content: 'The harbour never freezes.', keys: ['harbour'] });
+    engine.saveLoreEntry({ lorebookId }, { ...harbour, content: 'The harbour never freezes.', keys: ['harbour'] });
     expect(lore()).toEqual(['lore: The harbour (harbour) = The harbour never freezes.']);
     expect(engine.lorebook({ lorebookId })!.entryList[0]).toMatchObject({ edited: true, content: 'The harbour never freezes.' });
-    engine.lore.saveLoreEntry({ lorebookId }, { ...harbour, enabled: false });
+    engine.saveLoreEntry({ lorebookId }, { ...harbour, enabled: false });
     expect(lore()).toEqual([]);
     expect(engine.listLorebooks()).toEqual([{ ref: { lorebookId }, name: 'harbour', kind: 'lorebook', entries: 3, enabled: 1 }]);
 
-    engine.lore.attachLorebook(chat, lorebookId, false);
-    engine.lore.saveLoreEntry({ lorebookId }, { ...harbour, enabled: true });
+    engine.attachLorebook(chat, lorebookId, false);
+    engine.saveLoreEntry({ lorebookId }, { ...harbour, enabled: true });
     expect(lore()).toEqual([]);
 
     // Deleted while attached: gone from the chat, the Lore page, and a rebuild of the chat alone.
-    engine.lore.attachLorebook(chat, lorebookId, true);
+    engine.attachLorebook(chat, lorebookId, true);
     expect(lore()).toHaveLength(1);
-    engine.lore.removeLorebook(lorebookId);
+    engine.removeLorebook(lorebookId);
     expect(lore()).toEqual([]);
     expect(engine.listLorebooks()).toEqual([]);
-    expect(() => engine.lore.attachLorebook(chat, lorebookId, true)).toThrow(/no longer exists/);
+    expect(() => engine.attachLorebook(chat, lorebookId, true)).toThrow(/no longer exists/);
     const before = dumpProjections(db);
     engine.rebuildChat(chat);
     expect(dumpProjections(db)).toEqual(before);
@@ -141,16 +141,16 @@ describe('lorebooks in play', () => {
 
   it('refuses an entry that breaks the rules, an entry or lorebook that is not there, and a bad file, writing nothing', async () => {
     const { engine, chat } = await setUp();
-    const lorebookId = engine.lore.addLorebook({ text: JSON.stringify(LOREBOOK_V3), fileName: 'coast.json' });
+    const lorebookId = engine.addLorebook({ text: JSON.stringify(LOREBOOK_V3), fileName: 'coast.json' });
     const gulls = engine.lorebook({ lorebookId })!.entryList[0]!;
     const head = engine.headSeq();
-    expect(() => engine.lore.saveLoreEntry({ lorebookId }, { ...gulls, probability: 140 })).toThrow(/probability/);
-    expect(() => engine.lore.saveLoreEntry({ lorebookId }, { ...gulls, position: 9 })).toThrow(/not in this lorebook/);
-    expect(() => engine.lore.saveLoreEntry({ lorebookId: engine.newId() }, gulls)).toThrow(/no longer exists/);
-    expect(() => engine.lore.attachLorebook(chat, engine.newId(), true)).toThrow(/no longer exists/);
-    expect(() => engine.lore.addLorebook({ text: '{"entries": [}', fileName: 'x.json' })).toThrow(/not JSON/);
+    expect(() => engine.saveLoreEntry({ lorebookId }, { ...gulls, probability: 140 })).toThrow(/probability/);
+    expect(() => engine.saveLoreEntry({ lorebookId }, { ...gulls, position: 9 })).toThrow(/not in this lorebook/);
+    expect(() => engine.saveLoreEntry({ lorebookId: engine.newId() }, gulls)).toThrow(/no longer exists/);
+    expect(() => engine.attachLorebook(chat, engine.newId(), true)).toThrow(/no longer exists/);
+    expect(() => engine.addLorebook({ text: '{"entries": [}', fileName: 'x.json' })).toThrow(/not JSON/);
     const longKey = { entries: [{ keys: ['sea'], content: 'ok' }, { keys: ['k'.repeat(501)], content: 'x' }] };
-    expect(() => engine.lore.addLorebook({ text: JSON.stringify(longKey), fileName: 'x.json' })).toThrow(/Entry 2 \(keys\.0\)/);
+    expect(() => engine.addLorebook({ text: JSON.stringify(longKey), fileName: 'x.json' })).toThrow(/Entry 2 \(keys\.0\)/);
     expect(engine.headSeq()).toBe(head);
   });
 
@@ -164,7 +164,7 @@ describe('lorebooks in play', () => {
     };
     const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(cardJson)), async (b) => new Uint8Array(inflateSync(b)));
     const { cut: _cut, ...fields } = botFromCard(card.data);
-    const botId = engine.authoring.importCard({ fields, card: card.original, spec: card.spec, format }, null);
+    const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
     const chat = engine.startChat(botId, kickoffInput());
     say(engine, chat, '"Mind the reef."');
     const count = await loadTokenCounter();
@@ -173,8 +173,8 @@ describe('lorebooks in play', () => {
     expect(engine.listLorebooks()).toEqual([{ ref: { botId }, name: 'Vale’s waters', kind: 'card', entries: 2, enabled: 2 }]);
 
     const [reef, tide] = engine.lorebook({ botId })!.entryList;
-    engine.lore.saveLoreEntry({ botId }, { ...reef!, enabled: false, wholeWords: true });
-    engine.lore.saveLoreEntry({ botId }, { ...tide!, content: 'Tides turn at noon.' });
+    engine.saveLoreEntry({ botId }, { ...reef!, enabled: false, wholeWords: true });
+    engine.saveLoreEntry({ botId }, { ...tide!, content: 'Tides turn at noon.' });
     expect(fired()).toEqual([]);
     const exported = engine.exportCard(botId).v3 as { data: { character_book: { entries: Record<string, unknown>[] } } };
     expect(exported.data.character_book.entries).toEqual([
@@ -187,9 +187,9 @@ describe('lorebooks in play', () => {
       [true, 'Tides turn at noon.'],
     ]);
 
-    engine.deletion.deleteBot(botId);
+    engine.deleteBot(botId);
     expect(engine.listLorebooks()).toEqual([]);
-    engine.deletion.purgeNow({ botId });
+    engine.purgeNow({ botId });
     expect(db.all('SELECT * FROM lore_entries')).toEqual([]);
     expect(db.all("SELECT kind FROM events WHERE kind IN ('lore_entry_saved', 'card_kept')")).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
 import { canonicalProjections, checkMemoryIndex, visibilityProblems } from '../support/dump.ts';
 import { interpret, op, type Op } from '../support/story-ops.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
 import { canonicalProjections } from '../support/dump.ts';
 import { draft } from '../support/fixtures.ts';

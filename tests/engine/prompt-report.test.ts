@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { createEngine, type Engine } from '../support/engine.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -45,7 +45,7 @@ describe('the prompt inspector ("why did it say that")', () => {
 
     // Exact for old replies: editing the bot later does not rewrite what this reply was told, and
     // the report is still there for a new leader over the same database (a reload).
-    engine.authoring.saveBot({ ...draft.bot(bot).payload, name: 'Mira', persona: 'Now a pirate.' }, bot);
+    engine.saveBot({ ...draft.bot(bot).payload, name: 'Mira', persona: 'Now a pirate.' }, bot);
     const reopened = createEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) });
     expect(reopened.replyPrompt(chat, reply.turnId)!.parts.find((p) => p.label === 'persona')!.text).toContain('A wry ship captain.');
   });

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { API, type QueryName } from '../../src/engine/api.ts';
 import type { Db } from '../../src/engine/db/port.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../support/engine.ts';
 import { PROJECTED_TABLES } from '../../src/engine/events/tables.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { testLeader } from '../support/leader.ts';
@@ -142,7 +142,7 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
   const undeclared: string[] = [];
   for (const [name, declaration] of Object.entries(API)) {
     // A query without `reads` is asked once for an action and cannot be kept live (LiveQueryName).
-    if (declaration.kind !== 'query' || !('reads' in declaration)) continue;
+    if (declaration.kind !== 'query' || !declaration.reads) continue;
     statements.clear();
     await leader.call(name, sample[name as QueryName]);
     await leader.idle();

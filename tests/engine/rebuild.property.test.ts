@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { EVENT_DEFINITIONS, PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
 import type { EventDefinition } from '../../src/engine/events/define.ts';
 import { checkMemoryIndex, dumpProjections, visibilityProblems } from '../support/dump.ts';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -28,11 +28,11 @@ describe('reset a bot', () => {
   it('asks for the exact name, then clears its story state everywhere and keeps who it is', async () => {
     await exchange('"Pay me back."', 'Mira scowls at the debt.');
     const head = engine.headSeq();
-    expect(() => engine.authoring.resetBot(bot, 'mira')).toThrow(/exact name, Mira/);
+    expect(() => engine.resetBot(bot, 'mira')).toThrow(/exact name, Mira/);
     expect(engine.headSeq()).toBe(head);
 
-    engine.storyCommands.editState(chat, { type: 'chat_state' }, 'weather', 'fog');
-    engine.authoring.resetBot(bot, 'Mira');
+    engine.editState(chat, { type: 'chat_state' }, 'weather', 'fog');
+    engine.resetBot(bot, 'Mira');
     const state = engine.chatState(chat)!;
     expect(state.lastEdit).toBeNull(); // nothing from before the reset is offered for undo
     expect(state).toMatchObject({ edges: [], memories: [], activities: [], scene: null, place: null });
@@ -44,7 +44,7 @@ describe('reset a bot', () => {
     // Its latest reply is history now: no versions to flip, nothing to continue or regenerate.
     expect(page.turns.at(-1)!.versions).toBeNull();
     const steady = engine.headSeq();
-    for (const steer of [() => engine.turns.regenerate(chat), () => engine.turns.continueReply(chat), () => engine.turns.chooseVersion(chat, 1)]) {
+    for (const steer of [() => engine.turns.regenerate(chat), () => engine.turns.continueReply(chat), () => engine.chooseVersion(chat, 1)]) {
       expect(steer).toThrow(/from before the reset\. Send a message/);
     }
     expect(engine.headSeq()).toBe(steady);
@@ -59,12 +59,12 @@ describe('reset a bot', () => {
   it('is undone completely: every table as it was before the reset', async () => {
     await exchange('"Pay me back."', 'Mira scowls at the debt.');
     const before = dumpProjections(db);
-    engine.authoring.resetBot(bot, 'Mira');
+    engine.resetBot(bot, 'Mira');
     expect(engine.chatState(chat)!.memories).toEqual([]);
-    engine.authoring.undoBotReset(bot);
+    engine.undoBotReset(bot);
     const { visibility: _v, ...after } = dumpProjections(db);
     const { visibility: _w, ...then } = before;
     expect(after).toEqual(then);
-    expect(() => engine.authoring.undoBotReset(bot)).toThrow(/no reset to undo/);
+    expect(() => engine.undoBotReset(bot)).toThrow(/no reset to undo/);
   });
 });

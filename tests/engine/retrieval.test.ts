@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { memoryQuery } from '../../src/engine/memory/retrieval.ts';
 import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
 import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -78,8 +78,8 @@ describe('rewind', () => {
 
     await exchange('a new direction', 'Reply anew.', 1); // play on, then change one's mind
     expect(texts().slice(-2)).toEqual(['a new direction', 'Reply anew.']);
-    const restore = engine.undoRewind(chat, undefined, rewound.seq);
-    expect(restore.kind).toBe('rewind_undone');
+    const restore = engine.undoRewind(chat, rewound.seq);
+    expect(engine.headSeq()).toBe(restore.seq);
     expect(engine.transcript(chat).rewinds).toEqual([]);
     expect(texts().slice(-4)).toEqual(['two', 'Reply two.', 'a new direction', 'Reply anew.']);
 
@@ -100,12 +100,12 @@ describe('rewind', () => {
     const second = engine.rewind(chat, one); // hides "one", "anew" and the first rewind's stub
     expect(engine.transcript(chat).rewinds.map((r) => r.seq)).toEqual([second.seq]);
     const head = engine.headSeq();
-    expect(() => engine.undoRewind(chat, undefined, first.seq)).toThrow(/cannot be restored/);
+    expect(() => engine.undoRewind(chat, first.seq)).toThrow(/cannot be restored/);
     expect(engine.headSeq()).toBe(head);
-    engine.undoRewind(chat, undefined, second.seq);
+    engine.undoRewind(chat, second.seq);
     expect(texts()).not.toContain('two');
     expect(texts()).toContain('anew');
-    engine.undoRewind(chat, undefined, first.seq);
+    engine.undoRewind(chat, first.seq);
     expect(texts()).toEqual(expect.arrayContaining(['one', 'two', 'anew']));
     expect(anew).toBeGreaterThan(two);
   });

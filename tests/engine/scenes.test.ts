@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft } from '../support/fixtures.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -43,7 +43,7 @@ describe('closing a scene', () => {
     const promise = remember('Ada promises to repay the forty crowns by midsummer.', { significance: 2 });
     const pinned = remember('Mira notices the scar on Ada\'s hand.', { significance: 1, pinned: true });
 
-    engine.storyCommands.closeScene(chat);
+    engine.closeScene(chat);
     const next = engine.chatState(chat)!.scene!;
     expect(next.id).not.toBe(scene);
     expect(next.participants).toEqual(['you', bot]);
@@ -84,7 +84,7 @@ describe('closing a scene', () => {
   it('keeps the turn memories when the summary fails, and logs why', async () => {
     remember('Ada asks about the weather.');
     remember('Ada talks about fish prices.');
-    engine.storyCommands.closeScene(chat);
+    engine.closeScene(chat);
     const [job] = engine.analysis.pending(chat);
     const fallbacks = engine.settings().classifierFallbacks.map(() => '{"summary": ""}');
     expect(await engine.analysis.run(scriptedLlm('nope', 'nope again', ...fallbacks).client, job!, count)).toBe(true);
@@ -95,11 +95,11 @@ describe('closing a scene', () => {
   });
 
   it('refuses to close a scene when none is open, and moves the clock only forward', () => {
-    engine.storyCommands.closeScene(chat);
+    engine.closeScene(chat);
     engine.append([{ kind: 'scene_closed', chatId: chat, payload: { sceneId: engine.chatState(chat)!.scene!.id, significance: 0, reason: 'manual', fictionTime: '1890-05-01T20:00:00' } }]);
-    expect(() => engine.storyCommands.closeScene(chat)).toThrow('There is no open scene to close.');
-    expect(engine.storyCommands.advanceClock(chat, 90)).toBe('1890-05-01T21:30:00');
-    expect(() => engine.storyCommands.advanceClock(chat, -5)).toThrow('whole number of minutes');
+    expect(() => engine.closeScene(chat)).toThrow('There is no open scene to close.');
+    expect(engine.advanceClock(chat, 90)).toBe('1890-05-01T21:30:00');
+    expect(() => engine.advanceClock(chat, -5)).toThrow('whole number of minutes');
     expect(engine.chatState(chat)!.fictionTime).toBe('1890-05-01T21:30:00');
   });
 });

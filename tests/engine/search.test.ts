@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { rebuild } from '../../src/engine/log/rebuild.ts';
 import { ftsQuery, MATCH_END, MATCH_START } from '../../src/engine/queries/search.ts';
 import { indexPendingTranscript } from '../../src/engine/queries/search-index.ts';
@@ -48,9 +48,9 @@ describe('search across chats', () => {
   it('leaves out what the story no longer shows: a deleted message, a rewound stretch, a deleted chat; and finds it again once back', async () => {
     const { engine, chat, theoChat } = await twoChats();
     const [line, reply] = engine.transcript(chat).turns.slice(1, 3);
-    engine.edits.setTurnHidden(chat, reply!.turnId, true);
+    engine.setTurnHidden(chat, reply!.turnId, true);
     expect(engine.searchChats('cliffs')).toEqual([]);
-    engine.edits.setTurnHidden(chat, reply!.turnId, false);
+    engine.setTurnHidden(chat, reply!.turnId, false);
     expect(engine.searchChats('cliffs')).toHaveLength(1);
 
     engine.rewind(chat, line!.seq);
@@ -58,16 +58,16 @@ describe('search across chats', () => {
     engine.undoRewind(chat);
     expect(engine.searchChats('cliffs')).toHaveLength(1);
 
-    engine.deletion.deleteChat(theoChat);
+    engine.deleteChat(theoChat);
     expect(engine.searchChats('squall').map((h) => h.chatId)).toEqual([chat]);
-    engine.deletion.restoreChat(theoChat);
+    engine.restoreChat(theoChat);
     expect(engine.searchChats('squall')).toHaveLength(3);
   });
 
   it('follows edits, branches and rebuilds, and its index stays whole', async () => {
     const { engine, db, chat } = await twoChats();
     const reply = engine.transcript(chat).turns.at(-1)!;
-    engine.edits.editTurn(chat, reply.turnId, 'They walk past the harbour.');
+    engine.editTurn(chat, reply.turnId, 'They walk past the harbour.');
     expect(engine.searchChats('silence')).toEqual([]);
     expect(engine.searchChats('harbour')).toHaveLength(1);
     const branch = engine.branchChat(chat, reply.seq);
@@ -92,9 +92,9 @@ describe('search across chats', () => {
     expect(waiting()).toBe(0);
     // An indexed reply edited, a waiting one edited before any search, one rewound while waiting.
     const [reply] = engine.transcript(chat).turns.slice(-1);
-    engine.edits.editTurn(chat, reply!.turnId, 'They walk past the harbour.');
+    engine.editTurn(chat, reply!.turnId, 'They walk past the harbour.');
     const [line, fresh] = say(engine, chat, '"The zeppelin?"', 'Mira shades her eyes at the zeppelin.');
-    engine.edits.editTurn(chat, fresh!.turnId, 'Mira shades her eyes at the airship.');
+    engine.editTurn(chat, fresh!.turnId, 'Mira shades her eyes at the airship.');
     say(engine, chat, '"And the kite?"', 'A kite, high up.');
     engine.rewind(chat, engine.transcript(chat).turns.at(-2)!.seq);
     expect(waiting()).toBe(3);

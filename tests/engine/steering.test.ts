@@ -32,7 +32,7 @@ describe("the director's note", () => {
 
   it('stays in the prompt when the budget is too small for anything else that is not MUST', async () => {
     const { engine, chat } = await openStory();
-    await engine.storyCommands.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
+    await engine.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
     await engine.changeSettings({ narrativeBudget: { hard: 1_000, soft: 500 } });
     const prompt = engine.narratorPrompt(chat, engine.headSeq() + 1, await loadTokenCounter());
     const note = prompt.parts.find((p) => p.label === "director's note")!;
@@ -43,30 +43,30 @@ describe("the director's note", () => {
   it('is one undoable drawer edit, refused past 2,000 characters with nothing written', async () => {
     const { engine, db, chat } = await openStory();
     const events = () => db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n;
-    engine.storyCommands.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
+    engine.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
     expect(engine.chatState(chat)!.lastEdit).toBe('directorNote');
     const before = events();
-    expect(() => engine.storyCommands.editState(chat, { type: 'chat_state' }, 'directorNote', 'x'.repeat(2_001))).toThrow(/2,000 characters or fewer/);
+    expect(() => engine.editState(chat, { type: 'chat_state' }, 'directorNote', 'x'.repeat(2_001))).toThrow(/2,000 characters or fewer/);
     expect(events()).toBe(before);
-    engine.storyCommands.undoStateEdit(chat);
+    engine.undoStateEdit(chat);
     expect(engine.chatState(chat)!.directorNote).toBe('');
   });
 
   it('arrives in a database whose journal predates it: an edit made before can still be undone', async () => {
     const { engine, db, chat } = await openStory();
     const weather = engine.chatState(chat)!.weather;
-    engine.storyCommands.editState(chat, { type: 'chat_state' }, 'weather', 'fog');
+    engine.editState(chat, { type: 'chat_state' }, 'weather', 'fog');
     // The journal as migration 0012 found it: rows saved before the column existed.
     db.run("UPDATE projection_journal SET old = json_remove(old, '$.director_note') WHERE tbl = 'chat_state' AND old IS NOT NULL");
     const migration = readMigrations().find((m) => m.name.startsWith('0012'))!;
     db.exec(migration.sql.slice(migration.sql.indexOf('UPDATE projection_journal')));
-    engine.storyCommands.undoStateEdit(chat);
+    engine.undoStateEdit(chat);
     expect(engine.chatState(chat)).toMatchObject({ weather, directorNote: '' });
   });
 
   it('comes along into a branch', async () => {
     const { engine, chat } = await openStory();
-    engine.storyCommands.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
+    engine.editState(chat, { type: 'chat_state' }, 'directorNote', NOTE);
     const opening = engine.transcript(chat).turns.at(-1)!;
     const branch = engine.branchChat(chat, opening.seq);
     expect(engine.chatState(branch)!.directorNote).toBe(NOTE);
@@ -109,10 +109,10 @@ describe("a bot's pronouns", () => {
     expect(JSON.parse(authored.payload)).not.toHaveProperty('pronouns');
 
     const { pronouns: _none, ...fields } = { ...engine.getBot(bot)!, pronouns: undefined };
-    engine.authoring.saveBot({ ...fields, pronouns: ' she/her ' }, bot);
+    engine.saveBot({ ...fields, pronouns: ' she/her ' }, bot);
     expect(engine.getBot(bot)!.pronouns).toBe('she/her');
     expect(await persona()).toMatch(/^Mira \(she\/her\): /);
-    expect(() => engine.authoring.saveBot({ ...fields, pronouns: 'x'.repeat(41) }, bot)).toThrow(/40 characters or fewer/);
+    expect(() => engine.saveBot({ ...fields, pronouns: 'x'.repeat(41) }, bot)).toThrow(/40 characters or fewer/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
@@ -79,7 +79,7 @@ describe('two devices answering the same turn offline', () => {
 
     // Nothing is lost: the laptop's answer is version 2, with its own analysis, on either device.
     later();
-    laptop.engine.turns.chooseVersion(chat, 2);
+    laptop.engine.chooseVersion(chat, 2);
     meet();
     for (const device of [laptop, phone]) {
       expect(replies(device.engine, chat).slice(1)).toEqual(['Mira laughs at the sails.']);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { createEngine, type Engine } from '../support/engine.ts';
 import { LlmError, type LlmClient } from '../../src/engine/llm/port.ts';
 import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
@@ -45,11 +45,13 @@ function ticking(llm: LlmClient): LlmClient {
 async function send(llm: LlmClient, text: string, withLeader?: (leader: ReturnType<typeof testLeader>['leader']) => void) {
   const { leader, client } = testLeader(engine, narratorOnly(ticking(llm)), { now: clock.now });
   withLeader?.(leader);
+  // Each checkpoint is a write of the text so far to stream_checkpoints: watched at the database.
   const checkpoints: string[] = [];
-  const checkpoint = engine.turns.checkpoint;
-  engine.turns.checkpoint = (chatId, turnId, t) => {
-    checkpoints.push(t);
-    checkpoint(chatId, turnId, t);
+  const { db } = engine.ctx;
+  const run = db.run;
+  db.run = (sql, params) => {
+    if (sql.includes('INSERT INTO stream_checkpoints')) checkpoints.push(String((params as unknown[] | undefined)?.[2]));
+    return run.call(db, sql, params);
   };
   try {
     const { turnId } = await client.sendTurn(chat, text);
@@ -57,7 +59,7 @@ async function send(llm: LlmClient, text: string, withLeader?: (leader: ReturnTy
     const reply = engine.transcript(chat).turns.find((t) => t.turnId === turnId)!;
     return { reply, checkpoints };
   } finally {
-    engine.turns.checkpoint = checkpoint;
+    db.run = run;
   }
 }
 

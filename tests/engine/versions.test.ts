@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { dumpProjections } from '../support/dump.ts';
@@ -45,12 +45,12 @@ describe('versions of the latest reply (swipes)', () => {
     expect(mira()).toMatchObject({ affinity: 58, knowledge: ['Ada jokes about the sails.'] });
     const second = engine.chatState(chat);
 
-    expect(engine.turns.chooseVersion(chat, 1)).toEqual({ number: 1, of: 2 });
+    expect(engine.chooseVersion(chat, 1)).toEqual({ number: 1, of: 2 });
     expect(latest()).toMatchObject({ text: 'Mira scowls.', versions: { number: 1, of: 2 } });
     expect(engine.chatState(chat)).toEqual(first.state);
     expect(engine.analysis.pending(chat)).toEqual([]); // analysed once already: no new call
 
-    engine.turns.chooseVersion(chat, 2);
+    engine.chooseVersion(chat, 2);
     expect(engine.chatState(chat)).toEqual(second);
     expect(engine.transcript(chat).turns.map((t) => t.text)).toEqual([expect.any(String), '"Ugly sails."', 'Mira laughs.']);
   });
@@ -63,13 +63,13 @@ describe('versions of the latest reply (swipes)', () => {
     expect(llm.calls).toHaveLength(1);
     expect(mira()).toMatchObject({ affinity: 55 });
 
-    engine.turns.chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1);
     expect(engine.analysis.pending(chat)).toHaveLength(1);
     await analyzeAll(llm.client);
     expect(llm.calls).toHaveLength(2);
     expect(mira()).toMatchObject({ affinity: 45, knowledge: ['Ada was curt.'] });
     // Back to two: its own analysis, and nothing left to do.
-    engine.turns.chooseVersion(chat, 2);
+    engine.chooseVersion(chat, 2);
     expect(mira()).toMatchObject({ affinity: 55, knowledge: ['Ada said hello.'] });
     expect(engine.analysis.pending(chat)).toEqual([]);
   });
@@ -77,10 +77,10 @@ describe('versions of the latest reply (swipes)', () => {
   it('regenerating from an earlier version adds a version, and a rebuild from the log alone agrees', async () => {
     finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
     finish(engine.turns.regenerate(chat), 'Two.');
-    engine.turns.chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1);
     finish(engine.turns.regenerate(chat), 'Three.');
     expect(latest()).toMatchObject({ text: 'Three.', versions: { number: 3, of: 3 } });
-    engine.turns.chooseVersion(chat, 2);
+    engine.chooseVersion(chat, 2);
     expect(latest()).toMatchObject({ text: 'Two.', versions: { number: 2, of: 3 } });
     const incremental = dumpProjections(db);
     engine.rebuild();
@@ -88,24 +88,24 @@ describe('versions of the latest reply (swipes)', () => {
   });
 
   it('a re-sent choice applies once; choices that make no sense are refused and write nothing', async () => {
-    expect(() => engine.turns.chooseVersion(chat, 2)).toThrow(/has 1 version; there is no version 2/);
+    expect(() => engine.chooseVersion(chat, 2)).toThrow(/has 1 version; there is no version 2/);
     finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
     finish(engine.turns.regenerate(chat), 'Two.');
     const head = engine.headSeq();
-    engine.turns.chooseVersion(chat, 1, 'choose-1');
-    engine.turns.chooseVersion(chat, 1, 'choose-1');
-    engine.turns.chooseVersion(chat, 1); // already shown: nothing to write
+    engine.as('choose-1').chooseVersion(chat, 1);
+    engine.as('choose-1').chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1); // already shown: nothing to write
     expect(engine.headSeq()).toBe(head + 1);
-    expect(() => engine.turns.chooseVersion(chat, 3)).toThrow(/has 2 versions; there is no version 3/);
+    expect(() => engine.chooseVersion(chat, 3)).toThrow(/has 2 versions; there is no version 3/);
     engine.turns.beginTurn(chat, 'And then?');
-    expect(() => engine.turns.chooseVersion(chat, 2)).toThrow(/still being written/);
+    expect(() => engine.chooseVersion(chat, 2)).toThrow(/still being written/);
     expect(engine.headSeq()).toBe(head + 3);
   });
 
   it('versions survive a rewind and its undo', async () => {
     finish(engine.turns.beginTurn(chat, 'Hi'), 'One.');
     finish(engine.turns.regenerate(chat), 'Two.');
-    engine.turns.chooseVersion(chat, 1);
+    engine.chooseVersion(chat, 1);
     const userSeq = engine.transcript(chat).turns.at(-2)!.seq;
     engine.rewind(chat, userSeq);
     expect(engine.transcript(chat).turns.map((t) => t.text)).not.toContain('One.');

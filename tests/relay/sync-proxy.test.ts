@@ -125,8 +125,8 @@ describe("the relay's /sync/ path", () => {
     const replicator = createReplicator({ couch: couchDatabase(`${relay.url}/sync`, appFetch(seen)), remote: `${relay.url}/sync`, log: a.engine.sync, deviceId: () => a.engine.identify().dbId });
     await replicator.prepare();
     await replicator.syncOnce();
-    a.engine.deletion.deleteChat(a.chat);
-    a.engine.deletion.purgeNow({ chatId: a.chat });
+    a.engine.deleteChat(a.chat);
+    a.engine.purgeNow({ chatId: a.chat });
     expect((await replicator.syncOnce()).removed).toBe(2); // the chat and its one turn
     expect(relay.logs.some((l) => l.startsWith('POST /sync/_all_docs 200'))).toBe(true);
     expect(relay.logs.some((l) => /^POST \/sync\/_compact 20/.test(l))).toBe(true);

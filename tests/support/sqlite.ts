@@ -4,7 +4,7 @@ import sqlite3InitModule, { type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { Migration } from '../../src/engine/db/migrate.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
 import type { Db } from '../../src/engine/db/port.ts';
-import { openEngine, type Engine } from '../../src/engine/engine.ts';
+import { openEngine, type Engine } from './engine.ts';
 
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url);
 

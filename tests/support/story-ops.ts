@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from './engine.ts';
 import type { EventDraft } from '../../src/engine/log/draft.ts';
 import { draft } from './fixtures.ts';
 
@@ -107,14 +107,14 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
     }
     if (o.t === 'botDeletion') {
       const id = pick(bots, o.i);
-      if (id && db.get('SELECT 1 AS x FROM bots WHERE id = ?', [id])) (o.restore ? engine.deletion.restoreBot : engine.deletion.deleteBot)(id);
+      if (id && db.get('SELECT 1 AS x FROM bots WHERE id = ?', [id])) (o.restore ? engine.restoreBot : engine.deleteBot)(id);
       continue;
     }
     if (o.t === 'botPurge') {
       const id = pick(bots, o.i);
       if (id && db.get('SELECT 1 AS x FROM bots WHERE id = ?', [id])) {
-        engine.deletion.deleteBot(id);
-        engine.deletion.purgeNow({ botId: id });
+        engine.deleteBot(id);
+        engine.purgeNow({ botId: id });
         // Gone for good: nothing names it again (the app offers no way to).
         bots.splice(bots.indexOf(id), 1);
       }
@@ -326,11 +326,11 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         break;
       }
       case 'deletion':
-        (o.restore ? engine.deletion.restoreChat : engine.deletion.deleteChat)(chatId);
+        (o.restore ? engine.restoreChat : engine.deleteChat)(chatId);
         break;
       case 'purge':
-        engine.deletion.deleteChat(chatId);
-        engine.deletion.purgeNow({ chatId });
+        engine.deleteChat(chatId);
+        engine.purgeNow({ chatId });
         break;
       case 'undo':
         try {

@@ -1,5 +1,5 @@
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from './engine.ts';
 import { couchDatabase } from '../../src/engine/sync/couch.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';
 import type { CouchServer } from './couch-server.ts';

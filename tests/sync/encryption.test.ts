@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import { couchDatabase } from '../../src/engine/sync/couch.ts';
 import { WrongPassphraseError } from '../../src/engine/sync/encryption.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';

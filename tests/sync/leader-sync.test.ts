@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../support/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
 import { draft } from '../support/fixtures.ts';
 import { SYNC_TOPIC } from '../../src/engine/leader/stream.ts';

@@ -56,8 +56,8 @@ describe('a purge carried by sync', () => {
 
     // The phone, offline, plays on in the story the laptop is about to delete forever.
     exchange(phone, secret, bot, 'whispered secret from the phone');
-    laptop.engine.deletion.deleteChat(secret);
-    laptop.engine.deletion.purgeNow({ chatId: secret });
+    laptop.engine.deleteChat(secret);
+    laptop.engine.purgeNow({ chatId: secret });
     const report = await laptopSync.syncOnce();
     expect(report.removed).toBe(secretEvents.length);
     // The server holds bare deletions of those events: no text, and no old revision to ask for.
@@ -112,8 +112,8 @@ describe('a purge carried by sync', () => {
     const started = phone.engine.newId();
     phone.engine.append([draft.chat(started, mira, { title: 'Started on the phone' }), draft.bot(mira, { name: 'Mira, edited on the phone' })]);
     exchange(phone, started, mira, 'a line on the phone');
-    laptop.engine.deletion.deleteBot(mira);
-    laptop.engine.deletion.purgeNow({ botId: mira });
+    laptop.engine.deleteBot(mira);
+    laptop.engine.purgeNow({ botId: mira });
     await laptopSync.syncOnce();
     await phoneSync.syncOnce();
     await laptopSync.syncOnce();

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import type { ClassifyOptions, ClassifyResult } from '../llm/classify.ts';
-import type { LogContext } from '../log/append.ts';
-import type { Settings } from '../settings.ts';
+import type { LogContext } from '../log/context.ts';
+import type { Settings } from '../settings/settings.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import { recordSceneSummary, sceneSummaryPrompt, sceneSummarySchema, sceneToSummarize } from './scene-summary.ts';
 import { analysisPrompt, analysisSchema, FALLBACK_ANALYSIS, knownFacts, normalizeAnalysis, recordAnalysis, turnToAnalyze } from './turn-analysis.ts';
+import { z as zod } from 'zod';
+import { defineQuery, id } from '../call.ts';
 
 /**
  * Background work after a reply: its analysis, and each witness's summary of a scene it closed.
@@ -108,3 +110,12 @@ export async function runJob(deps: JobDeps, job: AnalysisJob, count: TokenCounte
   if (signal?.aborted) return false;
   return recordSceneSummary(deps.ctx, job.chatId, job.sceneId, job.ownerId, result.ok ? result.value : null);
 }
+
+export const analysisCalls = {
+  /** Background work still to do for this chat: the quiet "updating memories" marker. */
+  analysisStatus: defineQuery({
+    args: zod.tuple([id]),
+    reads: ['transcript', 'scenes', 'memories', 'scene_summaries'],
+    run: (ctx, chatId) => ({ pending: pendingJobs(ctx.db, ctx.deviceId(), chatId).length }),
+  }),
+};

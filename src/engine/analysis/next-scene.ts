@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { action } from '../events/world.ts';
-import type { LogContext } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
 import type { EventDraft } from '../log/draft.ts';
 import type { Cast } from './cast.ts';
 

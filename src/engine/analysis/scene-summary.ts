@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
-import type { LogContext } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
 import type { EventDraft } from '../log/draft.ts';
-import type { Settings } from '../settings.ts';
+import type { Settings } from '../settings/settings.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf } from './cast.ts';
 import { idOfSeq } from '../log/visibility.ts';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
-import type { LogContext } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { factKey } from '../events/edges.ts';
 import { makeRoomForPin } from '../memory/pins.ts';
-import type { Settings } from '../settings.ts';
+import type { Settings } from '../settings/settings.ts';
 import { inCharacterText } from '../turn/parse.ts';
 import type { Segment } from '../events/turns.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';

@@ -1,6 +1,11 @@
 import { bookOf, parseCardJson } from './card-json.ts';
 import { loreEntry, LOGICS, type LoreEntry } from '../lore/activation.ts';
 import { botFromCard } from './card-to-bot.ts';
+import { z } from 'zod';
+import { defineQuery, id } from '../call.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { getBot, keptCard } from '../authoring/queries.ts';
+import { editedCardLore } from '../lore/queries.ts';
 
 /** The bot as the app holds it: what an export writes into the card. */
 export interface ExportedBot {
@@ -148,3 +153,27 @@ function withLoreEdits(book: Record<string, unknown>, edits: readonly LoreEntry[
   }
   return book;
 }
+
+export const cardExportCalls = {
+  /** The bot as a character card to save (V3, and a V2 copy), its kept card updated with what was edited here. */
+  exportCard: defineQuery({
+    args: z.tuple([id]),
+    reads: ['bots', 'bot_cards', 'lore_entries'],
+    run({ db }, botId) {
+      const bot = getBot(db, botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId), editedCardLore(db, botId)) };
+    },
+  }),
+  /** What the card a bot came from says about itself (its creator's notes are for the player, never the prompt). */
+  botCardInfo: defineQuery({
+    args: z.tuple([id]),
+    reads: ['bot_cards'],
+    run({ db }, botId) {
+      const kept = keptCard(db, botId);
+      if (!kept) return null;
+      const { spec, data } = parseCardJson(JSON.stringify(kept));
+      return { spec, creator: data.creator, creatorNotes: data.creatorNotes, tags: data.tags, characterVersion: data.characterVersion, lorebookEntries: data.book?.entries.length ?? 0 };
+    },
+  }),
+};

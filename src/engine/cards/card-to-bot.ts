@@ -1,4 +1,4 @@
-import type { Bot } from '../queries/authored.ts';
+import type { Bot } from '../authoring/queries.ts';
 import type { CardData } from './card-json.ts';
 
 /** The longest text a bot field holds (the authoring schema's `longText`). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
 import { uuid, fictionTime, requiredText, shortText } from './fields.ts';
-import { samplerOverrides } from '../sampler.ts';
+import { samplerOverrides } from '../settings/sampler.ts';
 
 /** A new story with one bot as its host. The chat id is the event's chat id. */
 export const chatCreated = defineEvent({

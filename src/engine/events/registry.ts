@@ -11,7 +11,7 @@ import { edgeSummaryRewritten, edgeUpdate } from './edges.ts';
 import { manualEdit, manualEditUndone } from './manual-edit.ts';
 import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memoryWritten } from './memories.ts';
 import { chatRewound, rewindUndone } from './rewind.ts';
-import { settingsChanged } from '../settings.ts';
+import { settingsChanged } from '../settings/settings.ts';
 import { assistantTurn, assistantTurnStarted, replyContinued, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
 import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
 

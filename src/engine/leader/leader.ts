@@ -1,12 +1,10 @@
-import { API, checkCall, type CallName } from '../api.ts';
+import { API, checkCall, liveQueriesReading, type CallName, type EngineClient, type LeaderEnv } from '../api.ts';
 import type { Engine } from '../engine.ts';
-import { defaultKickoff, kickoffPrompt, kickoffSchema } from '../kickoff.ts';
 import type { LlmClient } from '../llm/port.ts';
 import { tablesWrittenBy } from '../events/registry.ts';
-import { CommandRejectedError } from '../log/errors.ts';
+import { purgeExpired } from '../deletion/commands.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import { AnalysisQueue } from './analysis-queue.ts';
-import { apiHandlers, type EngineClient } from './handlers.ts';
 import { NarratorService } from './narrator.ts';
 import { SYNC_TOPIC } from './stream.ts';
 import { createSyncRunner, type SyncRunner } from './sync-runner.ts';
@@ -19,8 +17,12 @@ export interface Change {
   fromSeq: number;
   toSeq: number;
   chats: string[];
-  /** The projected tables the writes touched; a query refetches when it reads one of them. */
+  /** The projected tables the writes touched. */
   tables: string[];
+  /** The live queries that read one of them: a screen showing one refetches it (for its chat, or everywhere when `global`). */
+  queries: string[];
+  /** Of those, the ones a global table (you, bots, settings) made stale: they refetch whatever chat they show. */
+  global: string[];
   /** Projections of `chats` (or of everything when `chats` is empty) were rebuilt: refetch them all. */
   rebuilt: boolean;
 }
@@ -45,6 +47,9 @@ const SYNC_START_DELAY_MS = 300;
 
 
 export type Leader = ReturnType<typeof createLeader>;
+
+/** Tables of rows that belong to no chat: a change to one matters to every chat that shows it (a bot's name, its deletion). */
+const GLOBAL_TABLES = ['you', 'bots', 'settings'];
 
 /** How long after a write the search index catches up: past the burst of writes a Send makes. */
 const SEARCH_INDEX_DELAY_MS = 1_000;
@@ -91,11 +96,14 @@ export function createLeader(deps: LeaderDeps) {
     if (!merged && toSeq !== fromSeq) sync?.poke();
     const rows = engine.changesSince(fromSeq);
     notifiedSeq = toSeq;
+    const tables = [...new Set(rows.flatMap((r) => tablesWrittenBy(r.kind, r.chatId !== null)))].sort();
     const change: Change = {
       fromSeq,
       toSeq,
       chats: [...new Set(rows.map((r) => r.chatId).filter((c): c is string => c !== null))],
-      tables: [...new Set(rows.flatMap((r) => tablesWrittenBy(r.kind, r.chatId !== null)))].sort(),
+      tables,
+      queries: liveQueriesReading(tables),
+      global: liveQueriesReading(tables.filter((t) => GLOBAL_TABLES.includes(t))),
       rebuilt,
     };
     emit({ type: 'changed', change });
@@ -111,7 +119,7 @@ export function createLeader(deps: LeaderDeps) {
   };
 
   const narrator = new NarratorService({
-    engine,
+    ctx: engine.ctx,
     llm,
     tokens: deps.tokens,
     notify,
@@ -126,14 +134,6 @@ export function createLeader(deps: LeaderDeps) {
     committed: () => notify(false),
     failed: (job, error) => deps.report?.(`Analysis job ${job.key} failed`, error),
   });
-
-  async function proposeKickoff(botId: string) {
-    const bot = engine.getBot(botId);
-    if (!bot) throw new CommandRejectedError('That bot does not exist.');
-    const fallback = defaultKickoff(bot, new Date(deps.now()));
-    const result = await engine.classify(llm, kickoffSchema, kickoffPrompt(bot, engine.getYou()), { task: 'kickoff', fallback });
-    return { proposal: result.value, fromModel: result.ok };
-  }
 
   if (deps.sync) {
     const replicator = createReplicator({
@@ -159,24 +159,26 @@ export function createLeader(deps: LeaderDeps) {
     });
   }
 
-  const handlers = apiHandlers({ engine, narrator, proposeKickoff, publish, sync });
-
-  /** Runs one call from any tab: refused with a clear error unless `API` allows it as sent. */
+  /**
+   * Runs one call from any tab: refused with a clear error unless `API` allows it as sent, then its
+   * declaration's `run`, then every tab hears what it changed.
+   */
   async function call(method: string, args: unknown): Promise<unknown> {
-    const checked = checkCall(method, args);
-    if (checked.declaration.kind === 'admin') throw new Error(`"${method}" is run by the tab's worker, not the engine.`);
-    const handler = handlers[method as keyof typeof handlers] as (...a: unknown[]) => unknown;
-    const answer = await handler(...checked.args);
-    if (checked.declaration.kind === 'command' || checked.declaration.records) notify(checked.declaration.rebuilds ?? false);
+    const { declaration, commandId, args: checked } = checkCall(method, args);
+    if (!declaration.run) throw new Error(`"${method}" is run by the tab's worker, not the engine.`);
+    const env: LeaderEnv = { ...engine.callEnv(commandId, llm, publish), narrator, sync, tokens: deps.tokens };
+    const running = declaration.run(env, ...(checked as never[]));
+    // A command that wrote synchronously is announced before its reply starts streaming.
+    const answer = running instanceof Promise ? await running : running;
+    if (declaration.kind === 'command' || declaration.records) notify(declaration.rebuilds ?? false);
     return answer;
   }
 
   /** The typed calls, for code that runs beside the leader (the engine tests): command ids made here. */
   const client = Object.fromEntries(
-    (Object.keys(handlers) as (keyof typeof handlers)[]).map((name) => [
-      name,
-      (...args: unknown[]) => call(name, API[name as CallName].kind === 'command' ? [engine.newId(), ...args] : args),
-    ]),
+    (Object.keys(API) as CallName[])
+      .filter((name) => API[name].kind !== 'admin')
+      .map((name) => [name, (...args: unknown[]) => call(name, API[name].kind === 'command' ? [engine.newId(), ...args] : args)]),
   ) as EngineClient;
 
   return {
@@ -187,7 +189,7 @@ export function createLeader(deps: LeaderDeps) {
       narrator.recover();
       indexSearchSoon();
       // What was deleted more than 30 days ago goes now, as one logged purge.
-      if (engine.deletion.purgeExpired()) notify(true);
+      if (purgeExpired(engine.ctx)) notify(true);
       // After the first screen: its queries go first.
       setTimeout(() => {
         if (!stopped) sync?.start();

@@ -1,6 +1,14 @@
-import type { Engine } from '../engine.ts';
+import { z } from 'zod';
+import { defineCommand, defineQuery, id, type CallEnv } from '../call.ts';
+import type { LogContext } from '../log/context.ts';
+import { getYou } from '../authoring/queries.ts';
+import { readSettings } from '../settings/settings.ts';
+import { narratorPrompt } from '../turn/narrator-prompt.ts';
+import { turnCommands } from '../turn/turn-commands.ts';
+import { samplerFor } from '../queries/chat-state.ts';
 import type { LlmClient } from '../llm/port.ts';
 import { narrate, type NarrationResult } from '../turn/narrate.ts';
+import { headSeq } from '../log/head.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
@@ -28,7 +36,7 @@ export function draftOf(text: string, youName: string): string {
 }
 
 export interface NarratorDeps {
-  engine: Engine;
+  ctx: LogContext;
   llm: LlmClient;
   tokens: () => Promise<TokenCounter>;
   /** Tells every tab what the last writes changed. */
@@ -57,64 +65,13 @@ interface LiveReply {
  */
 export class NarratorService {
   private readonly live = new Map<string, LiveReply>();
+  private readonly turns: ReturnType<typeof turnCommands>;
 
-  constructor(private readonly deps: NarratorDeps) {}
-
-  send(commandId: string, chatId: string, text: string): { turnId: string } {
-    const turn = this.deps.engine.turns.beginTurn(chatId, text, commandId);
-    this.deps.notify(false);
-    this.stream(turn);
-    return { turnId: turn.turnId };
+  constructor(private readonly deps: NarratorDeps) {
+    this.turns = turnCommands(deps.ctx);
   }
 
-  regenerate(commandId: string, chatId: string): { turnId: string } {
-    const turn = this.deps.engine.turns.regenerate(chatId, commandId);
-    this.deps.notify(true);
-    this.stream(turn);
-    return { turnId: turn.turnId };
-  }
-
-  /** "Continue": the latest reply streams on from its last word, as part of the same reply. */
-  continue(commandId: string, chatId: string): { turnId: string } {
-    const turn = this.deps.engine.turns.continueReply(chatId, commandId);
-    this.deps.notify(true);
-    this.stream(turn);
-    return { turnId: turn.turnId };
-  }
-
-  /**
-   * "Impersonate": the narrator model drafts the player's next message from the same story it would
-   * answer, for the composer. Nothing is written: the player edits it, sends it or throws it away.
-   */
-  async impersonate(chatId: string): Promise<{ text: string }> {
-    const { engine } = this.deps;
-    const prompt = engine.narratorPrompt(chatId, engine.headSeq() + 1, await this.deps.tokens(), 'impersonate');
-    const sampler = engine.samplerFor(chatId);
-    const completion = await this.deps.llm.complete(prompt.messages, {
-      model: engine.settings().narrativeModel,
-      maxTokens: Math.min(IMPERSONATE_TOKENS, sampler.maxTokens),
-      temperature: sampler.temperature,
-      topP: sampler.topP,
-      minP: sampler.minP,
-      repetitionPenalty: sampler.repetitionPenalty,
-      priority: 'narrator',
-    });
-    return { text: draftOf(completion.text, engine.getYou()?.name ?? '') };
-  }
-
-  /**
-   * Readies what a first Send pays for (the SDK, the prompt's code and pages), read-only: a Send
-   * straight after the app opened met the SDK still loading and the prompt's code cold, 100-130 ms
-   * before its request left against ~20 later.
-   */
-  async prepare(chatId: string): Promise<null> {
-    const { engine } = this.deps;
-    await this.deps.llm.warm?.();
-    engine.narratorPrompt(chatId, engine.headSeq() + 1, await this.deps.tokens());
-    return null;
-  }
-
-  /** Stop from any tab: the reply keeps what it has, marked truncated. */
+  /** Stop: the reply keeps what it has, marked truncated. */
   stop(chatId: string): boolean {
     const entry = this.live.get(chatId);
     entry?.controller.abort();
@@ -133,13 +90,17 @@ export class NarratorService {
 
   /** A new leader commits what a dead one left streaming; it does not re-run it (that spends quota). */
   recover(): void {
-    if (this.deps.engine.turns.recoverInterrupted().length > 0) this.deps.notify(false);
+    if (this.turns.recoverInterrupted().length > 0) this.deps.notify(false);
   }
 
-  private stream(turn: StartedTurn): void {
-    const { engine } = this.deps;
+  /**
+   * Streams a started turn's reply from the relay, mirrors it to every tab, checkpoints it, and
+   * commits it when it ends (finished, stopped or failed: never lost).
+   */
+  stream(turn: StartedTurn): void {
+    const { ctx } = this.deps;
     // A re-sent command finds its turn finished (or already streaming here): nothing more to do.
-    if (this.live.has(turn.chatId) || engine.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
+    if (this.live.has(turn.chatId) || this.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
     const controller = new AbortController();
     const prefix = turn.prefix ?? '';
     const entry: LiveReply = { turn, controller, text: prefix, held: '', burst: false };
@@ -149,8 +110,8 @@ export class NarratorService {
       let result: NarrationResult;
       let report: PromptReport | undefined;
       try {
-        const prompt = engine.narratorPrompt(turn.chatId, turn.startedSeq, await this.deps.tokens());
-        const sampler = engine.samplerFor(turn.chatId);
+        const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, readSettings(ctx.db), await this.deps.tokens());
+        const sampler = samplerFor(ctx.db, turn.chatId);
         report = prompt.report;
         const narrated = await narrate({
           llm: this.deps.llm,
@@ -166,7 +127,7 @@ export class NarratorService {
             const piece = first ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
             if (piece) this.mirror(entry, topic, piece);
           },
-          onCheckpoint: (text) => engine.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
+          onCheckpoint: (text) => this.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
           checkpointMs: CHECKPOINT_MS,
           now: this.deps.now,
         });
@@ -177,7 +138,7 @@ export class NarratorService {
       }
       this.sendHeld(entry, topic);
       this.live.delete(turn.chatId);
-      engine.turns.finishTurn(turn, result, report);
+      this.turns.finishTurn(turn, result, report);
       this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
     })();
@@ -214,3 +175,80 @@ export class NarratorService {
     this.deps.publish(topic, { turnId: entry.turn.turnId, type: 'delta', text });
   }
 }
+
+/** What the narrator's calls run with: the leader's narrator and its token counter. */
+export type NarratorEnv = CallEnv & { narrator: NarratorService; tokens: () => Promise<TokenCounter> };
+
+/** Send, Regenerate and Continue: each writes the turn's start, then its reply streams. */
+export const narratorCalls = {
+  /** The player's line and the start of the narrator's reply, in one command; the reply streams after. */
+  sendTurn: defineCommand({
+    args: z.tuple([id, z.string()]),
+    run(env: NarratorEnv, chatId: string, text: string): { turnId: string } {
+      const turn = turnCommands(env).beginTurn(chatId, text, env.commandId);
+      env.narrator.stream(turn);
+      return { turnId: turn.turnId };
+    },
+  }),
+  regenerate: defineCommand({
+    args: z.tuple([id]),
+    rebuilds: true,
+    run(env: NarratorEnv, chatId: string): { turnId: string } {
+      const turn = turnCommands(env).regenerate(chatId, env.commandId);
+      env.narrator.stream(turn);
+      return { turnId: turn.turnId };
+    },
+  }),
+  /** "Continue": the latest reply streams on from its last word, as part of the same reply. */
+  continueReply: defineCommand({
+    args: z.tuple([id]),
+    rebuilds: true,
+    run(env: NarratorEnv, chatId: string): { turnId: string } {
+      const turn = turnCommands(env).continueReply(chatId, env.commandId);
+      env.narrator.stream(turn);
+      return { turnId: turn.turnId };
+    },
+  }),
+  /** Stop from any tab: the reply keeps what it has, marked truncated. */
+  stopTurn: defineCommand({ args: z.tuple([id]), run: ({ narrator }: NarratorEnv, chatId: string) => narrator.stop(chatId) }),
+  /** The text of the reply streaming in this chat right now, for a tab that opens mid-stream. */
+  streamState: defineQuery({ args: z.tuple([id]), run: ({ narrator }: NarratorEnv, chatId: string) => narrator.state(chatId) }),
+
+  /**
+   * "Impersonate": the narrator model drafts the player's next message from the same story it would
+   * answer, for the composer. Nothing is written: the player edits it, sends it or throws it away.
+   */
+  impersonate: defineQuery({
+    args: z.tuple([id]),
+    async run(env: NarratorEnv, chatId: string): Promise<{ text: string }> {
+      const { db } = env;
+      const settings = readSettings(db);
+      const prompt = narratorPrompt(db, chatId, headSeq(db) + 1, settings, await env.tokens(), 'impersonate');
+      const sampler = samplerFor(db, chatId);
+      const completion = await env.llm.complete(prompt.messages, {
+        model: settings.narrativeModel,
+        maxTokens: Math.min(IMPERSONATE_TOKENS, sampler.maxTokens),
+        temperature: sampler.temperature,
+        topP: sampler.topP,
+        minP: sampler.minP,
+        repetitionPenalty: sampler.repetitionPenalty,
+        priority: 'narrator',
+      });
+      return { text: draftOf(completion.text, getYou(db)?.name ?? '') };
+    },
+  }),
+
+  /**
+   * The player started writing in this chat: what a first Send pays for is readied (the SDK, the
+   * prompt's code and pages), read-only. A Send straight after the app opened met the SDK still
+   * loading and the prompt's code cold, 100-130 ms before its request left against ~20 later.
+   */
+  prepareToSend: defineQuery({
+    args: z.tuple([id]),
+    async run(env: NarratorEnv, chatId: string): Promise<null> {
+      await env.llm.warm?.();
+      narratorPrompt(env.db, chatId, headSeq(env.db) + 1, readSettings(env.db), await env.tokens());
+      return null;
+    },
+  }),
+};

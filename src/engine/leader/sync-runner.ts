@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineCommand, defineQuery, none, type CallEnv } from '../call.ts';
+import { setSyncPassphrase, setSyncPaused } from '../sync/sync-log.ts';
 import { SyncError } from '../sync/sync-error.ts';
 import type { Replicator } from '../sync/replicator.ts';
 
@@ -147,3 +150,37 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
 }
 
 export type SyncRunner = ReturnType<typeof createSyncRunner>;
+
+/** What the sync calls run with: the leader's sync runner, when this device syncs. */
+export type SyncEnv = CallEnv & { sync: SyncRunner | null };
+
+export const syncCalls = {
+  /** Where this device stands with the sync server (also published on the `sync` topic as it changes). */
+  syncStatus: defineQuery({ args: none, run: ({ sync }: SyncEnv): SyncStatus | null => sync?.status() ?? null }),
+  /** "Sync now": cuts the wait for the server's next change short. */
+  syncNow: defineQuery({
+    args: none,
+    run({ sync }: SyncEnv): null {
+      sync?.poke();
+      return null;
+    },
+  }),
+  /** "Pause sync on this device", and its undo: a local choice, not an event. */
+  setSyncPaused: defineCommand({
+    args: z.tuple([z.boolean()]),
+    run({ db, sync }: SyncEnv, paused: boolean): boolean {
+      setSyncPaused(db, paused);
+      sync?.poke();
+      return paused;
+    },
+  }),
+  /** The passphrase this device encrypts synced stories with (null: none); kept on this device only. */
+  setSyncPassphrase: defineCommand({
+    args: z.tuple([z.string().min(8).max(500).nullable()]),
+    run({ db, sync }: SyncEnv, passphrase: string | null): boolean {
+      setSyncPassphrase(db, passphrase);
+      sync?.reconnect();
+      return passphrase !== null;
+    },
+  }),
+};

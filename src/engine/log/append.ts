@@ -1,25 +1,12 @@
 import type { Db } from '../db/port.ts';
 import type { EventDefinition, LoggedEvent } from '../events/define.ts';
-import type { IdBlock } from '../ids.ts';
 import { definitionOf } from '../events/registry.ts';
 import type { EventDraft } from './draft.ts';
+import type { LogContext } from './context.ts';
 import { EventValidationError, UnknownEventKindError } from './errors.ts';
 import { project } from './project.ts';
 import { rebuildAfterMarking } from './rebuild.ts';
 import { inheritFromCause } from './visibility.ts';
-
-export interface LogContext {
-  db: Db;
-  now: () => number;
-  /** The next id from this database's hybrid logical clock. */
-  newId: () => string;
-  /** `count` consecutive ids from the same clock and a random tail, for a bulk copy to mint in SQL. */
-  reserveIds: (count: number) => { block: IdBlock; tail: number };
-  /** This database's id, recorded on every event it writes. */
-  deviceId: () => string;
-  /** How many of each chat's latest events the projection journal covers (`JOURNAL_KEPT_EVENTS`). */
-  journalKeep: number;
-}
 
 /**
  * Appends a command's events and applies their projections in one transaction: either every event

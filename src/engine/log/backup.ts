@@ -6,6 +6,7 @@ import { validateDraft } from './append.ts';
 import { rebuild } from './rebuild.ts';
 import { upgradeV1Events, v1EventRow } from './backup-v1.ts';
 import { eventRow, type BackupEvent } from './backup-event.ts';
+import { defineCommand, defineQuery, none } from '../call.ts';
 
 export const BACKUP_FORMAT = 'roleplay-engine/event-log';
 export const BACKUP_VERSION = 2;
@@ -134,3 +135,18 @@ function checkEvents(events: readonly BackupEvent[]): BackupEvent[] {
   });
   return checked;
 }
+
+export const backupCalls = {
+  /** The whole log as JSON (format 2), for the older export. */
+  exportLog: defineQuery({ args: none, run: ({ db, now }) => exportLog(db, now) }),
+  /** A JSON backup restored into an empty database. */
+  importLog: defineCommand({
+    args: z.tuple([z.unknown()]),
+    rebuilds: true,
+    run(ctx, backup) {
+      const imported = importLog(ctx, backup);
+      ctx.observeLog();
+      return imported;
+    },
+  }),
+};

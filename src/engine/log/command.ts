@@ -1,5 +1,5 @@
 import type { LoggedEvent } from '../events/define.ts';
-import type { LogContext } from './append.ts';
+import type { LogContext } from './context.ts';
 import type { EventDraft } from './draft.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 

@@ -1,18 +1,21 @@
-import type { LogContext } from '../log/append.ts';
+import { z } from 'zod';
+import { defineCommand, id } from '../call.ts';
+import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
 import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { CardError } from '../cards/errors.ts';
 import { readLorebookFile } from './lorebook-file.ts';
 import { lorebookAdded, loreEntrySchema } from './events.ts';
-import { lorebookDetail, type LorebookRef } from './queries.ts';
+import { lorebookDetail, lorebookRef, type LorebookRef } from './queries.ts';
+
 
 /** Lorebooks of their own brought in, entries edited or switched off, lorebooks attached to chats. */
-export function loreCommands(ctx: LogContext) {
-  const { db } = ctx;
-  return {
-    /** A SillyTavern world info or V3 lorebook file, added whole; answers the new lorebook's id. */
-    addLorebook(file: { text: string; fileName: string }, commandId?: string): string {
+export const loreCalls = {
+  /** A SillyTavern world info or V3 lorebook file, added whole; answers the new lorebook's id. */
+  addLorebook: defineCommand({
+    args: z.tuple([z.object({ text: z.string().max(20 * 1024 * 1024), fileName: z.string().max(500) })]),
+    run(ctx, file: { text: string; fileName: string }): string {
       let read;
       try {
         read = readLorebookFile(file.text, file.fileName);
@@ -33,7 +36,7 @@ export function loreCommands(ctx: LogContext) {
       }
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           appendEvents(ctx, stampFirst([{ kind: 'lorebook_added', payload: { lorebookId, name: read.name, format: read.format, settings, entries } }]));
           return lorebookId;
@@ -41,14 +44,18 @@ export function loreCommands(ctx: LogContext) {
         (first) => (first.payload as { lorebookId: string }).lorebookId,
       );
     },
+  }),
 
-    /** An entry as the player edited it (or turned on or off), in place of what it was. */
-    saveLoreEntry(ref: LorebookRef, entry: unknown, commandId?: string): void {
+  /** An entry as the player edited it (or turned on or off), in place of what it was. */
+  saveLoreEntry: defineCommand({
+    args: z.tuple([lorebookRef, z.unknown()]),
+    run(ctx, ref: LorebookRef, entry: unknown): void {
+      const { db } = ctx;
       const parsed = loreEntrySchema.safeParse(entry);
       if (!parsed.success) throw new CommandRejectedError(`The entry needs fixing: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           const book = lorebookDetail(db, ref);
           if (!book) throw new CommandRejectedError('That lorebook no longer exists.');
@@ -58,12 +65,16 @@ export function loreCommands(ctx: LogContext) {
         () => undefined,
       );
     },
+  }),
 
-    /** "Delete lorebook": gone from the Lore page and from the chats it was attached to. */
-    removeLorebook(lorebookId: string, commandId?: string): void {
+  /** "Delete lorebook": gone from the Lore page and from the chats it was attached to. */
+  removeLorebook: defineCommand({
+    args: z.tuple([id]),
+    run(ctx, lorebookId: string): void {
+      const { db } = ctx;
       command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (!db.get('SELECT 1 AS x FROM lorebooks WHERE id = ?', [lorebookId])) throw new CommandRejectedError('That lorebook no longer exists.');
           appendEvents(ctx, stampFirst([{ kind: 'lorebook_removed', payload: { lorebookId } }]));
@@ -71,12 +82,16 @@ export function loreCommands(ctx: LogContext) {
         () => undefined,
       );
     },
+  }),
 
-    /** Attaches a lorebook to a chat (its entries fire there) or takes it off. */
-    attachLorebook(chatId: string, lorebookId: string, attached: boolean, commandId?: string): void {
+  /** Attaches a lorebook to a chat (its entries fire there) or takes it off. */
+  attachLorebook: defineCommand({
+    args: z.tuple([id, id, z.boolean()]),
+    run(ctx, chatId: string, lorebookId: string, attached: boolean): void {
+      const { db } = ctx;
       command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
           if (!db.get('SELECT 1 AS x FROM lorebooks WHERE id = ?', [lorebookId])) throw new CommandRejectedError('That lorebook no longer exists.');
@@ -86,5 +101,5 @@ export function loreCommands(ctx: LogContext) {
         () => undefined,
       );
     },
-  };
-}
+  }),
+};

@@ -1,7 +1,9 @@
 import type { Db } from '../db/port.ts';
 import { parseCardJson } from '../cards/card-json.ts';
 import { lorebookOf, type LoreEntry, type Lorebook } from './activation.ts';
-import { keptCard } from '../queries/authored.ts';
+import { keptCard } from '../authoring/queries.ts';
+import { z } from 'zod';
+import { defineQuery, id, none } from '../call.ts';
 
 /** A lorebook the Lore page names: one of its own, or a bot's card book. */
 export type LorebookRef = { lorebookId: string } | { botId: string };
@@ -142,3 +144,14 @@ export function editedCardLore(db: Db, botId: string): LoreEntry[] {
     .all<{ entry: string }>('SELECT entry FROM lore_entries WHERE book_id = ? AND edited_seq IS NOT NULL ORDER BY position', [botId])
     .map((r) => JSON.parse(r.entry) as LoreEntry);
 }
+
+/** A lorebook of its own, or a bot's card book. */
+export const lorebookRef = z.union([z.object({ lorebookId: id }).strict(), z.object({ botId: id }).strict()]);
+
+export const loreQueryCalls = {
+  /** The Lore page: lorebooks of their own and the bots' card books, with their entries. */
+  listLorebooks: defineQuery({ args: none, reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'], run: ({ db }) => listLorebooks(db) }),
+  lorebook: defineQuery({ args: z.tuple([lorebookRef]), reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'], run: ({ db }, ref) => lorebookDetail(db, ref) }),
+  /** The lorebooks that can be attached to this chat, and which are. */
+  chatLorebooks: defineQuery({ args: z.tuple([id]), reads: ['lorebooks', 'chat_lorebooks'], run: ({ db }, chatId) => chatLorebooks(db, chatId) }),
+};

@@ -1,7 +1,9 @@
 import type { Db } from '../db/port.ts';
 import { replyVersions } from '../log/visibility.ts';
-import { readSettings } from '../settings.ts';
+import { readSettings } from '../settings/settings.ts';
 import { closingMarker } from '../turn/parse.ts';
+import { z } from 'zod';
+import { defineQuery, id } from '../call.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -98,3 +100,11 @@ export function chatAsMarkdown(db: Db, chatId: string): string {
   }
   return out.join('\n');
 }
+
+export const chatExportCalls = {
+  /** A chat as a file to save: SillyTavern JSON lines or Markdown. */
+  exportChat: defineQuery({
+    args: z.tuple([id, z.enum(['sillytavern', 'markdown'])]),
+    run: ({ db }, chatId, as) => (as === 'markdown' ? chatAsMarkdown(db, chatId) : chatAsSillyTavern(db, chatId)),
+  }),
+};

@@ -3,8 +3,11 @@ import { MEMORY_COLUMNS, toMemory, type Memory, type MemoryRow } from '../memory
 import { PIN_CAP, pinnedCount } from '../memory/pins.ts';
 import { castOf } from '../analysis/cast.ts';
 import type { EntityRef } from '../events/fields.ts';
-import type { SamplerOverrides } from '../sampler.ts';
+import { effectiveSampler, type Sampler, type SamplerOverrides } from '../settings/sampler.ts';
+import { readSettings } from '../settings/settings.ts';
 import { editedValues, latestEdit } from './state-edits.ts';
+import { z } from 'zod';
+import { defineQuery, id } from '../call.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -91,6 +94,9 @@ export function chatSampler(db: Db, chatId: string): SamplerOverrides | null {
 }
 
 /** Everything the chat's side drawer shows: clock, scene, place, who does what, feelings, memories. */
+/** The sampling a chat's replies use: its own knobs over the global settings. */
+export const samplerFor = (db: Db, chatId: string): Sampler => effectiveSampler(readSettings(db).sampler, chatSampler(db, chatId));
+
 export function chatState(db: Db, chatId: string): ChatState | undefined {
   const state = db.get<StateRow>(
     `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor, s.director_note,
@@ -203,3 +209,12 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     pinned: { count: pinnedCount(db, chatId, state.bot_id), cap: PIN_CAP },
   };
 }
+
+export const chatStateCalls = {
+  /** The drawer: place, clock, scene, who is there, feelings, memories, what was edited by hand. */
+  chatState: defineQuery({
+    args: z.tuple([id]),
+    reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you', 'state_edits', 'visibility'],
+    run: ({ db }, chatId) => chatState(db, chatId),
+  }),
+};

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { defineQuery, none } from '../call.ts';
 
 export interface ChatListItem {
   id: string;
@@ -61,3 +62,7 @@ export function listChats(db: Db): ChatListItem[] {
 export function hostResetSeq(db: Db, chatId: string): number {
   return db.get<{ seq: number | null }>('SELECT b.reset_seq AS seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?', [chatId])?.seq ?? 0;
 }
+
+export const chatListCalls = {
+  listChats: defineQuery({ args: none, reads: ['chats', 'chat_state', 'transcript', 'bots'], run: ({ db }) => listChats(db) }),
+};

@@ -1,5 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { indexAllPendingTranscript } from './search-index.ts';
+import { z } from 'zod';
+import { defineQuery } from '../call.ts';
 
 /** Marks around a matched word in a snippet: control characters no story text holds, split by the UI (never HTML). */
 export const MATCH_START = '\u0002';
@@ -63,3 +65,8 @@ export function searchChats(db: Db, text: string): SearchHit[] {
       snippet: r.snippet,
     }));
 }
+
+export const searchCalls = {
+  /** Search across every chat's story; hits link to their turn. */
+  searchChats: defineQuery({ args: z.tuple([z.string().max(500)]), reads: ['transcript', 'chats', 'bots', 'you'], run: ({ db }, text) => searchChats(db, text) }),
+};

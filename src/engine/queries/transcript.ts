@@ -1,9 +1,11 @@
 import type { Db } from '../db/port.ts';
 import { versionOfReply } from '../log/visibility.ts';
 import { hostResetSeq } from './chats.ts';
-import { rewoundStretches, type RewoundStretch } from '../rewind-commands.ts';
+import { rewoundStretches, type RewoundStretch } from '../rewind/commands.ts';
 import type { Segment } from '../events/turns.ts';
 import type { EntityRef } from '../events/fields.ts';
+import { z } from 'zod';
+import { defineQuery, id, seq } from '../call.ts';
 
 export interface TranscriptTurn {
   turnId: string;
@@ -120,3 +122,12 @@ function versionsOf(db: Db, startedSeq: number): TranscriptTurn['versions'] {
   const elsewhere = db.get('SELECT 1 AS x FROM events WHERE seq = ? AND device_id <> (SELECT id FROM database_identity LIMIT 1)', [startedSeq]);
   return elsewhere ? { ...version, otherDevice: true } : version;
 }
+
+export const transcriptCalls = {
+  /** A page of the chat's story, newest last; `beforeSeq` pages back. */
+  transcript: defineQuery({
+    args: z.tuple([id, z.object({ beforeSeq: seq.nullable().optional(), limit: z.number().int().min(1).max(500).optional() }).optional()]),
+    reads: ['transcript', 'chats', 'bots', 'you', 'visibility'],
+    run: ({ db }, chatId, options) => chatTranscript(db, chatId, options),
+  }),
+};

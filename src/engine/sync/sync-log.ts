@@ -9,6 +9,16 @@ export interface SyncState {
   pulledSince: string | null;
 }
 
+/** "Pause sync on this device", and its undo: a local choice, not an event. */
+export function setSyncPaused(db: Db, paused: boolean): void {
+  db.run('UPDATE sync_device SET paused = ?', [paused ? 1 : 0]);
+}
+
+/** The passphrase this device seals with (null: none); kept on this device only. */
+export function setSyncPassphrase(db: Db, passphrase: string | null): void {
+  db.run('UPDATE sync_device SET passphrase = ?', [passphrase]);
+}
+
 /**
  * The log's side of sync with one server (`remote`): where it stands, what to push next, and
  * pulled events merged together with the checkpoint that says they were pulled.
@@ -25,14 +35,10 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     state,
     /** Whether the player paused sync on this device. */
     paused: (): boolean => db.get<{ paused: number }>('SELECT paused FROM sync_device')?.paused === 1,
-    setPaused(paused: boolean): void {
-      db.run('UPDATE sync_device SET paused = ?', [paused ? 1 : 0]);
-    },
+    setPaused: (paused: boolean) => setSyncPaused(db, paused),
     /** The passphrase this device seals with, or null. */
     passphrase: (): string | null => db.get<{ passphrase: string | null }>('SELECT passphrase FROM sync_device')?.passphrase ?? null,
-    setPassphrase(passphrase: string | null): void {
-      db.run('UPDATE sync_device SET passphrase = ?', [passphrase]);
-    },
+    setPassphrase: (passphrase: string | null) => setSyncPassphrase(db, passphrase),
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
     toPush: (remote: string, limit: number) => eventsAfter(state(remote).pushedSeq, limit),
     eventsAfter,

@@ -1,10 +1,10 @@
 import type { Db } from '../db/port.ts';
-import { getBot, getYou } from '../queries/authored.ts';
+import { getBot, getYou } from '../authoring/queries.ts';
 import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
-import type { Settings } from '../settings.ts';
+import type { Settings } from '../settings/settings.ts';
 import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';

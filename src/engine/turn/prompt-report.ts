@@ -4,6 +4,7 @@ import { shortText, uuid } from '../events/fields.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import type { ScoredMemory } from '../memory/retrieval.ts';
 import type { AssembledPrompt, Budget } from './prompt.ts';
+import { defineQuery, id } from '../call.ts';
 
 /**
  * "Why did it say that": the prompt that produced a reply, kept with the reply (in its
@@ -81,3 +82,8 @@ export function replyPrompt(db: Db, chatId: string, turnId: string): PromptRepor
   );
   return row?.prompt ? (JSON.parse(row.prompt) as PromptReport) : null;
 }
+
+export const promptReportCalls = {
+  /** "Why this reply?": the prompt that produced it, by tier, with the memories and why they were chosen. */
+  replyPrompt: defineQuery({ args: z.tuple([id, id]), run: ({ db }, chatId, turnId) => replyPrompt(db, chatId, turnId) }),
+};

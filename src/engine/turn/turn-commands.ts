@@ -1,18 +1,20 @@
 import type { Db } from '../db/port.ts';
-import type { LogContext } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
 import { command } from '../log/command.ts';
 import type { LoggedEvent } from '../events/define.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { idOfSeq, replyVersions, versionOfReply } from '../log/visibility.ts';
-import { readSettings } from '../settings.ts';
+import { readSettings } from '../settings/settings.ts';
 import { hostResetSeq } from '../queries/chats.ts';
 import type { NarrationResult } from './narrate.ts';
 import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { speakerOf } from './speaker.ts';
+import { z } from 'zod';
+import { defineCommand, id } from '../call.ts';
 
 export interface StartedTurn {
   chatId: string;
@@ -259,3 +261,12 @@ export function turnCommands(ctx: LogContext) {
     },
   };
 }
+
+export const versionCalls = {
+  /** ‹ 2/3 ›: shows another version of the latest reply; the story state follows it. */
+  chooseVersion: defineCommand({
+    args: z.tuple([id, z.number().int().min(1)]),
+    rebuilds: true,
+    run: (ctx, chatId, number) => turnCommands(ctx).chooseVersion(chatId, number, ctx.commandId),
+  }),
+};

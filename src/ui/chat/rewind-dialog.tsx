@@ -43,7 +43,7 @@ export function RewindDialog(props: {
   const confirm = () =>
     void run(async () => {
       const turns = impact()?.turnsHidden ?? 0;
-      const seq = await props.client.engine.rewind(props.chatId, props.fromSeq);
+      const { seq } = await props.client.engine.rewind(props.chatId, props.fromSeq);
       props.onRewound({ seq, turns });
     });
   return (

@@ -1,6 +1,6 @@
-import { CommandRejectedError } from './log/errors.ts';
-import { CardError } from './cards/errors.ts';
-import { parseSillyTavernChat, type StMessage } from './cards/st-chat.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { CardError } from '../cards/errors.ts';
+import { parseSillyTavernChat, type StMessage } from '../cards/st-chat.ts';
 
 /*
  * What an imported SillyTavern chat will write, checked through before anything is: apart from

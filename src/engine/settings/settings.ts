@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Db } from './db/port.ts';
-import { defineEvent } from './events/define.ts';
+import type { Db } from '../db/port.ts';
+import { defineEvent } from '../events/define.ts';
 import { DEFAULT_SAMPLER, samplerFields } from './sampler.ts';
 
 const modelId = z.string().trim().min(1, 'pick a model').max(200);

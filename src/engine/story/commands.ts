@@ -1,28 +1,30 @@
-import { addFictionMinutes } from './fiction-time.ts';
-import { castOf } from './analysis/cast.ts';
-import { nextScene } from './analysis/next-scene.ts';
-import type { LogContext } from './log/append.ts';
-import { appendEvents } from './log/append.ts';
-import { command } from './log/command.ts';
-import type { EventDraft } from './log/draft.ts';
-import { CommandRejectedError, EventValidationError } from './log/errors.ts';
-import { currentValue, latestEdit } from './queries/state-edits.ts';
-import type { EditTarget } from './events/edit-marks.ts';
-import { makeRoomForPin, PIN_CAP } from './memory/pins.ts';
-import { samplerOverrides } from './sampler.ts';
+import { addFictionMinutes } from '../fiction-time.ts';
+import { castOf } from '../analysis/cast.ts';
+import { nextScene } from '../analysis/next-scene.ts';
+import { z } from 'zod';
+import { defineCommand, id } from '../call.ts';
+import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import type { EventDraft } from '../log/draft.ts';
+import { CommandRejectedError, EventValidationError } from '../log/errors.ts';
+import { currentValue, latestEdit } from '../queries/state-edits.ts';
+import type { EditTarget } from '../events/edit-marks.ts';
+import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
+import { samplerOverrides } from '../settings/sampler.ts';
 
-/** What the chat drawer's buttons do: pin a memory, close the scene, move the clock. */
-export function storyCommands(ctx: LogContext) {
-  const { db } = ctx;
-  const nothing = () => undefined;
+const nothing = () => undefined;
 
-  return {
-    /**
-     * The user pins or unpins a memory. A user's pin is never evicted; to make room at the cap the
-     * oldest automatic pin gives way, and when all pins are the user's the pin is refused.
-     */
-    pinMemory(chatId: string, memoryId: string, pinned: boolean, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+/** What the chat drawer's buttons do: pin a memory, close the scene, set a value, move the clock, invite a guest. */
+export const storyCalls = {
+  /**
+   * The user pins or unpins a memory. A user's pin is never evicted; to make room at the cap the
+   * oldest automatic pin gives way, and when all pins are the user's the pin is refused.
+   */
+  pinMemory: defineCommand({
+    args: z.tuple([id, id, z.boolean()]),
+    run(ctx, chatId: string, memoryId: string, pinned: boolean): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const memory = db.get<{ owner_id: string; pinned: number; auto_pinned: number }>(
           'SELECT owner_id, pinned, auto_pinned FROM memories WHERE id = ? AND chat_id = ?',
           [memoryId, chatId],
@@ -43,10 +45,14 @@ export function storyCommands(ctx: LogContext) {
         if (drafts.length) appendEvents(ctx, stampFirst(drafts));
       }, nothing);
     },
+  }),
 
-    /** Ends the scene by hand (the drawer's button); the next one opens at once in the same place. */
-    closeScene(chatId: string, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /** Ends the scene by hand (the drawer's button); the next one opens at once in the same place. */
+  closeScene: defineCommand({
+    args: z.tuple([id]),
+    run(ctx, chatId: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const state = db.get<{ fiction_time: string; active_scene_id: string | null }>('SELECT fiction_time, active_scene_id FROM chat_state WHERE chat_id = ?', [chatId]);
         const cast = castOf(db, chatId);
         if (!state || !cast) throw new CommandRejectedError('That chat does not exist.');
@@ -54,14 +60,18 @@ export function storyCommands(ctx: LogContext) {
         appendEvents(ctx, stampFirst(nextScene(ctx, cast, { reason: 'manual', significance: 0, fictionTime: state.fiction_time })));
       }, nothing);
     },
+  }),
 
-    /**
-     * A drawer edit: one value set by hand (`target` and `field` as manual_edit lists them). The
-     * prior value goes in the event with the new one. A value that breaks its field's rule is
-     * refused with that rule, and nothing is written.
-     */
-    editState(chatId: string, target: EditTarget, field: string, value: unknown, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /**
+   * A drawer edit: one value set by hand (`target` and `field` as manual_edit lists them). The
+   * prior value goes in the event with the new one. A value that breaks its field's rule is
+   * refused with that rule, and nothing is written.
+   */
+  editState: defineCommand({
+    args: z.tuple([id, z.custom<EditTarget>((v) => typeof v === 'object' && v !== null), z.string().max(40), z.unknown()]),
+    run(ctx, chatId: string, target: EditTarget, field: string, value: unknown): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
         const prior = currentValue(db, chatId, target, field);
         if (prior === undefined) throw new CommandRejectedError('That is no longer in the story.');
@@ -73,23 +83,32 @@ export function storyCommands(ctx: LogContext) {
         }
       }, nothing);
     },
+  }),
 
-    /** Takes back the chat's latest drawer edit still in force. */
-    undoStateEdit(chatId: string, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /** Takes back the chat's latest drawer edit still in force. */
+  undoStateEdit: defineCommand({
+    args: z.tuple([id]),
+    rebuilds: true,
+    run(ctx, chatId: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const edit = latestEdit(db, chatId);
         if (!edit) throw new CommandRejectedError('There is no edit to undo in this chat.');
         appendEvents(ctx, stampFirst([{ kind: 'manual_edit_undone', chatId, payload: { edit: edit.id } }]));
       }, nothing);
     },
+  }),
 
-    /**
-     * A guest arrives (`present`) or leaves: another bot joins the chat's scene, where the host
-     * is, or goes away. Only those present witness a turn, so a guest who left learns nothing of
-     * what is said until they are back. The host cannot leave its own chat this way.
-     */
-    setGuest(chatId: string, botId: string, present: boolean, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /**
+   * A guest arrives (`present`) or leaves: another bot joins the chat's scene, where the host
+   * is, or goes away. Only those present witness a turn, so a guest who left learns nothing of
+   * what is said until they are back. The host cannot leave its own chat this way.
+   */
+  setGuest: defineCommand({
+    args: z.tuple([id, id, z.boolean()]),
+    run(ctx, chatId: string, botId: string, present: boolean): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const cast = castOf(db, chatId);
         if (!cast) throw new CommandRejectedError('That chat does not exist.');
         if (botId === cast.hostId) throw new CommandRejectedError('The host is always in their own chat.');
@@ -120,23 +139,31 @@ export function storyCommands(ctx: LogContext) {
         );
       }, nothing);
     },
+  }),
 
-    /** The chat's own sampling: the knobs given win over the settings; none given follows them again. */
-    setChatSampler(chatId: string, sampler: unknown, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /** The chat's own sampling: the knobs given win over the settings; none given follows them again. */
+  setChatSampler: defineCommand({
+    args: z.tuple([id, z.unknown()]),
+    run(ctx, chatId: string, sampler: unknown): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
         const checked = samplerOverrides.safeParse(sampler);
         if (!checked.success) throw new CommandRejectedError(checked.error.issues.map((i) => `${i.path.join('.') || 'sampling'}: ${i.message}`).join('; '));
         appendEvents(ctx, stampFirst([{ kind: 'chat_sampler_set', chatId, payload: { sampler: checked.data } }]));
       }, nothing);
     },
+  }),
 
-    /** Moves the chat's clock forward by hand ("later that evening"). */
-    advanceClock(chatId: string, minutes: number, commandId?: string): string {
+  /** Moves the chat's clock forward by hand ("later that evening"). */
+  advanceClock: defineCommand({
+    args: z.tuple([id, z.number()]),
+    run(ctx, chatId: string, minutes: number): string {
+      const { db } = ctx;
       const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (!Number.isInteger(minutes) || minutes <= 0 || minutes > 60 * 24 * 365) {
             throw new CommandRejectedError('Move the clock forward by a whole number of minutes, up to a year.');
@@ -150,5 +177,5 @@ export function storyCommands(ctx: LogContext) {
         () => clock() ?? '',
       );
     },
-  };
-}
+  }),
+};

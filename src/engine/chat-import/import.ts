@@ -1,15 +1,19 @@
-import type { LogContext } from './log/append.ts';
-import { insertEvents } from './log/append.ts';
-import { projectNewChat } from './log/rebuild.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import type { EventDraft } from './log/draft.ts';
-import type { Bot } from './queries/authored.ts';
-import { readSettings } from './settings.ts';
-import { parseUserText } from './turn/parse.ts';
-import { defaultKickoff } from './kickoff-schema.ts';
-import { newChatDrafts } from './kickoff.ts';
-import { MAX_SEGMENTS, planChatImport } from './chat-import-plan.ts';
+import type { LogContext } from '../log/context.ts';
+import { insertEvents } from '../log/append.ts';
+import { projectNewChat } from '../log/rebuild.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import type { EventDraft } from '../log/draft.ts';
+import type { Bot } from '../authoring/queries.ts';
+import { readSettings } from '../settings/settings.ts';
+import { parseUserText } from '../turn/parse.ts';
+import { defaultKickoff } from '../kickoff/schema.ts';
+import { newChatDrafts } from '../kickoff/commands.ts';
+import { MAX_SEGMENTS, planChatImport } from './plan.ts';
+import { z } from 'zod';
+import { defineCommand, id } from '../call.ts';
+import { getBot } from '../authoring/queries.ts';
+import { importTopic } from '../leader/stream.ts';
 
 /** What the player confirmed in the import dialog: the file's text, whose story it is, and its title. */
 export interface ChatImport {
@@ -97,3 +101,19 @@ export function importSillyTavernChat(
     (first) => first.chatId!,
   );
 }
+
+export const chatImportCalls = {
+  /**
+   * A SillyTavern chat file (its text) as a new chat with a bot, wholly or not at all; answers the
+   * chat id. Progress goes out on `importTopic(progressId)`, an id the calling tab made to listen on.
+   */
+  importChat: defineCommand({
+    args: z.tuple([z.object({ text: z.string().max(200_000_000), botId: id, title: z.string().max(200), progressId: z.string().max(100) })]),
+    run(ctx, input): string {
+      const bot = getBot(ctx.db, input.botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      if (bot.deleted) throw new CommandRejectedError(`${bot.name} is in Recently deleted: restore it to import a chat with it.`);
+      return importSillyTavernChat(ctx, bot, input, ctx.commandId, (progress) => ctx.publish(importTopic(input.progressId), progress));
+    },
+  }),
+};

@@ -1,11 +1,14 @@
-import type { Db } from './db/port.ts';
-import type { LoggedEvent } from './events/define.ts';
-import type { EntityRef } from './events/fields.ts';
-import { appendEvents, type LogContext } from './log/append.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import { VISIBLE } from './log/visibility.ts';
-import { castOf } from './analysis/cast.ts';
+import type { Db } from '../db/port.ts';
+import type { LoggedEvent } from '../events/define.ts';
+import type { EntityRef } from '../events/fields.ts';
+import { z } from 'zod';
+import { defineCommand, defineQuery, id, seq } from '../call.ts';
+import { appendEvents } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { VISIBLE } from '../log/visibility.ts';
+import { castOf } from '../analysis/cast.ts';
 
 /** What a rewind will undo, for the preview the player sees before anything changes. */
 export interface RewindImpact {
@@ -28,75 +31,18 @@ export interface RewoundStretch {
   turns: number;
 }
 
-/** Rewind (hide the story from a point), its preview, and restoring what a rewind hid. */
-export function rewindCommands(ctx: LogContext) {
+function appendRewind(ctx: LogContext, chatId: string, fromSeq: number, stamp: (d: Parameters<typeof appendEvents>[1]) => Parameters<typeof appendEvents>[1]): LoggedEvent {
   const { db } = ctx;
-
-  function appendRewind(chatId: string, fromSeq: number, stamp: (d: Parameters<typeof appendEvents>[1]) => Parameters<typeof appendEvents>[1]): LoggedEvent {
-    const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
-    if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
-    if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
-    const from = db.get<{ id: string }>(`SELECT id FROM events e WHERE seq = ? AND chat_id = ? AND ${VISIBLE('e')}`, [fromSeq, chatId]);
-    if (!from) throw new CommandRejectedError('That point is not part of this chat as it stands.');
-    const [event] = appendEvents(ctx, stamp([{ kind: 'chat_rewound', chatId, payload: { from: from.id } }]));
-    if (!event) throw new Error('chat_rewound was not appended');
-    return event;
-  }
-
-  return {
-    /**
-     * Hides the chat's story from the event at `fromSeq` (a transcript row's seq, this tab's handle
-     * for it) on; the rewind names that event by id. The hidden events stay in the log for Restore.
-     */
-    rewind(chatId: string, fromSeq: number, commandId?: string): LoggedEvent {
-      return command(ctx, commandId, (stampFirst) => appendRewind(chatId, fromSeq, stampFirst), (first) => first);
-    },
-
-    /**
-     * What `rewind(chatId, fromSeq)` would change, measured by doing it in a transaction that is
-     * then rolled back: the preview and the rewind cannot disagree.
-     */
-    previewRewind(chatId: string, fromSeq: number): RewindImpact {
-      const before = snapshot(db, chatId);
-      let after: Snapshot | undefined;
-      try {
-        db.transaction(() => {
-          appendRewind(chatId, fromSeq, (drafts) => drafts);
-          after = snapshot(db, chatId);
-          throw DRY_RUN;
-        });
-      } catch (error) {
-        if (error !== DRY_RUN) throw error;
-      }
-      return impact(db, chatId, before, after!);
-    },
-
-    /**
-     * Shows again what a rewind hid: the rewind at `rewindSeq`, or the latest one still in force.
-     * A rewind that a newer rewind has itself hidden cannot be restored until that one is.
-     */
-    undoRewind(chatId: string, commandId?: string, rewindSeq?: number | null): LoggedEvent {
-      return command(ctx, commandId, (stampFirst) => {
-        const target = db.get<{ id: string }>(
-          `SELECT r.id FROM events r
-           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND ${VISIBLE('r')} AND (?2 IS NULL OR r.seq = ?2)
-             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id
-                             AND json_extract(u.payload, '$.rewind') = r.id)
-           ORDER BY r.id DESC LIMIT 1`,
-          [chatId, rewindSeq ?? null],
-        );
-        if (!target) {
-          throw new CommandRejectedError(
-            rewindSeq == null ? 'There is no rewind to undo in this chat.' : 'That rewind cannot be restored: it was already restored, or a later rewind hid it.',
-          );
-        }
-        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewind: target.id } }]));
-        if (!event) throw new Error('rewind_undone was not appended');
-        return event;
-      }, (first) => first);
-    },
-  };
+  const created = db.get<{ created_seq: number }>('SELECT created_seq FROM chats WHERE id = ?', [chatId]);
+  if (!created) throw new CommandRejectedError('That chat does not exist (or was itself rewound away).');
+  if (fromSeq <= created.created_seq) throw new CommandRejectedError('A rewind cannot go back past the start of the chat.');
+  const from = db.get<{ id: string }>(`SELECT id FROM events e WHERE seq = ? AND chat_id = ? AND ${VISIBLE('e')}`, [fromSeq, chatId]);
+  if (!from) throw new CommandRejectedError('That point is not part of this chat as it stands.');
+  const [event] = appendEvents(ctx, stamp([{ kind: 'chat_rewound', chatId, payload: { from: from.id } }]));
+  if (!event) throw new Error('chat_rewound was not appended');
+  return event;
 }
+
 
 /** The chat's rewinds still in force and shown, each with how many turns it hid, between two seqs. */
 export function rewoundStretches(db: Db, chatId: string, afterSeq: number, beforeSeq: number): RewoundStretch[] {
@@ -179,3 +125,73 @@ function impact(db: Db, chatId: string, before: Snapshot, after: Snapshot): Rewi
     pinsLost: before.memories.filter((m) => m.pinned && !kept.get(m.id)?.pinned).length,
   };
 }
+
+/** Rewind (hide the story from a point), its preview, and restoring what a rewind hid. */
+export const rewindCalls = {
+  /**
+   * Hides the chat's story from the event at `fromSeq` (a transcript row's seq, this tab's handle
+   * for it) on; the rewind names that event by id. The hidden events stay in the log for Restore.
+   */
+  rewind: defineCommand({
+    args: z.tuple([id, seq]),
+    rebuilds: true,
+    run(ctx, chatId: string, fromSeq: number): { seq: number } {
+      const { seq } = command(ctx, ctx.commandId, (stampFirst) => appendRewind(ctx, chatId, fromSeq, stampFirst), (first) => first);
+      return { seq };
+    },
+  }),
+
+  /**
+   * What `rewind(chatId, fromSeq)` would change, measured by doing it in a transaction that is
+   * then rolled back: the preview and the rewind cannot disagree.
+   */
+  previewRewind: defineQuery({
+    args: z.tuple([id, seq]),
+    run(ctx, chatId: string, fromSeq: number): RewindImpact {
+      const { db } = ctx;
+      const before = snapshot(db, chatId);
+      let after: Snapshot | undefined;
+      try {
+        db.transaction(() => {
+          appendRewind(ctx, chatId, fromSeq, (drafts) => drafts);
+          after = snapshot(db, chatId);
+          throw DRY_RUN;
+        });
+      } catch (error) {
+        if (error !== DRY_RUN) throw error;
+      }
+      return impact(db, chatId, before, after!);
+    },
+  }),
+
+  /**
+   * Shows again what a rewind hid: the rewind at `rewindSeq`, or the latest one still in force.
+   * A rewind that a newer rewind has itself hidden cannot be restored until that one is.
+   */
+  undoRewind: defineCommand({
+    args: z.tuple([id, seq.nullable().optional()]),
+    rebuilds: true,
+    run(ctx, chatId: string, rewindSeq?: number | null): { seq: number } {
+      const { db } = ctx;
+      const { seq } = command(ctx, ctx.commandId, (stampFirst) => {
+        const target = db.get<{ id: string }>(
+          `SELECT r.id FROM events r
+           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND ${VISIBLE('r')} AND (?2 IS NULL OR r.seq = ?2)
+             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND u.chat_id = r.chat_id
+                             AND json_extract(u.payload, '$.rewind') = r.id)
+           ORDER BY r.id DESC LIMIT 1`,
+          [chatId, rewindSeq ?? null],
+        );
+        if (!target) {
+          throw new CommandRejectedError(
+            rewindSeq == null ? 'There is no rewind to undo in this chat.' : 'That rewind cannot be restored: it was already restored, or a later rewind hid it.',
+          );
+        }
+        const [event] = appendEvents(ctx, stampFirst([{ kind: 'rewind_undone', chatId, payload: { rewind: target.id } }]));
+        if (!event) throw new Error('rewind_undone was not appended');
+        return event;
+      }, (first) => first);
+      return { seq };
+    },
+  }),
+};

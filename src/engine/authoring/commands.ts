@@ -1,8 +1,11 @@
-import { appendEvents, type LogContext } from './log/append.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import { VISIBLE } from './log/visibility.ts';
-import { checkAvatar } from './image-commands.ts';
+import { z } from 'zod';
+import { defineCommand, id } from '../call.ts';
+import { appendEvents } from '../log/append.ts';
+import type { LogContext } from '../log/context.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { VISIBLE } from '../log/visibility.ts';
+import { checkAvatar } from './images.ts';
 
 /** A read model sent back as a form (its `avatar: null`) means no picture: the field is left out, as events expect. */
 function withoutEmptyAvatar(fields: unknown): unknown {
@@ -11,19 +14,20 @@ function withoutEmptyAvatar(fields: unknown): unknown {
   return rest;
 }
 
+
 /**
  * Writing yourself and your bots. The fields are checked against the event's schema, so a bad form
  * is refused with the field and the rule named, and nothing is written.
  */
-export function authoringCommands(ctx: LogContext) {
-  const { db } = ctx;
-  return {
-    /** Saves who you are; there is one you, and saving again replaces it. */
-    saveYou(given: unknown, commandId?: string): void {
+export const authoringCalls = {
+  /** Saves who you are; there is one you, and saving again replaces it. */
+  saveYou: defineCommand({
+    args: z.tuple([z.unknown()]),
+    run(ctx, given: unknown): void {
       const fields = withoutEmptyAvatar(given);
       command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           checkAvatar(ctx, fields);
           appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: fields as never }]));
@@ -31,13 +35,17 @@ export function authoringCommands(ctx: LogContext) {
         () => undefined,
       );
     },
+  }),
 
-    /** Creates a bot (`botId` null) or saves a new version of one; returns the bot's id. */
-    saveBot(given: unknown, botId: string | null, commandId?: string): string {
+  /** Creates a bot (`botId` null) or saves a new version of one; returns the bot's id. */
+  saveBot: defineCommand({
+    args: z.tuple([z.unknown(), id.nullable()]),
+    run(ctx, given: unknown, botId: string | null): string {
+      const { db } = ctx;
       const fields = withoutEmptyAvatar(given);
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (botId !== null && !db.get('SELECT 1 AS x FROM bots WHERE id = ?', [botId])) {
             throw new CommandRejectedError('That bot no longer exists.');
@@ -51,16 +59,20 @@ export function authoringCommands(ctx: LogContext) {
         (first) => (first.payload as { botId: string }).botId,
       );
     },
+  }),
 
-    /**
-     * Saves a bot imported from a character card, with the card kept whole beside it, in one
-     * command: a new bot, or (`botId`) an update of the one the same card made before.
-     */
-    importCard(imported: { fields: unknown; card: unknown; spec: unknown; format: unknown }, botId: string | null, commandId?: string): string {
+  /**
+   * Saves a bot imported from a character card, with the card kept whole beside it, in one
+   * command: a new bot, or (`botId`) an update of the one the same card made before.
+   */
+  importCard: defineCommand({
+    args: z.tuple([z.object({ fields: z.unknown(), card: z.unknown(), spec: z.unknown(), format: z.unknown() }), id.nullable()]),
+    run(ctx, imported: { fields: unknown; card: unknown; spec: unknown; format: unknown }, botId: string | null): string {
+      const { db } = ctx;
       const fields = withoutEmptyAvatar(imported.fields);
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (botId !== null && !db.get('SELECT 1 AS x FROM bots WHERE id = ?', [botId])) throw new CommandRejectedError('That bot no longer exists.');
           checkAvatar(ctx, fields);
@@ -78,23 +90,33 @@ export function authoringCommands(ctx: LogContext) {
         (first) => (first.payload as { botId: string }).botId,
       );
     },
+  }),
 
-    /**
-     * "Reset…": the bot's story state goes in every chat; `confirmName` must be its exact name
-     * (what the dialog asked the player to type), so a stray click can never do it.
-     */
-    resetBot(botId: string, confirmName: string, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /**
+   * "Reset…": the bot's story state goes in every chat; `confirmName` must be its exact name
+   * (what the dialog asked the player to type), so a stray click can never do it.
+   */
+  resetBot: defineCommand({
+    args: z.tuple([id, z.string().max(200)]),
+    rebuilds: true,
+    run(ctx, botId: string, confirmName: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const bot = db.get<{ name: string }>('SELECT name FROM bots WHERE id = ?', [botId]);
         if (!bot) throw new CommandRejectedError('That bot no longer exists.');
         if (confirmName !== bot.name) throw new CommandRejectedError(`Type the bot's exact name, ${bot.name}, to reset it.`);
         appendEvents(ctx, stampFirst([{ kind: 'bot_reset', payload: { botId } }]));
       }, () => undefined);
     },
+  }),
 
-    /** Undoes the bot's latest reset still in force: everything it cleared comes back. */
-    undoBotReset(botId: string, commandId?: string): void {
-      command(ctx, commandId, (stampFirst) => {
+  /** Undoes the bot's latest reset still in force: everything it cleared comes back. */
+  undoBotReset: defineCommand({
+    args: z.tuple([id]),
+    rebuilds: true,
+    run(ctx, botId: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
         const reset = db.get<{ id: string }>(
           `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND json_extract(r.payload, '$.botId') = ? AND ${VISIBLE('r')}
            ORDER BY r.id DESC LIMIT 1`,
@@ -104,5 +126,5 @@ export function authoringCommands(ctx: LogContext) {
         appendEvents(ctx, stampFirst([{ kind: 'bot_reset_undone', payload: { reset: reset.id } }]));
       }, () => undefined);
     },
-  };
-}
+  }),
+};

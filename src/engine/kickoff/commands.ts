@@ -1,13 +1,16 @@
-import type { LogContext } from './log/append.ts';
-import { appendEvents } from './log/append.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import type { EventDraft } from './log/draft.ts';
-import type { Bot } from './queries/authored.ts';
-import { kickoffSchema, type Kickoff } from './kickoff-schema.ts';
+import type { LogContext } from '../log/context.ts';
+import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import type { EventDraft } from '../log/draft.ts';
+import type { Bot } from '../authoring/queries.ts';
+import { defaultKickoff, kickoffPrompt, kickoffSchema, type Kickoff } from './schema.ts';
 
-export { defaultKickoff, kickoffPrompt, kickoffSchema, type Kickoff } from './kickoff-schema.ts';
-import { substituteNames } from './cards/card-to-bot.ts';
+import { substituteNames } from '../cards/card-to-bot.ts';
+import { z } from 'zod';
+import { defineCommand, defineQuery, id } from '../call.ts';
+import { getBot, getYou } from '../authoring/queries.ts';
+import { classifyLogged } from '../llm/classifier.ts';
 
 function activityDraft(chatId: string, entity: string, containerId: string, a: Kickoff['you']): EventDraft {
   return {
@@ -133,3 +136,28 @@ export function startChat(ctx: LogContext, bot: Bot, input: unknown, commandId?:
     (first) => first.chatId!,
   );
 }
+
+export const kickoffCalls = {
+  /** Starts a chat from a confirmed kickoff; answers the chat id. */
+  startChat: defineCommand({
+    args: z.tuple([id, z.unknown()]),
+    run(ctx, botId, kickoff): string {
+      const bot = getBot(ctx.db, botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      if (bot.deleted) throw new CommandRejectedError(`${bot.name} is in Recently deleted: restore it to start a chat.`);
+      return startChat(ctx, bot, kickoff, ctx.commandId);
+    },
+  }),
+  /** Asks the classifier to turn the bot's kickoff into a place, activities, a time and first feelings. */
+  proposeKickoff: defineQuery({
+    args: z.tuple([id]),
+    records: true,
+    async run(ctx, botId): Promise<{ proposal: Kickoff; fromModel: boolean }> {
+      const bot = getBot(ctx.db, botId);
+      if (!bot) throw new CommandRejectedError('That bot does not exist.');
+      const fallback = defaultKickoff(bot, new Date(ctx.now()));
+      const result = await classifyLogged(ctx, ctx.llm, kickoffSchema, kickoffPrompt(bot, getYou(ctx.db)), { task: 'kickoff', fallback });
+      return { proposal: result.value, fromModel: result.ok };
+    },
+  }),
+};

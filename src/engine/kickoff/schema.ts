@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fictionTime } from './events/fields.ts';
-import type { Bot, You } from './queries/authored.ts';
+import { fictionTime } from '../events/fields.ts';
+import type { Bot, You } from '../authoring/queries.ts';
 
 /*
  * The kickoff's schema, defaults and classifier prompt: what the kickoff form needs, apart from

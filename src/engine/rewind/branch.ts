@@ -1,10 +1,11 @@
-import type { LogContext } from './log/append.ts';
-import { appendEvents } from './log/append.ts';
-import { command } from './log/command.ts';
-import { copyChat } from './log/copy-chat.ts';
-import type { EventDraft } from './log/draft.ts';
-import { CommandRejectedError } from './log/errors.ts';
-import { VISIBLE } from './log/visibility.ts';
+import { z } from 'zod';
+import { defineCommand, id, seq } from '../call.ts';
+import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import { copyChat } from '../log/copy-chat.ts';
+import type { EventDraft } from '../log/draft.ts';
+import { CommandRejectedError } from '../log/errors.ts';
+import { VISIBLE } from '../log/visibility.ts';
 
 /**
  * "Branch from here": a new chat whose story is this one up to and including a turn, with its state
@@ -15,13 +16,14 @@ import { VISIBLE } from './log/visibility.ts';
  * come along); the story state is as it was at that turn. The bots and you are shared. The original
  * is untouched.
  */
-export function branchCommands(ctx: LogContext) {
-  const { db } = ctx;
-  return {
-    branchChat(chatId: string, atSeq: number, commandId?: string): string {
+export const branchCalls = {
+  branchChat: defineCommand({
+    args: z.tuple([id, seq]),
+    run(ctx, chatId: string, atSeq: number): string {
+      const { db } = ctx;
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         () => {
           const chat = db.get<{ title: string; bot_id: string }>('SELECT title, bot_id FROM chats WHERE id = ?', [chatId]);
           if (!chat) throw new CommandRejectedError('That chat does not exist.');
@@ -47,7 +49,7 @@ export function branchCommands(ctx: LogContext) {
           );
           if (reset) throw new CommandRejectedError('A bot in this story was reset partway through, so it cannot be branched yet.');
           const branchId = ctx.newId();
-          copyChat(db, { from: chatId, to: branchId, before: next ?? null, ids: ctx.reserveIds, deviceId: ctx.deviceId(), commandId: commandId ?? null, journalTail: ctx.journalKeep });
+          copyChat(db, { from: chatId, to: branchId, before: next ?? null, ids: ctx.reserveIds, deviceId: ctx.deviceId(), commandId: ctx.commandId ?? null, journalTail: ctx.journalKeep });
           // What the player sees of those turns now: edits and deletions made since carry over (as
           // text only; the state stays as it was then).
           const since = db.all<{ kind: string; payload: string }>(
@@ -66,5 +68,5 @@ export function branchCommands(ctx: LogContext) {
         (first) => first.chatId!,
       );
     },
-  };
-}
+  }),
+};

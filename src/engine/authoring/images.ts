@@ -1,9 +1,11 @@
-import { fromBase64 } from './base64.ts';
-import { hashOf } from './events/images.ts';
-import type { LogContext } from './log/append.ts';
-import { appendEvents } from './log/append.ts';
-import { command } from './log/command.ts';
-import { CommandRejectedError, EventValidationError } from './log/errors.ts';
+import { z } from 'zod';
+import { defineCommand } from '../call.ts';
+import { fromBase64 } from '../base64.ts';
+import { hashOf } from '../events/images.ts';
+import type { LogContext } from '../log/context.ts';
+import { appendEvents } from '../log/append.ts';
+import { command } from '../log/command.ts';
+import { CommandRejectedError, EventValidationError } from '../log/errors.ts';
 
 /** A picture as the browser made it: cropped, resized and encoded, in base64. */
 export interface NewImage {
@@ -13,18 +15,28 @@ export interface NewImage {
   data: string;
 }
 
+
+/** A bot or you may only wear a picture that is stored. */
+export function checkAvatar(ctx: LogContext, fields: unknown): void {
+  const avatar = (fields as { avatar?: unknown } | null)?.avatar;
+  if (typeof avatar === 'string' && !ctx.db.get('SELECT 1 AS x FROM images WHERE hash = ?', [avatar])) {
+    throw new CommandRejectedError('That picture is not stored here: choose it again.');
+  }
+}
+
 /** Storing pictures: each once, by the hash of its bytes, which the engine computes itself. */
-export function imageCommands(ctx: LogContext) {
-  const { db } = ctx;
-  return {
-    /** Stores a picture (or finds it stored already); answers its hash. */
-    addImage(image: NewImage, commandId?: string): string {
+export const imageCalls = {
+  /** Stores a picture (or finds it stored already); answers its hash. */
+  addImage: defineCommand({
+    args: z.tuple([z.object({ mime: z.string().max(40), width: z.number().int(), height: z.number().int(), data: z.string().max(1_500_000) })]),
+    run(ctx, image: NewImage): string {
+      const { db } = ctx;
       const bytes = typeof image?.data === 'string' ? fromBase64(image.data) : null;
       if (!bytes?.length) throw new CommandRejectedError('That picture could not be read.');
       const hash = hashOf(bytes);
       return command(
         ctx,
-        commandId,
+        ctx.commandId,
         (stampFirst) => {
           if (db.get('SELECT 1 AS x FROM images WHERE hash = ?', [hash])) return hash;
           try {
@@ -38,13 +50,5 @@ export function imageCommands(ctx: LogContext) {
         () => hash,
       );
     },
-  };
-}
-
-/** A bot or you may only wear a picture that is stored. */
-export function checkAvatar(ctx: LogContext, fields: unknown): void {
-  const avatar = (fields as { avatar?: unknown } | null)?.avatar;
-  if (typeof avatar === 'string' && !ctx.db.get('SELECT 1 AS x FROM images WHERE hash = ?', [avatar])) {
-    throw new CommandRejectedError('That picture is not stored here: choose it again.');
-  }
-}
+  }),
+};

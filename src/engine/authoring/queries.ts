@@ -1,4 +1,6 @@
 import type { Db } from '../db/port.ts';
+import { z } from 'zod';
+import { defineQuery, id, none } from '../call.ts';
 
 export interface Bot {
   id: string;
@@ -100,3 +102,12 @@ export function keptCard(db: Db, botId: string): Record<string, unknown> | null 
   );
   return row ? (JSON.parse(row.card) as Record<string, unknown>) : null;
 }
+
+/** You and the bots, as the pages show them; pictures by hash. */
+export const authoredCalls = {
+  listBots: defineQuery({ args: none, reads: ['bots'], run: ({ db }) => listBots(db) }),
+  getBot: defineQuery({ args: z.tuple([id]), reads: ['bots'], run: ({ db }, botId) => getBot(db, botId) }),
+  getYou: defineQuery({ args: none, reads: ['you'], run: ({ db }) => getYou(db) }),
+  /** A stored picture, by hash: never changes once stored. */
+  image: defineQuery({ args: z.tuple([z.string().max(64)]), reads: ['images'], run: ({ db }, hash) => getImage(db, hash) ?? null }),
+};
