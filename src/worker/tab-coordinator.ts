@@ -2,48 +2,19 @@ import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
 import { createRelayClient } from '../engine/llm/openai-client.ts';
-import { couchDatabase, type Fetch } from '../engine/sync/couch.ts';
-import { helperTokenCounter } from './token-helper.ts';
-import { estimateTokens, type TokenCounter } from '../engine/turn/tokens.ts';
 import { openMemoryDatabase, openOpfsDatabase, type OpenDatabase } from './open-database.ts';
 import { persistentStorageAvailable } from './early-start.ts';
-import { backupFile as storedBackupFile, listBackups, writeBackup, type BackupReason } from './backup-store.ts';
-import { checkBackupFile, gzipLines, restoreBackupFile } from './backup-streams.ts';
-
-import {
-  CHANNEL_NAME,
-  DATABASE_LOCK,
-  readMessage,
-  RemoteError,
-  serializeError,
-  type ChangeNotice,
-  type DatabaseState,
-  type LeaderInfo,
-  type StorageMode,
-  type TabMessage,
-} from './protocol.ts';
+import { listBackups, backupFile as storedBackupFile } from './backup-store.ts';
+import { checkBackupFile, gzipLines } from './backup-streams.ts';
+import { BackupService } from './backup-service.ts';
+import { CallRouter, RESEND_UNACKED_MS } from './call-router.ts';
+import { whenQuiet } from './quiet.ts';
+import { describeStorageFailure, isStorageFailure } from './storage-failure.ts';
+import { syncThroughRelay } from './sync-service.ts';
+import { TokenizerService } from './tokenizer-service.ts';
+import { CHANNEL_NAME, DATABASE_LOCK, readMessage, type ChangeNotice, type DatabaseState, type LeaderInfo, type StorageMode, type TabMessage } from './protocol.ts';
 
 export const STORAGE_TOPIC = 'storage';
-
-/** A write the storage refused (SQLITE_IOERR, SQLITE_FULL: OPFS out of quota or failing). */
-function isStorageFailure(error: unknown): boolean {
-  const code = (error as { resultCode?: unknown })?.resultCode;
-  if (typeof code === 'number' && [10, 13].includes(code & 0xff)) return true;
-  return /QuotaExceeded|disk I\/O error|database or disk is full/i.test(error instanceof Error ? `${error.name} ${error.message}` : String(error));
-}
-
-async function describeStorageFailure(): Promise<string> {
-  const estimate = await navigator.storage?.estimate?.().catch(() => undefined);
-  const full = estimate?.usage !== undefined && estimate.quota !== undefined && estimate.quota > 0 && estimate.usage / estimate.quota > 0.9;
-  const why = full ? "this browser's storage for the app is full" : 'the browser could not write to its storage';
-  return `Your last change was not saved: ${why}. Free some space (or export a backup), then try again. Everything saved before is unchanged.`;
-}
-
-/** What the page hands over as a backup: a File or Blob, or the name of one kept in this browser. */
-function isStored(value: unknown): value is { stored: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { stored?: unknown }).stored === 'string';
-}
-
 
 export interface TabStatus {
   role: 'starting' | 'leader' | 'follower';
@@ -65,22 +36,8 @@ export interface TestHooks {
   forceMemory?: boolean;
 }
 
-interface Pending {
-  method: string;
-  args: unknown[];
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
-  acked: boolean;
-  sentAt: number;
-  timeout: ReturnType<typeof setTimeout>;
-}
-
-const REQUEST_TIMEOUT_MS = 30_000;
-const RESEND_UNACKED_MS = 1_000;
 /** How long after taking the lead the SDK loads: after the first screen. */
 const WARM_UP_AFTER_LEAD_MS = 300;
-/** How long the leader must have run no call, streamed no reply and analysed nothing for `whenQuiet`. */
-const QUIET_MS = 1_500;
 
 /**
  * One per tab, inside its worker. The worker holding the database lock leads: it opens the database
@@ -89,31 +46,34 @@ const QUIET_MS = 1_500;
  * The UI never knows which tab leads.
  */
 export class TabCoordinator {
-  private restoring = false;
-  /** The backup being written, if any: a restore waits for it, so no file mixes two logs. */
-  private backingUp: Promise<unknown> = Promise.resolve();
-  private dailyTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly backups = new BackupService();
+  private readonly tokenizer = new TokenizerService();
   private readonly ids = createIdClock(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
   private readonly newId = () => this.ids.next();
   private channel: BroadcastChannel | undefined;
   private database: OpenDatabase | undefined;
   private status: TabStatus = { role: 'starting', storage: null, database: null, epoch: null };
-  private readonly pending = new Map<string, Pending>();
-  /** Answers the leader already gave, so a duplicate request is answered, not re-run. */
-  private readonly answered = new Map<string, Promise<unknown>>();
   private resendTimer: ReturnType<typeof setInterval> | undefined;
   private leader: Leader | undefined;
-  /** Counts tokens through a helper worker, once started in a quiet moment; kept across leaderships. */
-  private tokenCounter: TokenCounter | undefined;
   /** When this tab's leader last ran a call: heavy background work waits for a quiet moment. */
   private lastActivity = Date.now();
+  private readonly calls: CallRouter;
 
   constructor(
     private readonly tabId: string,
     private readonly emit: (event: WorkerEvent) => void,
     private readonly hooks: TestHooks = {},
     private readonly relayToken: () => string = () => '',
-  ) {}
+  ) {
+    this.calls = new CallRouter({
+      tabId,
+      newId: this.newId,
+      post: (message) => this.post(message),
+      leading: () => this.status.role === 'leader',
+      epoch: () => this.status.epoch,
+      run: (method, args) => this.run(method, args),
+    });
+  }
 
   async start(): Promise<TabStatus> {
     if (this.hooks.forceMemory || !(await persistentStorageAvailable())) {
@@ -126,7 +86,7 @@ export class TabCoordinator {
       const message = readMessage(event.data);
       if (message) this.onMessage(message);
     };
-    this.resendTimer = setInterval(() => this.resendUnacked(), RESEND_UNACKED_MS);
+    this.resendTimer = setInterval(() => this.calls.resendUnacked(), RESEND_UNACKED_MS);
     this.setStatus({ ...this.status, role: 'follower' });
     void navigator.locks.request(DATABASE_LOCK, async () => {
       await this.lead(await this.openOrReport());
@@ -135,15 +95,6 @@ export class TabCoordinator {
     });
     this.post({ type: 'who-leads', from: this.tabId });
     return this.status;
-  }
-
-  private syncThroughRelay() {
-    const remote = new URL('/sync', self.location.origin).href;
-    const withToken: Fetch = (url, init) => {
-      const token = this.relayToken();
-      return fetch(url, { ...init, headers: { ...init?.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
-    };
-    return { couch: couchDatabase(remote, withToken), remote };
   }
 
   private async openOrReport(): Promise<OpenDatabase> {
@@ -175,15 +126,11 @@ export class TabCoordinator {
       ? createLeader({
           engine,
           llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
-          // A Send never waits for the tokenizer: a helper worker counts once it is running (started
-          // by `whenQuiet`); until then lengths are estimated, a little high.
-          tokens: async () => this.tokenCounter ?? estimateTokens,
+          tokens: this.tokenizer.tokens,
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),
-          // Sync runs through the relay's /sync/ path with this tab's relay token; the relay holds
-          // the server's credentials. A relay without a sync server answers 404, and sync says so.
-          ...(database.storage === 'opfs' ? { sync: this.syncThroughRelay() } : {}),
+          ...(database.storage === 'opfs' ? { sync: syncThroughRelay(this.relayToken) } : {}),
         })
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
@@ -195,51 +142,17 @@ export class TabCoordinator {
       if (this.leader !== leader) return;
       if (leader) void import('openai').then(() => setTimeout(() => leader.kickAnalysis(), 500));
     }, WARM_UP_AFTER_LEAD_MS);
-    if (leader && !this.tokenCounter) {
-      void this.whenQuiet(leader).then((still) => {
-        if (still) this.tokenCounter ??= helperTokenCounter();
+    const quiet = (of: Leader) => whenQuiet(of, { leading: () => this.leader, lastActivity: () => this.lastActivity });
+    if (leader && !this.tokenizer.started) {
+      void quiet(leader).then((still) => {
+        if (still) this.tokenizer.start();
       });
     }
-    // A backup a day, written on the first open after 24 hours (and checked hourly while open).
-    clearInterval(this.dailyTimer);
-    if (leader && database.storage === 'opfs') {
-      // One wait at a time: hours without a quiet moment must not stack up waits.
-      let waiting = false;
-      const backupWhenQuiet = () => {
-        if (waiting) return;
-        waiting = true;
-        void this.whenQuiet(leader)
-          .then((still) => (still ? this.dailyBackup() : undefined))
-          .finally(() => (waiting = false));
-      };
-      backupWhenQuiet();
-      this.dailyTimer = setInterval(backupWhenQuiet, 60 * 60_000);
-    }
+    if (leader && database.storage === 'opfs' && engine) this.backups.scheduleDaily(engine, () => quiet(leader));
+    else this.backups.stopDaily();
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
-    for (const [id, pending] of [...this.pending]) {
-      this.pending.delete(id);
-      clearTimeout(pending.timeout);
-      this.execute(id, pending.method, pending.args).then(pending.resolve, pending.reject);
-    }
-  }
-
-  /**
-   * Resolves once this leader has run no call, streamed no reply and analysed nothing for a while
-   * (false if it stopped leading first). For work that takes the better part of a second: the
-   * tokenizer helper (its megabyte of script and its encoder) and the daily backup (the whole log,
-   * gzipped). Started with the tab, the helper slowed the first screen by a tenth of a second;
-   * started on a timer, either landed in the middle of a reply sent just after the page opened and
-   * held its first token back for a second (two cores: that work, the stream and the page).
-   */
-  private async whenQuiet(leader: Leader): Promise<boolean> {
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-      if (this.leader !== leader) return false;
-      const quiet = Date.now() - this.lastActivity >= QUIET_MS;
-      const idle = await Promise.race([leader.idle().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 0))]);
-      if (quiet && idle && this.leader === leader) return true;
-    }
+    this.calls.runPendingHere();
   }
 
   /** The leader's news, to every other tab and to this tab's UI, stamped with this leadership's epoch. */
@@ -268,42 +181,21 @@ export class TabCoordinator {
     this.channel?.postMessage(message);
   }
 
-  /** A call from this tab's UI. */
+  /** A call from this tab's UI: a command gets its id here, once, so every re-send of it is the same command. */
   call(method: string, args: unknown[]): Promise<unknown> {
     const declaration = declarationOf(method);
     if (!declaration) return Promise.reject(new Error(`Unknown engine call "${method}"`));
-    // The command id is made here, once, so every re-send of this call is the same command.
-    const callArgs = declaration.kind === 'command' ? [this.newId(), ...args] : args;
-    const id = this.newId();
-    if (this.status.role === 'leader') return this.execute(id, method, callArgs);
-    return new Promise((resolve, reject) => {
-      const timeout = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error('The tab that holds your stories is not answering. Close other tabs of the app or reload this one.'));
-      }, REQUEST_TIMEOUT_MS);
-      this.pending.set(id, { method, args: callArgs, resolve, reject, acked: false, sentAt: Date.now(), timeout });
-      this.post({ type: 'request', id, from: this.tabId, method, args: callArgs });
-    });
+    return this.calls.send(method, declaration.kind === 'command' ? [this.newId(), ...args] : args);
   }
 
-  /** Leader side: runs a call once per request id, then tells every tab what changed. */
-  private execute(requestId: string, method: string, args: unknown[]): Promise<unknown> {
-    let answer = this.answered.get(requestId);
-    if (!answer) {
-      answer = this.run(method, args);
-      this.answered.set(requestId, answer);
-      if (this.answered.size > 500) this.answered.delete(this.answered.keys().next().value!);
-    }
-    return answer;
-  }
-
+  /** Leader side: one call, run once per request id by the router, with the restore guard and storage failures in words. */
   private async run(method: string, args: unknown[]): Promise<unknown> {
     this.lastActivity = Date.now();
     const hooks = this.hooks;
     const delay = () => new Promise((resolve) => setTimeout(resolve, hooks.commandDelayMs));
     const kind = declarationOf(method)?.kind;
     if (kind === 'admin') return this.runAdmin(method, args);
-    if (this.restoring) throw new Error('A backup is being restored. Try again in a moment.');
+    if (this.backups.restoring) throw new Error('A backup is being restored. Try again in a moment.');
     // A reset clears a bot's story state everywhere: keep a copy of everything first.
     if (method === 'resetBot' && (this.database?.engine?.headSeq() ?? 0) > 0) await this.backup('before-reset');
     const leader = this.leader;
@@ -340,7 +232,7 @@ export class TabCoordinator {
     if (method === 'backupFile') return new Response(gzipLines(this.engineOrThrow().backupLines())).blob();
     if (method === 'checkBackup') {
       const engine = this.engineOrThrow();
-      const summary = await checkBackupFile(engine, await this.backupArgument(args[0]));
+      const summary = await checkBackupFile(engine, await this.backups.file(args[0]));
       return { ...summary, sameDatabase: summary.database === engine.identify().dbId };
     }
     if (method === 'databaseFile') {
@@ -352,7 +244,7 @@ export class TabCoordinator {
     if (method === 'storedBackup') return storedBackupFile(String(args[0]));
     try {
       if (method === 'startFresh') this.database = await database.startFresh();
-      if (method === 'restoreBackup') await this.restore(await this.backupArgument(args[0]));
+      if (method === 'restoreBackup') await this.restore(await this.backups.file(args[0]));
     } finally {
       // The database under every tab may have changed (and a failed restore stopped the leader):
       // a new epoch makes every tab refetch everything.
@@ -361,30 +253,8 @@ export class TabCoordinator {
     return this.leaderInfo();
   }
 
-  /**
-   * Writes a backup, one at a time. The daily one runs beside play (the file is read a page at a
-   * time); a restore or a reset waits for the one it asked for.
-   */
-  private backup(reason: BackupReason): Promise<unknown> {
-    const engine = this.database?.engine;
-    if (!engine || this.database?.storage !== 'opfs') return Promise.resolve();
-    const next = this.backingUp.catch(() => {}).then(() => writeBackup(engine, reason));
-    this.backingUp = next.catch((error: unknown) => console.error(`The ${reason} backup could not be written`, error));
-    return next;
-  }
-
-  private async dailyBackup(): Promise<void> {
-    const engine = this.database?.engine;
-    if (!engine || engine.headSeq() === 0 || this.restoring) return;
-    const newest = (await listBackups().catch(() => [])).find((b) => b.reason === 'daily');
-    if (newest && Date.now() - newest.writtenAt < 24 * 60 * 60_000) return;
-    await this.backup('daily').catch(() => {});
-  }
-
-  private async backupArgument(value: unknown): Promise<Blob> {
-    if (value instanceof Blob) return value;
-    if (isStored(value)) return storedBackupFile(value.stored);
-    throw new Error('Choose a backup file.');
+  private backup(reason: 'before-reset'): Promise<unknown> {
+    return this.backups.backup(this.database?.storage === 'opfs' ? this.database.engine : undefined, reason);
   }
 
   private engineOrThrow() {
@@ -393,50 +263,23 @@ export class TabCoordinator {
     return engine;
   }
 
-  /**
-   * Replaces the log with a backup file's. Nothing else runs meanwhile; what is here now is backed
-   * up first (and checked), so a restore can always be taken back.
-   */
+  /** Replaces the log with a backup file's, with the leader stopped and no other call admitted. */
   private async restore(file: Blob): Promise<void> {
-    this.restoring = true;
     this.leader?.stop();
     this.leader = undefined;
-    try {
-      await this.backingUp;
-      if (!this.database!.engine) this.database = await this.database!.startFresh();
-      const engine = this.engineOrThrow();
-      if (engine.headSeq() > 0) await this.backup('before-restore');
-      await restoreBackupFile(engine, file);
-    } finally {
-      this.restoring = false;
-    }
+    await this.backups.restore(
+      async () => {
+        if (!this.database!.engine) this.database = await this.database!.startFresh();
+        return this.engineOrThrow();
+      },
+      file,
+      this.database?.storage === 'opfs',
+    );
   }
 
   private onMessage(message: TabMessage) {
+    if (this.calls.onMessage(message)) return;
     switch (message.type) {
-      case 'request': {
-        if (this.status.role !== 'leader') return;
-        this.post({ type: 'ack', id: message.id, to: message.from, epoch: this.status.epoch! });
-        this.execute(message.id, message.method, message.args).then(
-          (value) => this.post({ type: 'response', id: message.id, to: message.from, ok: true, value }),
-          (error: unknown) => this.post({ type: 'response', id: message.id, to: message.from, ok: false, error: serializeError(error) }),
-        );
-        return;
-      }
-      case 'ack': {
-        const pending = message.to === this.tabId ? this.pending.get(message.id) : undefined;
-        if (pending) pending.acked = true;
-        return;
-      }
-      case 'response': {
-        const pending = message.to === this.tabId ? this.pending.get(message.id) : undefined;
-        if (!pending) return;
-        this.pending.delete(message.id);
-        clearTimeout(pending.timeout);
-        if (message.ok) pending.resolve(message.value);
-        else pending.reject(new RemoteError(message.error));
-        return;
-      }
       case 'who-leads':
         if (this.status.role === 'leader') this.post({ type: 'leader-ready', ...this.leaderInfo() });
         return;
@@ -444,8 +287,7 @@ export class TabCoordinator {
         if (this.status.role === 'leader') return;
         const newEpoch = message.epoch !== this.status.epoch;
         this.setStatus({ role: 'follower', storage: message.storage, database: message.database, epoch: message.epoch });
-        // A new leader knows nothing of calls sent to the old one: send every unanswered call again.
-        if (newEpoch) for (const [id, pending] of this.pending) this.resend(id, pending);
+        if (newEpoch) this.calls.resendAll();
         return;
       }
       case 'changed':
@@ -457,21 +299,9 @@ export class TabCoordinator {
     }
   }
 
-  private resend(id: string, pending: Pending) {
-    pending.acked = false;
-    pending.sentAt = Date.now();
-    this.post({ type: 'request', id, from: this.tabId, method: pending.method, args: pending.args });
-  }
-
-  /** A call posted while no tab led reached nobody; keep offering it until someone acks it. */
-  private resendUnacked() {
-    if (this.status.role === 'leader') return;
-    const now = Date.now();
-    for (const [id, pending] of this.pending) if (!pending.acked && now - pending.sentAt >= RESEND_UNACKED_MS) this.resend(id, pending);
-  }
-
   close() {
     this.leader?.stop();
+    this.backups.stopDaily();
     clearInterval(this.resendTimer);
     this.channel?.close();
     this.database?.close();

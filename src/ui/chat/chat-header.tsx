@@ -1,0 +1,60 @@
+import { Show } from 'solid-js';
+import { describeFictionTime } from '../../engine/for-ui.ts';
+import { createLiveQuery } from '../live-query.ts';
+import type { ChatScope } from './chat-scope.ts';
+import { Editable } from './editable.tsx';
+
+/** The chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, and its actions. */
+export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void }) {
+  const chat = props.chat;
+  const { client, chatId, header } = chat;
+  const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));
+  return (
+    <>
+      <header class="chat-header">
+        <div>
+          <Show when={header()} fallback={<h1 id="chat-title">Chat</h1>}>
+            {(h) => (
+              <div class="chat-title-line">
+                <Editable label="chat title" value={h().title} save={(title: string) => client.engine.editState(chatId(), { type: 'chat' }, 'title', title)}>
+                  <h1 id="chat-title">{h().title}</h1>
+                </Editable>
+              </div>
+            )}
+          </Show>
+          <p class="muted">
+            <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
+            <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
+            <Show when={header()?.weather}>{(weather) => <span> · {weather()}</span>}</Show>
+            <Show when={(analysis()?.pending ?? 0) > 0}>
+              <span class="updating" role="status" data-testid="updating-memories">
+                {' '}
+                · updating memories…
+              </span>
+            </Show>
+          </p>
+        </div>
+        <div class="row header-actions">
+          <button type="button" class="small quiet" onClick={props.onDelete} disabled={chat.sending() || Boolean(chat.pages.streaming()) || Boolean(header()?.deleted)}>
+            Delete chat
+          </button>
+          <button type="button" class="small quiet drawer-toggle" aria-expanded={props.drawerOpen} aria-controls="story-drawer" onClick={props.onToggleDrawer}>
+            {props.drawerOpen ? 'Hide story state' : 'Story state'}
+          </button>
+        </div>
+      </header>
+      <Show when={header()?.deleted}>
+        {(what) => (
+          <p class="banner warn" role="status" data-banner="chat-deleted">
+            <span class="banner-text">
+              {what() === 'chat' ? 'This chat is in Recently deleted.' : 'This chat’s bot is in Recently deleted, and the chat with it.'}{' '}
+              <button type="button" class="small" onClick={() => void chat.run(() => (what() === 'chat' ? client.engine.restoreChat(chatId()) : client.engine.restoreBot(header()!.botId)))}>
+                {what() === 'chat' ? 'Restore chat' : 'Restore bot'}
+              </button>
+            </span>
+          </p>
+        )}
+      </Show>
+    </>
+  );
+}

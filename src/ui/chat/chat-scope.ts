@@ -1,0 +1,102 @@
+import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
+import { closingMarker, type TranscriptTurn } from '../../engine/for-ui.ts';
+import { createAction } from '../action.ts';
+import type { AppClient } from '../engine-client.ts';
+import { createLiveQuery } from '../live-query.ts';
+import { createLiveReply } from './live-reply.ts';
+import type { TranscriptPages } from './transcript-pages.ts';
+
+/**
+ * What the parts of an open chat share: its story (pages, the live reply), its state, and what the
+ * player can do to a turn (edit, delete, versions, rewind, branch), with the one action in flight
+ * and its error.
+ */
+export function createChatScope(client: AppClient, chatId: Accessor<string>, pages: TranscriptPages, navigate: (to: string) => void) {
+  const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
+  const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
+  // Faces beside each speaker: yours, and every bot's (a guest's too).
+  const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
+  const me = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
+  const { run, busy: sending, error, clearError } = createAction();
+  const [editing, setEditing] = createSignal<{ turnId: string; text: string } | null>(null);
+  const [inspecting, setInspecting] = createSignal<string | null>(null);
+  const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
+  const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
+  createEffect(on(chatId, () => (setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
+  const { live, textOf } = createLiveReply(client, chatId, pages.streaming);
+  const versions = createMemo(() => (pages.streaming() ? null : (pages.last()?.versions ?? null)));
+
+  // The toast after a rewind offers Undo for a while; the stub in the story offers Restore for good.
+  let toastTimer: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(toastTimer));
+
+  const scope = {
+    client,
+    chatId,
+    pages,
+    header,
+    live,
+    textOf,
+    run,
+    sending,
+    error,
+    editing,
+    setEditing,
+    inspecting,
+    setInspecting,
+    rewindFrom,
+    setRewindFrom,
+    rewound,
+    versions,
+    avatarOf: (speaker: string) => (speaker === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === speaker)?.avatar ?? null)),
+    /** The out-of-character marker and its closing mirror, as the settings have them. */
+    ooc: createMemo((): [string, string] => {
+      const marker = settings()?.oocMarker ?? '((';
+      return [marker, closingMarker(marker)];
+    }),
+    regenerate: () => void run(() => client.engine.regenerate(chatId())),
+    continueReply: () => void run(() => client.engine.continueReply(chatId())),
+    stop: () => void client.engine.stopTurn(chatId()),
+    chooseVersion(number: number) {
+      const shown = versions();
+      if (!shown || number < 1 || number > shown.of || number === shown.number || sending()) return;
+      void run(() => client.engine.chooseVersion(chatId(), number));
+    },
+    restore: (rewindSeq: number) =>
+      void run(async () => {
+        await client.engine.undoRewind(chatId(), rewindSeq);
+        if (rewound()?.seq === rewindSeq) setRewound(null);
+      }),
+    showRewound(rewind: { seq: number; turns: number }) {
+      setRewindFrom(null);
+      setRewound(rewind);
+      clearTimeout(toastTimer);
+      toastTimer = setTimeout(() => setRewound(null), 12_000);
+    },
+    saveEdit(regenerateAfter: boolean) {
+      const edit = editing();
+      if (!edit) return;
+      void run(async () => {
+        await client.engine.editTurn(chatId(), edit.turnId, edit.text);
+        setEditing(null);
+        if (regenerateAfter) await client.engine.regenerate(chatId());
+      });
+    },
+    branchFrom: (seq: number) =>
+      void run(async () => {
+        const branch = await client.engine.branchChat(chatId(), seq);
+        navigate(`/chats/${branch}`);
+      }),
+    setHidden: (turnId: string, hidden: boolean) => void run(() => client.engine.setTurnHidden(chatId(), turnId, hidden)),
+    /** What saving this edit will do to the story, said in the editor before the player saves. */
+    editHint: (turn: TranscriptTurn) =>
+      turn.role === 'assistant' && turn === pages.last()
+        ? 'Saving re-reads this reply: its effect on feelings, memories and the clock is worked out again.'
+        : turn === pages.latestOfYours()
+          ? 'Save keeps the reply as it is; Save and regenerate writes a new reply to your new words.'
+          : 'The narrator sees the new words from now on. What this turn already changed in the story stays; use Rewind to here for that.',
+  };
+  return scope;
+}
+
+export type ChatScope = ReturnType<typeof createChatScope>;

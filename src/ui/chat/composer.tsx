@@ -1,0 +1,138 @@
+import { createSignal, onCleanup, onMount, Show } from 'solid-js';
+import type { ChatScope } from './chat-scope.ts';
+import { replyProblem } from './reply-problem.ts';
+
+/**
+ * Where the player writes: Send (or "Let them go on" when empty), Stop while a reply streams,
+ * Impersonate, Continue and Regenerate, and the hint about asides and the director's note.
+ */
+export function Composer(props: { chat: ChatScope; onDirectorNote: () => void }) {
+  const chat = props.chat;
+  const { client, chatId, pages } = chat;
+  const [draft, setDraft] = createSignal('');
+  const [drafting, setDrafting] = createSignal(false);
+  let input: HTMLTextAreaElement | undefined;
+  onMount(() => input?.focus());
+
+  // Once per chat, when the player starts writing: the first Send then finds the leader ready.
+  let preparedFor: string | undefined;
+  const prepareToSend = () => {
+    if (preparedFor === chatId()) return;
+    preparedFor = chatId();
+    void client.engine.prepareToSend(chatId()).catch(() => undefined);
+  };
+  const send = () => {
+    const text = draft();
+    if (pages.streaming() || chat.sending()) return;
+    void chat.run(async () => {
+      await client.engine.sendTurn(chatId(), text);
+      setDraft('');
+    });
+  };
+  /** Impersonate: the narrator's draft of your next message lands in the composer, for you to edit or send. */
+  const impersonate = () =>
+    void chat.run(async () => {
+      setDrafting(true);
+      try {
+        const { text } = await client.engine.impersonate(chatId());
+        // Words typed while the draft was on its way are the player's: they are never replaced.
+        if (!draft().trim()) setDraft(text);
+        input?.focus();
+      } finally {
+        setDrafting(false);
+      }
+    });
+
+  // ← / → flip the latest reply's versions while nothing is being typed.
+  const onArrow = (event: KeyboardEvent) => {
+    if ((event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target as HTMLElement | null;
+    const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || Boolean(target?.isContentEditable) ||
+      (target instanceof HTMLTextAreaElement && (target !== input || draft() !== ''));
+    const shown = chat.versions();
+    if (typing || !shown) return;
+    event.preventDefault();
+    chat.chooseVersion(shown.number + (event.key === 'ArrowLeft' ? -1 : 1));
+  };
+  window.addEventListener('keydown', onArrow);
+  onCleanup(() => window.removeEventListener('keydown', onArrow));
+
+  const last = pages.last;
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        ref={input}
+        aria-label="Message"
+        placeholder={`"Say something," *do something*  ${chat.ooc()[0]}out of character${chat.ooc()[1]}`}
+        rows={2}
+        aria-describedby="composer-hint"
+        value={draft()}
+        onInput={(event) => {
+          setDraft(event.currentTarget.value);
+          prepareToSend();
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+            event.preventDefault();
+            send();
+          }
+        }}
+      />
+      <div class="composer-actions">
+        <Show
+          when={pages.streaming()}
+          fallback={
+            <>
+              <button
+                type="button"
+                class="quiet"
+                onClick={impersonate}
+                disabled={chat.sending() || Boolean(draft().trim())}
+                title={draft().trim() ? 'Clear your message to have one drafted' : 'The narrator drafts your next message in your voice; nothing is sent'}
+              >
+                {drafting() ? 'Drafting…' : 'Impersonate'}
+              </button>
+              {/* Not on the opening (the author's kickoff) nor on history before a reset. */}
+              <Show when={last()?.role === 'assistant' && last()!.model !== 'kickoff' && !pages.beforeReset(last()!)}>
+                <Show when={last()?.text.trim()}>
+                  <button type="button" onClick={chat.continueReply} disabled={chat.sending()} title="The narrator goes on from the last word">
+                    Continue
+                  </button>
+                </Show>
+                {/* A reply with a problem offers its own Regenerate or Retry, in its banner. */}
+                <Show when={!replyProblem(last()!)}>
+                  <button type="button" onClick={chat.regenerate} disabled={chat.sending()}>
+                    Regenerate
+                  </button>
+                </Show>
+              </Show>
+              <button type="submit" disabled={chat.sending() || Boolean(pages.streaming())} title={draft().trim() ? undefined : 'Send nothing: the narrator carries the scene on'}>
+                {draft().trim() ? 'Send' : 'Let them go on'}
+              </button>
+            </>
+          }
+        >
+          <button type="button" class="stop" onClick={chat.stop}>
+            Stop
+          </button>
+          <button type="submit" disabled>
+            Send
+          </button>
+        </Show>
+      </div>
+      <p id="composer-hint" class="composer-hint small-text muted">
+        {chat.ooc()[0]}Asides{chat.ooc()[1]} stay between you and the app: the narrator never sees them. To steer the narrator, write a{' '}
+        <button type="button" class="link" onClick={props.onDirectorNote}>
+          director's note
+        </button>
+        .
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import { createSignal, For, Show } from 'solid-js';
+import type { EditTarget } from '../../../engine/for-ui.ts';
+import { Editable } from '../editable.tsx';
+import type { DrawerScope } from './drawer-scope.ts';
+
+/** Feelings: how each feels about the other (affinity, trust, a summary) and what they know, all editable. */
+export function FeelingsSection(props: { d: DrawerScope }) {
+  const d = props.d;
+  const [newFact, setNewFact] = createSignal<Record<string, string>>({});
+  return (
+    <section aria-labelledby="drawer-feelings">
+      <h2 id="drawer-feelings">Feelings</h2>
+      <Show when={d.drawer().edges.length > 0} fallback={<p class="muted">Nothing felt yet.</p>}>
+        <ul class="plain edges">
+          <For each={d.drawer().edges}>
+            {(edge) => (
+              <li data-testid="edge" data-source={edge.source} data-target={edge.target}>
+                <p class="edge-title">
+                  {d.name(edge.source)} → {d.name(edge.target)}
+                </p>
+                <For each={(['affinity', 'trust'] as const)}>
+                  {(field) => {
+                    const label = field === 'affinity' ? 'Affinity' : 'Trust';
+                    const target: EditTarget = { type: 'edge', source: edge.source, target: edge.target };
+                    return (
+                      <div class="meter-row">
+                        <span>{label}</span>
+                        <meter min={0} max={100} value={edge[field]} aria-label={`${label} of ${d.name(edge.source)} toward ${d.name(edge.target)}`} />
+                        <Editable
+                          label={`${label.toLowerCase()} of ${d.name(edge.source)} toward ${d.name(edge.target)}`}
+                          kind="score"
+                          value={Math.round(edge[field])}
+                          edited={d.edited(target, field)}
+                          save={d.edit(target, field)}
+                        >
+                          <span data-testid={field}>{Math.round(edge[field])}</span>
+                        </Editable>
+                      </div>
+                    );
+                  }}
+                </For>
+                <p class="small-text">
+                  <Editable
+                    label={`how ${d.name(edge.source)} sees ${d.name(edge.target)}`}
+                    kind="long"
+                    value={edge.summary}
+                    edited={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
+                    save={d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
+                  >
+                    {edge.summary || <span class="muted">No summary yet.</span>}
+                  </Editable>
+                </p>
+                <ul class="knowledge small-text" aria-label={`What ${d.name(edge.source)} knows about ${d.name(edge.target)}`}>
+                  <For each={edge.knowledge}>
+                    {(fact) => (
+                      <li>
+                        {fact}
+                        <button
+                          type="button"
+                          class="small quiet"
+                          aria-label={`Forget: ${fact}`}
+                          disabled={d.busy()}
+                          onClick={() => void d.act(() => d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')(edge.knowledge.filter((f) => f !== fact)))}
+                        >
+                          ✕
+                        </button>
+                      </li>
+                    )}
+                  </For>
+                </ul>
+                <Show when={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')}>
+                  <span class="edited-mark">facts edited by you</span>
+                </Show>
+                <form
+                  class="add-fact"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    const key = `${edge.source}:${edge.target}`;
+                    const fact = (newFact()[key] ?? '').trim();
+                    if (!fact) return;
+                    void d.act(async () => {
+                      await d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')([...edge.knowledge, fact]);
+                      setNewFact((all) => ({ ...all, [key]: '' }));
+                    });
+                  }}
+                >
+                  <input
+                    aria-label={`A new fact ${d.name(edge.source)} knows about ${d.name(edge.target)}`}
+                    placeholder="Add a fact…"
+                    value={newFact()[`${edge.source}:${edge.target}`] ?? ''}
+                    onInput={(e) => setNewFact((all) => ({ ...all, [`${edge.source}:${edge.target}`]: e.currentTarget.value }))}
+                  />
+                  <button type="submit" class="small" disabled={d.busy()}>
+                    Add
+                  </button>
+                </form>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </section>
+  );
+}

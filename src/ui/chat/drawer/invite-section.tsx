@@ -1,0 +1,33 @@
+import { createSignal, For, Show } from 'solid-js';
+import { createLiveQuery } from '../../live-query.ts';
+import type { DrawerScope } from './drawer-scope.ts';
+
+/** Invite someone: another bot joins the scene as a guest. */
+export function InviteSection(props: { d: DrawerScope }) {
+  const d = props.d;
+  const bots = createLiveQuery(d.client, { query: 'listBots' }, () => d.client.engine.listBots());
+  /** Bots who could join: not the host, not already in the chat (someone away is brought back from their row). */
+  const invitable = () => (bots() ?? []).filter((b) => b.id !== d.drawer().botId && !d.drawer().activities.some((a) => a.entity === b.id));
+  const [guest, setGuest] = createSignal('');
+  return (
+    <Show when={invitable().length > 0}>
+      <section aria-labelledby="drawer-invite">
+        <h2 id="drawer-invite">Invite someone</h2>
+        <p class="small-text muted">A guest joins this scene: the narrator voices them, and they remember only what they are here for.</p>
+        <div class="button-row">
+          <select aria-label="Bot to invite" value={guest()} onChange={(e) => setGuest(e.currentTarget.value)}>
+            <For each={invitable()}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>
+          </select>
+          <button
+            type="button"
+            class="small"
+            disabled={d.busy()}
+            onClick={() => void d.act(() => d.client.engine.setGuest(d.chatId(), invitable().some((b) => b.id === guest()) ? guest() : invitable()[0]!.id, true))}
+          >
+            Invite
+          </button>
+        </div>
+      </section>
+    </Show>
+  );
+}

@@ -1,0 +1,42 @@
+import { A } from '@solidjs/router';
+import { For, Show } from 'solid-js';
+import { createLiveQuery } from '../../live-query.ts';
+import type { DrawerScope } from './drawer-scope.ts';
+
+/** The lorebooks attached to this chat, switched on and off here. */
+export function LoreSection(props: { d: DrawerScope }) {
+  const d = props.d;
+  const lorebooks = createLiveQuery(d.client, { query: 'chatLorebooks' }, () => d.client.engine.chatLorebooks(d.chatId()));
+  return (
+    <section aria-labelledby="drawer-lore">
+      <h2 id="drawer-lore">Lorebooks</h2>
+      <Show
+        when={(lorebooks() ?? []).length > 0}
+        fallback={
+          <p class="small-text muted">
+            None of their own yet: import world info on the <A href="/lore">Lore page</A>. {d.name(d.drawer().botId)}’s card lorebook, if any, is always on.
+          </p>
+        }
+      >
+        <p class="small-text muted">Entries of an attached lorebook are told to the narrator when the story mentions their keys.</p>
+        <ul class="plain">
+          <For each={lorebooks()}>
+            {(book) => (
+              <li>
+                <label class="check-row">
+                  <input
+                    type="checkbox"
+                    checked={book.attached}
+                    disabled={d.busy()}
+                    onChange={(e) => void d.act(() => d.client.engine.attachLorebook(d.chatId(), book.lorebookId, e.currentTarget.checked))}
+                  />
+                  {book.name}
+                </label>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { For, Show } from 'solid-js';
+import { Avatar } from '../../avatar.tsx';
+import { createLiveQuery } from '../../live-query.ts';
+import { Editable } from '../editable.tsx';
+import type { DrawerScope } from './drawer-scope.ts';
+
+/** Who is doing what: each one present or away, their activity, posture and attention; a guest comes and goes. */
+export function PeopleSection(props: { d: DrawerScope }) {
+  const d = props.d;
+  const bots = createLiveQuery(d.client, { query: 'listBots' }, () => d.client.engine.listBots());
+  const me = createLiveQuery(d.client, { query: 'getYou' }, () => d.client.engine.getYou());
+  return (
+    <Show when={d.drawer().activities.length > 0}>
+      <section aria-labelledby="drawer-people">
+        <h2 id="drawer-people">Who is doing what</h2>
+        <ul class="plain">
+          <For each={d.drawer().activities}>
+            {(a) => (
+              <li>
+                <Avatar client={d.client} name={d.name(a.entity)} hash={a.entity === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === a.entity)?.avatar ?? null)} />{' '}
+                <strong>{d.name(a.entity)}</strong>
+                <Show when={a.status !== 'present'}>
+                  <span class="muted"> ({a.status})</span>
+                </Show>
+                {/* A guest comes and goes; the host and you stay. */}
+                <Show when={a.entity !== 'you' && a.entity !== d.drawer().botId}>
+                  <button
+                    type="button"
+                    class="small quiet guest-toggle"
+                    disabled={d.busy()}
+                    onClick={() => void d.act(() => d.client.engine.setGuest(d.chatId(), a.entity, a.status !== 'present'))}
+                  >
+                    {a.status === 'present' ? `${d.name(a.entity)} leaves` : `Bring ${d.name(a.entity)} back`}
+                  </button>
+                </Show>
+                <div class="activity-fields small-text">
+                  <Editable label={`what ${d.name(a.entity)} is doing`} value={a.action.verb} edited={d.edited({ type: 'activity', entity: a.entity }, 'doing')} save={d.edit({ type: 'activity', entity: a.entity }, 'doing')}>
+                    <span class="muted">doing </span>
+                    {a.action.verb || '—'}
+                  </Editable>
+                  <Editable label={`${d.name(a.entity)}'s posture`} value={a.posture} edited={d.edited({ type: 'activity', entity: a.entity }, 'posture')} save={d.edit({ type: 'activity', entity: a.entity }, 'posture')}>
+                    <span class="muted">posture </span>
+                    {a.posture || '—'}
+                  </Editable>
+                  <Editable label={`${d.name(a.entity)}'s attention`} value={a.attention} edited={d.edited({ type: 'activity', entity: a.entity }, 'attention')} save={d.edit({ type: 'activity', entity: a.entity }, 'attention')}>
+                    <span class="muted">attending to </span>
+                    {a.attention || '—'}
+                  </Editable>
+                </div>
+              </li>
+            )}
+          </For>
+        </ul>
+      </section>
+    </Show>
+  );
+}

@@ -1,0 +1,84 @@
+import { Show } from 'solid-js';
+import type { ChatState } from '../../../engine/for-ui.ts';
+import type { AppClient } from '../../engine-client.ts';
+import { createLiveQuery } from '../../live-query.ts';
+import { SamplerFields, samplerFromForm } from '../../sampler-fields.tsx';
+import { ErrorNote } from '../../error-note.tsx';
+import { Editable } from '../editable.tsx';
+import { createDrawerScope } from './drawer-scope.ts';
+import { ExportSection } from './export-section.tsx';
+import { FeelingsSection } from './feelings-section.tsx';
+import { InviteSection } from './invite-section.tsx';
+import { LoreSection } from './lore-section.tsx';
+import { MemoriesSection } from './memories-section.tsx';
+import { PeopleSection } from './people-section.tsx';
+import { WhenAndWhere } from './when-and-where.tsx';
+
+/**
+ * The chat's living state, as the engine holds it: clock, scene and place, who is doing what, how
+ * each feels about the other and what they know, and the host's memories with their pins.
+ */
+export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: ChatState }) {
+  const d = createDrawerScope(props.client, () => props.chatId, () => props.drawer);
+  const { act, busy, error } = d;
+  const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
+  return (
+    <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
+      <ErrorNote message={error()} />
+
+      <Show when={props.drawer.lastEdit}>
+        {(field) => (
+          <p class="button-row small-text">
+            <button type="button" class="small" disabled={busy()} onClick={() => void act(() => props.client.engine.undoStateEdit(props.chatId))} title={`Takes back your change to ${field()}`}>
+              Undo last edit
+            </button>
+            <span class="muted">({field()})</span>
+          </p>
+        )}
+      </Show>
+
+      <section aria-labelledby="drawer-director">
+        <h2 id="drawer-director">Director's note</h2>
+        <p class="small-text muted">The narrator follows it in every reply and never says it aloud.</p>
+        <p class="small-text" data-testid="director-note">
+          <Editable label="director's note" kind="long" value={props.drawer.directorNote} save={d.edit({ type: 'chat_state' }, 'directorNote')}>
+            {props.drawer.directorNote || <span class="muted">None. Try “Keep replies short” or “She hides her fear”.</span>}
+          </Editable>
+        </p>
+      </section>
+
+      <details class="drawer-sampling">
+        <summary>Sampling for this chat{props.drawer.sampler ? ' (its own)' : ''}</summary>
+        <form
+          class="stack"
+          aria-label="Sampling for this chat"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const knobs = samplerFromForm(new FormData(event.currentTarget));
+            void act(() => props.client.engine.setChatSampler(props.chatId, knobs));
+          }}
+        >
+          <p class="small-text muted">Empty fields follow Settings. A higher temperature is bolder, a lower one steadier.</p>
+          <SamplerFields value={props.drawer.sampler ?? {}} placeholder={settings()?.sampler} />
+          <div class="button-row">
+            <button type="submit" class="small" disabled={busy()}>
+              Save sampling
+            </button>
+            <Show when={props.drawer.sampler}>
+              <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => props.client.engine.setChatSampler(props.chatId, {}))}>
+                Follow Settings
+              </button>
+            </Show>
+          </div>
+        </form>
+      </details>
+      <WhenAndWhere d={d} />
+      <PeopleSection d={d} />
+      <InviteSection d={d} />
+      <LoreSection d={d} />
+      <FeelingsSection d={d} />
+      <MemoriesSection d={d} />
+      <ExportSection d={d} />
+    </aside>
+  );
+}
