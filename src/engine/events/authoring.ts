@@ -3,6 +3,7 @@ import type { Db } from '../db/port.ts';
 import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
 import { eventId, imageHash, uuid, longText, requiredText, shortText } from './fields.ts';
+import { TRACKED_VALUES } from '../state/tracked-values.ts';
 
 /** The user's own character. There is one "you"; authoring again replaces it. */
 export const youAuthored = defineEvent({
@@ -89,7 +90,7 @@ export const botAuthored = defineEvent({
  */
 export const botReset = defineEvent({
   kind: 'bot_reset',
-  writes: ['bots', 'memories', 'edges', 'edge_facts', 'activity', 'scenes', 'containers', 'chat_state', 'scene_summaries'],
+  writes: ['bots', 'memories', 'edges', 'edge_facts', 'activity', 'scenes', 'chat_state', 'scene_summaries', ...TRACKED_VALUES.filter((v) => v.clearedByHostReset).map((v) => v.table)],
   scope: 'global',
   schema: z.object({ botId: uuid }),
   apply(db, event) {
@@ -113,7 +114,7 @@ function resetInChat(db: Db, botId: string, chatId: string): void {
   }
   db.run('DELETE FROM activity WHERE chat_id = ?', [chatId]);
   db.run('DELETE FROM scenes WHERE chat_id = ?', [chatId]);
-  db.run('DELETE FROM containers WHERE chat_id = ?', [chatId]);
+  for (const value of TRACKED_VALUES) if (value.clearedByHostReset) db.run(`DELETE FROM ${value.table} WHERE ${value.chatColumn} = ?`, [chatId]);
   db.run('UPDATE chat_state SET active_scene_id = NULL WHERE chat_id = ?', [chatId]);
 }
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Db } from '../db/port.ts';
-import type { ProjectedTable } from './tables.ts';
 
 /** An event as stored in the log, with its payload parsed. */
 export interface LoggedEvent<P = unknown> {
@@ -27,8 +26,11 @@ export interface LoggedEvent<P = unknown> {
  */
 export interface EventDefinition<K extends string = string, S extends z.ZodType = z.ZodType> {
   kind: K;
-  /** Every projected table `apply` (or `applyToChat`) may write; a test holds the projections to it. */
-  writes: readonly ProjectedTable[];
+  /**
+   * Every projected table (`events/tables.ts`) `apply` (or `applyToChat`) may write; the registry
+   * refuses a name that is not one, and a test holds the projections to the list.
+   */
+  writes: readonly string[];
   /** 'chat' events must carry a chat id, 'global' ones must not, 'any' may or may not. */
   scope: 'chat' | 'global' | 'any';
   schema: S;

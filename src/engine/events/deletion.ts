@@ -56,7 +56,8 @@ export const botRestored = defineEvent({
  */
 export const purged = defineEvent({
   kind: 'purged',
-  writes: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'transcript', 'classifier_failures', 'scene_summaries', 'state_edits', 'bots', 'visibility', 'images', 'bot_cards', 'lore_entries', 'chat_lorebooks'],
+  // Every table that holds a chat's rows (forgetChat), and the global ones a purged bot leaves.
+  writes: [...Object.keys(CHAT_COLUMN), 'bots', 'visibility', 'images', 'bot_cards', 'lore_entries'],
   scope: 'global',
   schema: z.object({
     chats: z.array(uuid).max(10_000),

@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
+import type { TrackedTarget } from '../state/tracked-values.ts';
 
-/** A drawer value's owner, as a manual_edit names it (its schema is in manual-edit.ts). */
+/** A drawer value's owner, as a manual_edit names it (its schema is in manual-edit.ts); a tracked value's targets follow from its declaration. */
 export type EditTarget =
   | { type: 'you' }
   | { type: 'bot'; id: string }
@@ -10,7 +11,7 @@ export type EditTarget =
   | { type: 'memory'; id: string }
   | { type: 'turn'; id: string }
   | { type: 'activity'; entity: string }
-  | { type: 'container'; id: string };
+  | TrackedTarget;
 
 /**
  * How a state_edits row names what was edited: one key per drawer item. The one place these keys
@@ -23,12 +24,16 @@ export function editKey(t: EditTarget): string {
     case 'activity':
       return `activity:${t.entity}`;
     case 'memory':
-    case 'container':
     case 'turn':
     case 'bot':
       return `${t.type}:${t.id}`;
-    default:
+    case 'you':
+    case 'chat':
+    case 'chat_state':
       return t.type;
+    default:
+      // A tracked value: its type, then its key's values in the order its target lists them.
+      return [t.type, ...Object.entries(t).flatMap(([name, value]) => (name === 'type' ? [] : [String(value)]))].join(':');
   }
 }
 

@@ -5,6 +5,8 @@ import { addFacts } from './edges.ts';
 import { eventId, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
 import { supersede } from '../log/visibility.ts';
 import { markEdited, type EditTarget } from './edit-marks.ts';
+import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
+import { targetSchema, whereOf } from '../state/tracked-value.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -38,8 +40,14 @@ const targets = {
     table: 'activity',
     fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120) },
   },
-  container: { table: 'containers', fields: { name: requiredText(120), type: requiredText(60) } },
 } as const satisfies Record<string, { table: string; fields: Record<string, z.ZodType> }>;
+
+/** A tracked value's editable fields, as the core targets list theirs. */
+const trackedFields = (type: string): Record<string, z.ZodType> | undefined => {
+  const value = trackedValueOf(type);
+  return value && Object.fromEntries(Object.entries(value.fields).map(([name, field]) => [name, field.schema]));
+};
+const fieldsOf = (type: string): Record<string, z.ZodType> => (Object.hasOwn(targets, type) ? targets[type as keyof typeof targets].fields : (trackedFields(type) ?? {}));
 
 type TargetType = keyof typeof targets;
 
@@ -52,10 +60,10 @@ const target = z.discriminatedUnion('type', [
   z.object({ type: z.literal('memory'), id: uuid }),
   z.object({ type: z.literal('turn'), id: uuid }),
   z.object({ type: z.literal('activity'), entity: entityRef }),
-  z.object({ type: z.literal('container'), id: uuid }),
+  ...TRACKED_VALUES.map(targetSchema),
 ]) satisfies z.ZodType<EditTarget>;
 
-const GLOBAL_TARGETS: readonly TargetType[] = ['you', 'bot'];
+const GLOBAL_TARGETS: readonly string[] = ['you', 'bot'];
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -67,7 +75,6 @@ function whereClause(t: EditTarget, chatId: string | null): { sql: string; param
       return { sql: 'id = ?', params: [t.id] };
     // Chat rows are matched within the event's chat too, so one chat can be rebuilt alone.
     case 'memory':
-    case 'container':
       return { sql: 'id = ? AND chat_id = ?', params: [t.id, chatId] };
     case 'turn':
       return { sql: 'turn_id = ? AND chat_id = ?', params: [t.id, chatId] };
@@ -79,17 +86,19 @@ function whereClause(t: EditTarget, chatId: string | null): { sql: string; param
       return { sql: 'chat_id = ? AND source = ? AND target = ?', params: [chatId, t.source, t.target] };
     case 'activity':
       return { sql: 'chat_id = ? AND entity = ?', params: [chatId, t.entity] };
+    default:
+      return whereOf(trackedValueOf(t.type)!, t, chatId);
   }
 }
 
 export const manualEdit = defineEvent({
   kind: 'manual_edit',
-  writes: ['you', 'bots', 'chats', 'chat_state', 'edges', 'edge_facts', 'memories', 'transcript', 'activity', 'containers', 'state_edits'],
+  writes: ['you', 'bots', 'chats', 'chat_state', 'edges', 'edge_facts', 'memories', 'transcript', 'activity', 'state_edits', ...TRACKED_TABLES],
   scope: 'any',
   schema: z
     .object({ target, field: z.string().max(40), prior: z.unknown(), value: z.unknown() })
     .superRefine((p, ctx) => {
-      const fields: Record<string, z.ZodType> = targets[p.target.type].fields;
+      const fields = fieldsOf(p.target.type);
       const schema = Object.hasOwn(fields, p.field) ? fields[p.field] : undefined;
       if (!schema) {
         ctx.addIssue({
@@ -120,18 +129,19 @@ export const manualEdit = defineEvent({
       db.run("UPDATE activity SET action = json_set(action, '$.verb', ?) WHERE chat_id = ? AND entity = ?", [p.value as string, chatId, p.target.entity]);
       return;
     }
-    const { table } = targets[p.target.type];
+    const tracked = trackedValueOf(p.target.type);
+    const table = tracked ? tracked.table : targets[p.target.type as TargetType].table;
+    const column = tracked ? tracked.fields[p.field]!.column : snake(p.field);
     const where = whereClause(p.target, chatId);
     const value = p.value;
     const stored: SqlParam = Array.isArray(value) ? json(value) : (value as SqlParam);
-    db.run(`UPDATE ${table} SET ${snake(p.field)} = ? WHERE ${where.sql}`, [stored, ...where.params]);
+    db.run(`UPDATE ${table} SET ${column} = ? WHERE ${where.sql}`, [stored, ...where.params]);
   },
 });
 
 /** The value after its field's schema (trimmed strings), so the projection stores what was validated. */
 function parseValue(p: { target: EditTarget; field: string; value: unknown }): unknown {
-  const fields: Record<string, z.ZodType> = targets[p.target.type].fields;
-  const checked = fields[p.field]?.safeParse(p.value);
+  const checked = fieldsOf(p.target.type)[p.field]?.safeParse(p.value);
   return checked?.success ? checked.data : p.value;
 }
 

@@ -13,7 +13,8 @@ import { memoryPinChanged, memorySignificanceSet, memorySummaryRewritten, memory
 import { chatRewound, rewindUndone } from './rewind.ts';
 import { settingsChanged } from '../settings/settings.ts';
 import { assistantTurn, assistantTurnStarted, replyContinued, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
-import { activityChange, containerCreated, sceneClosed, sceneOpened } from './world.ts';
+import { activityChange, sceneClosed, sceneOpened } from './world.ts';
+import { TRACKED_EVENTS } from '../state/tracked-values.ts';
 
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
 export const EVENT_DEFINITIONS = [
@@ -22,7 +23,6 @@ export const EVENT_DEFINITIONS = [
   botReset,
   chatCreated,
   clockAdvanced,
-  containerCreated,
   activityChange,
   sceneOpened,
   sceneClosed,
@@ -60,6 +60,7 @@ export const EVENT_DEFINITIONS = [
   loreEntrySaved,
   lorebookAttached,
   lorebookRemoved,
+  ...TRACKED_EVENTS,
 ] as const;
 
 export type EventKind = (typeof EVENT_DEFINITIONS)[number]['kind'];
@@ -72,6 +73,12 @@ export function definitionOf(kind: string): EventDefinition | undefined {
 
 export { CHAT_COLUMN, PROJECTED_TABLES, type ProjectedTable } from './tables.ts';
 import { PROJECTED_TABLES } from './tables.ts';
+
+// A table named in `writes` that is not projected would be a change no screen hears of.
+for (const definition of EVENT_DEFINITIONS) {
+  const unknown = definition.writes.filter((table) => !PROJECTED_TABLES.includes(table as never));
+  if (unknown.length) throw new Error(`${definition.kind} writes ${unknown.join(', ')}, which is not a projected table`);
+}
 
 /**
  * The tables an event of this kind can change: what its projection declares, plus `chats` for

@@ -1,15 +1,16 @@
+import { TRACKED_TABLES, TRACKED_VALUES, type TrackedTable } from '../state/tracked-values.ts';
+
 /**
  * The tables that are a pure function of the log; `rebuild()` clears and refills them: first
  * `visibility` from the marker events, then the rest from the visible events.
  * Each event kind declares which of them its projection writes, each query which it reads: that
  * is how a change notice reaches exactly the screens it affects.
  */
-export const PROJECTED_TABLES = [
+const CORE_TABLES = [
   'you',
   'bots',
   'chats',
   'chat_state',
-  'containers',
   'scenes',
   'activity',
   'edges',
@@ -28,13 +29,15 @@ export const PROJECTED_TABLES = [
   'chat_lorebooks',
 ] as const;
 
-export type ProjectedTable = (typeof PROJECTED_TABLES)[number];
+/** The core tables, then each tracked value's (`state/tracked-values.ts`). */
+export const PROJECTED_TABLES: readonly ProjectedTable[] = [...CORE_TABLES, ...TRACKED_TABLES];
+
+export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   chats: 'id',
   chat_state: 'chat_id',
-  containers: 'chat_id',
   scenes: 'chat_id',
   activity: 'chat_id',
   edges: 'chat_id',
@@ -45,4 +48,5 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   scene_summaries: 'chat_id',
   state_edits: 'chat_id',
   chat_lorebooks: 'chat_id',
+  ...Object.fromEntries(TRACKED_VALUES.map((v) => [v.table, v.chatColumn])),
 };

@@ -3,28 +3,6 @@ import { defineEvent, json } from './define.ts';
 import { uuid, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
 import { clearEditMarks } from './edit-marks.ts';
 
-/** A place: a room, a vehicle, a street. Containers nest (a booth inside a tavern). */
-export const containerCreated = defineEvent({
-  kind: 'container_created',
-  writes: ['containers'],
-  scope: 'chat',
-  schema: z.object({
-    containerId: uuid,
-    name: requiredText(120),
-    type: requiredText(60),
-    properties: z.record(z.string().max(60), z.union([z.string().max(500), z.number(), z.boolean()])),
-    parentId: uuid.nullable(),
-  }),
-  apply(db, { seq, chatId, payload: p }) {
-    db.run(
-      `INSERT INTO containers (id, chat_id, name, type, properties, parent_id, created_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (chat_id, id) DO UPDATE SET name = excluded.name, type = excluded.type,
-         properties = excluded.properties, parent_id = excluded.parent_id`,
-      [p.containerId, chatId, p.name, p.type, json(p.properties), p.parentId, seq],
-    );
-  },
-});
-
 export const action = z.object({
   verb: shortText(80),
   interruptible: z.boolean(),

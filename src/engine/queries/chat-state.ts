@@ -8,6 +8,7 @@ import { readSettings } from '../settings/settings.ts';
 import { editedValues, latestEdit } from './state-edits.ts';
 import { z } from 'zod';
 import { defineQuery, id } from '../call.ts';
+import { TRACKED_TABLES } from '../state/tracked-values.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -214,7 +215,7 @@ export const chatStateCalls = {
   /** The drawer: place, clock, scene, who is there, feelings, memories, what was edited by hand. */
   chatState: defineQuery({
     args: z.tuple([id]),
-    reads: ['chats', 'chat_state', 'containers', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you', 'state_edits', 'visibility'],
+    reads: ['chats', 'chat_state', 'scenes', 'activity', 'edges', 'edge_facts', 'memories', 'bots', 'you', 'state_edits', 'visibility', ...TRACKED_TABLES],
     run: ({ db }, chatId) => chatState(db, chatId),
   }),
 };

@@ -1,6 +1,8 @@
 import type { Db } from '../db/port.ts';
 import { markKey, type EditTarget } from '../events/edit-marks.ts';
 import { VISIBLE } from '../log/visibility.ts';
+import { currentValueOf } from '../state/tracked-value.ts';
+import { trackedValueOf } from '../state/tracked-values.ts';
 
 /** The value a drawer edit replaces, as the projection holds it; undefined when the target is gone. */
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
@@ -14,10 +16,6 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
     }
     case 'chat':
       return db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [chatId])?.title;
-    case 'container': {
-      const row = db.get<{ name: string; type: string }>('SELECT name, type FROM containers WHERE id = ? AND chat_id = ?', [target.id, chatId]);
-      return row && (field === 'name' ? row.name : row.type);
-    }
     case 'activity': {
       const row = db.get<{ slot: string; posture: string; attention: string; verb: string }>(
         "SELECT slot, posture, attention, json_extract(action, '$.verb') AS verb FROM activity WHERE chat_id = ? AND entity = ?",
@@ -43,8 +41,10 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
     }
     case 'turn':
       return db.get<{ text: string }>('SELECT text FROM transcript WHERE turn_id = ? AND chat_id = ?', [target.id, chatId])?.text;
-    default:
-      return undefined;
+    default: {
+      const tracked = trackedValueOf(target.type);
+      return tracked && currentValueOf(db, tracked, target, chatId, field);
+    }
   }
 }
 
