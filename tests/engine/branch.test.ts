@@ -1,24 +1,13 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../support/engine.ts';
+import { describe, expect, it } from 'vitest';
 import type { ChatState } from '../../src/engine/queries/chat-state.ts';
-import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { EVENT_DEFINITIONS } from '../../src/engine/events/registry.ts';
 import { MARKING_CHAT_KINDS, SKIPPED_IN_COPY, STRIPPED_IN_COPY } from '../../src/engine/log/copy-chat.ts';
 import { draft } from '../support/fixtures.ts';
 import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openStory } from '../support/story.ts';
+import { bot, chat, count, db, engine, freshStoryEachTest, reopenStory } from '../support/story-per-test.ts';
 
-let engine: Engine;
-let db: Db;
-let chat: string;
-let bot: string;
-const count = await loadTokenCounter();
-
-beforeEach(async () => {
-  ({ engine, db, bot, chat } = await openStory());
-});
+freshStoryEachTest();
 
 async function exchange(inChat: string, text: string, reply: string, delta: number, sceneEnd = 'none') {
   const turn = engine.turns.beginTurn(inChat, text);
@@ -194,7 +183,7 @@ describe('branch from here', () => {
   });
 
   it('rewinds behind the journal it was given (kept short here) by replaying the branch, and restores it', async () => {
-    ({ engine, db, bot, chat } = await openStory({ journalKeep: 6 }));
+    await reopenStory({ journalKeep: 6 });
     const turns = await steeredStory();
     const branch = engine.branchChat(chat, turns.at(-1)!.seq);
     const before = dumpProjections(db);

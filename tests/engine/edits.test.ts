@@ -1,19 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../support/engine.ts';
-import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openStory } from '../support/story.ts';
+import { bot, chat, count, db, engine, freshStoryEachTest } from '../support/story-per-test.ts';
 
-let engine: Engine;
-let db: Db;
-let chat: string;
-let bot: string;
-const count = await loadTokenCounter();
-
-beforeEach(async () => {
-  ({ engine, db, bot, chat } = await openStory());
-});
+freshStoryEachTest();
 
 const analysis = (delta: number) =>
   JSON.stringify({ minutesPassed: 10, significance: 1, sceneEnd: 'none', newPlace: '', feelings: { 'Mira -> Ada': { affinityDelta: delta, trustDelta: 0, newFacts: [] } } });

@@ -1,20 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../support/engine.ts';
-import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { describe, expect, it } from 'vitest';
 import { dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openStory } from '../support/story.ts';
+import { bot, chat, count, db, engine, freshStoryEachTest } from '../support/story-per-test.ts';
 
-let engine: Engine;
-let db: Db;
-let chat: string;
-let bot: string;
-const count = await loadTokenCounter();
-
-beforeEach(async () => {
-  ({ engine, db, bot, chat } = await openStory());
-});
+freshStoryEachTest();
 
 /** One exchange and its analysis: Mira's feeling moves by `delta`, she learns a fact, 20 minutes pass. */
 async function exchange(text: string, reply: string, delta: number, sceneEnd = 'none') {

@@ -1,21 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/port.ts';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../support/engine.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
-import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openStory } from '../support/story.ts';
+import { bot, chat, count, db, engine, freshStoryEachTest } from '../support/story-per-test.ts';
 
-let engine: Engine;
-let db: Db;
-let chat: string;
-let bot: string;
-const count = await loadTokenCounter();
-
-beforeEach(async () => {
-  ({ engine, db, bot, chat } = await openStory());
-});
+freshStoryEachTest();
 
 /** An analysis answer moving Mira's affinity toward Ada and teaching her one fact. */
 const analysis = (affinityDelta: number, fact: string) =>
