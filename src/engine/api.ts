@@ -110,7 +110,9 @@ export type ArgsOf<N extends EngineCallName> = RunOf<N> extends (env: never, ...
  * What a tab's UI sees: every query and command as an async function taking what its `run` takes
  * after the environment. A command's id is made by the tab's worker, so the UI never passes one.
  */
-export type EngineClient = { [N in EngineCallName]: (...args: ArgsOf<N>) => Promise<Awaited<ReturnType<RunOf<N>>>> };
+export type EngineClient = {
+  [N in keyof typeof API as N extends EngineCallName ? N : never]: N extends EngineCallName ? (...args: ArgsOf<N>) => Promise<Awaited<ReturnType<RunOf<N>>>> : never;
+};
 
 /** The live queries that read any of these tables: what a change notice makes stale. */
 export function liveQueriesReading(tables: readonly string[]): string[] {

@@ -16,7 +16,7 @@ import { estimateTokens, type TokenCounter } from '../../src/engine/turn/tokens.
 import { turnCommands } from '../../src/engine/turn/turn-commands.ts';
 
 /** Every engine call, run in place and synchronously as its declaration's `run` runs it (no leader, no notices). */
-type Calls = { [N in EngineCallName]: (...args: ArgsOf<N>) => ReturnType<RunOf<N>> };
+type Calls = { [N in keyof typeof API as N extends EngineCallName ? N : never]: N extends EngineCallName ? (...args: ArgsOf<N>) => ReturnType<RunOf<N>> : never };
 
 const noModel: LlmClient = {
   stream: () => {
