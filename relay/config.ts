@@ -6,6 +6,11 @@ export interface RelayConfig {
   /** Never logged, never sent to the browser. Empty means demo mode (unless `keyless`). Set from the app at run time too. */
   apiKey: string;
   upstream: string;
+  /**
+   * The origin of the server the key was given for: the key goes in no request to any other
+   * (`Upstream.headers`), whatever `upstream` says meanwhile.
+   */
+  keyOrigin: string;
   /** The app set a server that needs no key (a local one): it is used even without one. */
   keyless: boolean;
   /** Where the connection set in the app is kept (mode 0600); null keeps it in memory only. */
@@ -82,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
   const port = env.RELAY_PORT === '0' ? 0 : positiveInt(env, 'RELAY_PORT', 8787);
   return {
     apiKey: (env.FEATHERLESS_API_KEY ?? '').trim(),
+    keyOrigin: new URL(upstream).origin,
     upstream,
     keyless: false,
     connectionFile: env.RELAY_CONNECTION_FILE || null,

@@ -82,8 +82,11 @@ export function createConnection(config: RelayConfig, secrets: string[], changed
   const environment = { apiKey: config.apiKey, upstream: config.upstream };
   let stored = readStored(config.connectionFile);
   const apply = () => {
-    config.apiKey = stored.apiKey ?? environment.apiKey;
     config.upstream = stored.upstream ?? environment.upstream;
+    // A key belongs to the server it was given for: the environment's key to the environment's
+    // server, never to one set from the app without a key of its own.
+    config.apiKey = stored.apiKey ?? (config.upstream === environment.upstream ? environment.apiKey : '');
+    config.keyOrigin = new URL(config.upstream).origin;
     // A server set in the app answers without a key (a local llama.cpp or Ollama needs none).
     config.keyless = stored.upstream !== undefined && stored.upstream !== FEATHERLESS;
     // Every key this relay has used stays redacted from anything it sends or logs, even after a change.
@@ -113,7 +116,8 @@ export function createConnection(config: RelayConfig, secrets: string[], changed
         stored = { apiKey: apiKey ?? kept, upstream: FEATHERLESS };
       } else {
         const upstream = checkUrl(input.baseUrl);
-        // A new key replaces the old; none given keeps the key only for the same server.
+        // A new key replaces the old; none given keeps the key only for the same server (and the
+        // environment's key stays with the environment's server: see apply).
         const kept = upstream === config.upstream && stored.apiKey ? stored.apiKey : undefined;
         stored = { upstream, ...(apiKey || kept ? { apiKey: apiKey ?? kept } : {}) };
       }

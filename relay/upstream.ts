@@ -34,9 +34,11 @@ export class Upstream {
     return new URL(this.config.upstream).host;
   }
 
-  private headers(extra: Record<string, string> = {}): Record<string, string> {
+  /** The key goes only to the origin it was given for: a request anywhere else carries none. */
+  private headers(url: string, extra: Record<string, string> = {}): Record<string, string> {
+    const own = this.config.keyOrigin !== '' && new URL(url).origin === this.config.keyOrigin;
     return {
-      ...(this.config.apiKey ? { Authorization: `Bearer ${this.config.apiKey}` } : {}),
+      ...(this.config.apiKey && own ? { Authorization: `Bearer ${this.config.apiKey}` } : {}),
       'HTTP-Referer': this.config.referer,
       'X-Title': this.config.title,
       ...extra,
@@ -57,9 +59,10 @@ export class Upstream {
       controller.abort();
     }, this.config.upstreamTimeoutMs);
     try {
-      return await this.fetchImpl(`${this.config.upstream}${path}`, {
+      const url = `${this.config.upstream}${path}`;
+      return await this.fetchImpl(url, {
         method: init.method,
-        headers: this.headers({ Accept: init.accept, ...(init.body ? { 'Content-Type': 'application/json' } : {}) }),
+        headers: this.headers(url, { Accept: init.accept, ...(init.body ? { 'Content-Type': 'application/json' } : {}) }),
         ...(init.body ? { body: init.body } : {}),
         signal: controller.signal,
       });

@@ -85,6 +85,37 @@ describe('the connection, set from the app', () => {
     expect(upstream.completions()).toHaveLength(before);
   });
 
+  it('a key stays with the server it was given for: another server set without a key gets none, on any path', async () => {
+    upstream = await startFakeUpstream();
+    const elsewhere = await startFakeUpstream();
+    try {
+      // The key came with the relay's environment, for its server; then the app points elsewhere.
+      const relay = await relayWith({ FEATHERLESS_API_KEY: KEY, RELAY_UPSTREAM: upstream.url });
+      await complete(relay);
+      expect(upstream.completions().at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+      const moved = await (await call(relay, 'PUT', { kind: 'custom', baseUrl: elsewhere.url })).json();
+      expect(moved).toMatchObject({ baseUrl: elsewhere.url, keySet: false });
+      await complete(relay);
+      await fetch(`${relay.url}/api/v1/models`);
+      expect(elsewhere.seen.length).toBeGreaterThanOrEqual(2);
+      expect(elsewhere.seen.filter((r) => r.headers.authorization !== undefined).map((r) => r.path)).toEqual([]);
+      expect(JSON.stringify(elsewhere.seen.map((r) => r.headers))).not.toContain(KEY);
+
+      // A key set from the app for one server is not carried to the next one set without a key.
+      await call(relay, 'PUT', { kind: 'custom', baseUrl: upstream.url, apiKey: `${KEY}-app` });
+      await call(relay, 'PUT', { kind: 'custom', baseUrl: elsewhere.url });
+      await complete(relay).catch(() => undefined);
+      expect(JSON.stringify(elsewhere.seen.map((r) => r.headers))).not.toContain(KEY);
+
+      // Back to the environment's own server, its key is its own again.
+      await call(relay, 'DELETE');
+      await complete(relay);
+      expect(upstream.completions().at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('refuses what is not a key or a server, with a specific message, and changes nothing', async () => {
     upstream = await startFakeUpstream();
     const relay = await relayWith({});
