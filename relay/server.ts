@@ -14,6 +14,9 @@ import { Upstream } from './upstream.ts';
 import { createSyncProxy } from './sync-proxy.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
+/** How long a request body may go on arriving after its answer, and then how long its socket is given to close. */
+const BODY_AFTER_ANSWER_MS = 1_000;
+
 export interface RelayDeps {
   log: Logger;
   fetch?: typeof fetch;
@@ -141,6 +144,18 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
     } catch {
       // an unparsable URL is answered as a 404 below
     }
+    // Once answered, a body still arriving is drained for a moment (a small one sent just after its
+    // headers lands in that time), then the socket is closed instead of held open by a trickle.
+    res.on('finish', () => {
+      if (req.complete) return;
+      req.resume();
+      const socket = req.socket;
+      const cut = setTimeout(() => {
+        socket.end();
+        setTimeout(() => socket.destroy(), BODY_AFTER_ANSWER_MS).unref();
+      }, BODY_AFTER_ANSWER_MS).unref();
+      req.once('end', () => clearTimeout(cut));
+    });
     const isApi = path === '/api' || path.startsWith('/api/');
     const isSync = path === '/sync' || path.startsWith('/sync/');
     if (isApi || isSync) {

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { completion, json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
@@ -159,6 +160,37 @@ describe('clients that misbehave', () => {
     expect(status).toBe(408);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('a body trickling in after its request was answered is dropped, and the socket closed', async () => {
+    await start();
+    const { port } = new URL(relay.url);
+    const host = `127.0.0.1:${port}`;
+    const trickle = (head: string) =>
+      new Promise<{ answered: string; closedAfterMs: number }>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let answered = '';
+        let answeredAt = 0;
+        const drip = setInterval(() => socket.writable && socket.write('x'), 1_000);
+        socket.on('error', () => {});
+        socket.on('data', (chunk: Buffer) => {
+          if (!answered) answeredAt = Date.now();
+          answered += chunk.toString('latin1');
+        });
+        socket.on('close', () => {
+          clearInterval(drip);
+          resolve({ answered: answered.split('\r\n')[0]!, closedAfterMs: Date.now() - answeredAt });
+        });
+        socket.write(`${head} HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 100000\r\n\r\nx`);
+        setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`${head}: the socket was still open 15 s after its answer`));
+        }, 15_000);
+      });
+    const results = await Promise.all([...Array.from({ length: 10 }, () => trickle('GET /')), ...Array.from({ length: 10 }, () => trickle('POST /api/nope'))]);
+    expect(results.slice(0, 10).every((r) => r.answered === 'HTTP/1.1 200 OK')).toBe(true);
+    expect(results.slice(10).every((r) => r.answered === 'HTTP/1.1 404 Not Found')).toBe(true);
+    for (const r of results) expect(r.closedAfterMs).toBeLessThan(5_000);
+  }, 30_000);
 
   it('an Origin of "null" or garbage is refused with a 403, not a 500', async () => {
     await start();
