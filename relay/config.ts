@@ -76,6 +76,9 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ConfigError(`RELAY_UPSTREAM must be http or https (got "${parsed.protocol}")`);
   }
+  if (parsed.username || parsed.password || upstream.includes('?') || upstream.includes('#')) {
+    throw new ConfigError('RELAY_UPSTREAM is a server base such as https://api.featherless.ai/v1: no user info, query or fragment');
+  }
   const host = env.RELAY_HOST || '127.0.0.1';
   const token = env.RELAY_TOKEN ?? '';
   if (!isLoopback(host) && token.length < 16) {

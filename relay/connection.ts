@@ -38,7 +38,12 @@ function checkKey(raw: string | undefined): string | undefined {
   return key;
 }
 
-function checkUrl(raw: string): string {
+/**
+ * A server's address is a scheme, a host, a port and a path: the relay calls only its fixed API
+ * paths beneath it, so a query, a fragment or user info (which could aim a request elsewhere, or
+ * at another resource of the same host) is refused.
+ */
+export function checkUrl(raw: string): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   let url: URL;
   try {
@@ -48,8 +53,19 @@ function checkUrl(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RelayHttpError(400, 'invalid_request', 'The server address must start with http:// or https://.');
   if (url.username || url.password) throw new RelayHttpError(400, 'invalid_request', 'Put the key in the key field, not in the address.');
-  return trimmed;
+  if (trimmed.includes('?') || trimmed.includes('#')) {
+    throw new RelayHttpError(400, 'invalid_request', 'The server address takes no query (?…) or fragment (#…): give its base, such as http://127.0.0.1:8080/v1.');
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
+
+const isServerAddress = (value: string): boolean => {
+  try {
+    return checkUrl(value) === value;
+  } catch {
+    return false;
+  }
+};
 
 function readStored(file: string | null): Stored {
   if (!file || !existsSync(file)) return {};
@@ -57,7 +73,7 @@ function readStored(file: string | null): Stored {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Stored;
     return {
       ...(typeof value.apiKey === 'string' && value.apiKey ? { apiKey: value.apiKey } : {}),
-      ...(typeof value.upstream === 'string' && value.upstream ? { upstream: value.upstream } : {}),
+      ...(typeof value.upstream === 'string' && value.upstream && isServerAddress(value.upstream) ? { upstream: value.upstream } : {}),
     };
   } catch {
     return {};

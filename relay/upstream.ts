@@ -162,19 +162,24 @@ export function findConcurrency(value: unknown, depth = 0): number | undefined {
   return undefined;
 }
 
-/** What an error body says, in at most 500 characters: read within bounds, redacted before it is cut (a cut key would leak its start). */
+/**
+ * What an error body says: only the upstream's JSON error message, in at most 300 characters, read
+ * within bounds and redacted before it is cut (a cut key would leak its start). Anything else it
+ * sent (an HTML page, another service's documents) is never passed on: the status says enough.
+ */
 async function describeBody(response: Response, scrub: (text: string) => string, idleMs: number): Promise<string> {
-  const text = scrub(
-    await readBounded(response, { maxBytes: ERROR_BODY_BYTES, idleMs, what: 'an error' }).catch((error: unknown) =>
-      error instanceof RelayHttpError ? `(${error.message})` : '',
-    ),
-  );
+  let text: string;
+  try {
+    text = scrub(await readBounded(response, { maxBytes: ERROR_BODY_BYTES, idleMs, what: 'an error' }));
+  } catch (error) {
+    return error instanceof RelayHttpError ? `HTTP ${response.status} (${error.message})` : `HTTP ${response.status}`;
+  }
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
-    if (typeof message === 'string' && message) return message.slice(0, 500);
+    if (typeof message === 'string' && message.trim()) return message.trim().slice(0, 300);
   } catch {
-    // not JSON: fall through to the raw text
+    // not JSON: only the status is told
   }
-  return text.trim().slice(0, 500) || `HTTP ${response.status}`;
+  return `HTTP ${response.status}`;
 }

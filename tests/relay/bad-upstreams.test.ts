@@ -67,9 +67,9 @@ describe('an upstream that stalls', () => {
 });
 
 describe('an upstream that echoes the key', () => {
-  it('in an error body, where a cut at 500 characters would have split it: nothing of it shows', async () => {
+  it('in an error body, where a cut at 300 characters would have split it: nothing of it shows', async () => {
     await start();
-    upstream.next((_req, res) => json(res, 500, { error: { message: `${'x'.repeat(494)}${TEST_KEY}` } }));
+    upstream.next((_req, res) => json(res, 500, { error: { message: `${'x'.repeat(294)}${TEST_KEY}` } }));
     const error = (await relay.client().chat.completions.create(ask(false) as never).catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain(TEST_KEY.slice(0, 6));
     expect(relay.logs.join('\n')).not.toContain(TEST_KEY.slice(0, 6));
@@ -137,6 +137,27 @@ describe('an upstream that sends too much, or in an odd but valid shape', () => 
     const { text, error } = await readStream();
     expect(text).toBe('Before.');
     expect(error).toBeDefined();
+  });
+});
+
+describe('an upstream error that is not an error message', () => {
+  it('passes on only its JSON error.message, bounded; an HTML page or another service’s documents show as the status alone', async () => {
+    await start();
+    upstream.next(
+      (_req, res) => {
+        res.writeHead(400, { 'Content-Type': 'text/html' });
+        res.end('<html><body>internal admin page: secret-7731</body></html>');
+      },
+      (_req, res) => json(res, 500, { total_rows: 1, rows: [{ id: 'x', doc: { note: 'secret-7731' } }] }),
+      (_req, res) => json(res, 400, { error: { message: `That model is not on your plan. ${'y'.repeat(1_000)}` } }),
+    );
+    const messages: string[] = [];
+    for (let i = 0; i < 3; i++) messages.push(((await relay.client().chat.completions.create(ask(false) as never).catch((e: unknown) => e)) as Error).message);
+    expect(messages[0]).toMatch(/HTTP 400/);
+    expect(messages[1]).toMatch(/HTTP 500/);
+    for (const message of messages) expect(message).not.toContain('secret-7731');
+    expect(messages[2]).toContain('That model is not on your plan.');
+    expect(messages[2]!.match(/y+/)![0].length).toBeLessThan(300);
   });
 });
 

@@ -126,6 +126,9 @@ describe('the connection, set from the app', () => {
       [{ kind: 'custom', baseUrl: 'not a url' }, /is not a URL/],
       [{ kind: 'custom', baseUrl: 'file:///etc/passwd' }, /must start with http/],
       [{ kind: 'custom', baseUrl: 'http://user:pass@127.0.0.1/v1' }, /not in the address/],
+      [{ kind: 'custom', baseUrl: 'http://127.0.0.1:5991/internal/_all_docs?include_docs=true#' }, /no query .* or fragment/],
+      [{ kind: 'custom', baseUrl: 'http://127.0.0.1:5991/v1#' }, /no query .* or fragment/],
+      [{ kind: 'custom', baseUrl: 'http://127.0.0.1:5991/v1?' }, /no query .* or fragment/],
       [{ kind: 'elsewhere' }, /Send \{ kind/],
     ] as const) {
       const response = await call(relay, 'PUT', body);
