@@ -52,6 +52,39 @@ function allowed(method: string, rest: string): boolean {
   return false;
 }
 
+/** An event's id: a UUID (v7). Nothing else (a design document, a `_local` one) is written through `_bulk_docs`. */
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** What an event document carries (`src/engine/sync/event-docs.ts`): plain, or sealed with a passphrase. */
+const EVENT_FIELDS = new Set(['_id', '_rev', '_revisions', 'chat', 'kind', 'payload', 'ts', 'cause', 'command', 'device', 'sealed']);
+/** A deletion (a purge taking an event off the server) carries nothing else. */
+const DELETION_FIELDS = new Set(['_id', '_rev', '_revisions', '_deleted']);
+
+/**
+ * A `_bulk_docs` body holding only events, or deletions of events, and nothing else: no design
+ * document (which could replace or add a validation), no `_local` one, no attachment or other field.
+ */
+function onlyEvents(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const refuse = (why: string) => new RelayHttpError(403, 'relay_unauthorized', `Sync writes only events: ${why}.`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse('send {"docs": [...]}');
+  const { docs, new_edits: newEdits, ...other } = parsed as { docs?: unknown; new_edits?: unknown };
+  if (Object.keys(other).length > 0 || (newEdits !== undefined && typeof newEdits !== 'boolean') || !Array.isArray(docs)) throw refuse('send {"docs": [...]}');
+  for (const doc of docs as unknown[]) {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw refuse('a document is not an object');
+    const id = (doc as { _id?: unknown })._id;
+    if (typeof id !== 'string' || !EVENT_ID.test(id)) throw refuse(`"${String(id).slice(0, 80)}" is not an event's id`);
+    const fields = (doc as { _deleted?: unknown })._deleted === true ? DELETION_FIELDS : EVENT_FIELDS;
+    const stray = Object.keys(doc).find((key) => !fields.has(key));
+    if (stray !== undefined) throw refuse(`${id} carries "${stray.slice(0, 80)}"`);
+  }
+  return JSON.stringify({ docs, ...(newEdits !== undefined ? { new_edits: newEdits } : {}) });
+}
+
 /** An `_all_docs` body reduced to its `keys` (up to 1,000 ids): anything else is refused. */
 function onlyKeys(body: string): string {
   let keys: unknown;
@@ -69,7 +102,8 @@ function onlyKeys(body: string): string {
 /**
  * `/sync/...`: the app's replication calls, forwarded to the one CouchDB database configured here
  * with the relay's credentials (which never reach the browser). Only the calls replication needs
- * pass; the validation design document may only be written exactly as the app installs it.
+ * pass; the validation design document may only be written exactly as the app installs it, and
+ * `_bulk_docs` carries events and their deletions only.
  */
 export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeoutMs: number; fetch?: typeof fetch; scrub: (text: string) => string }) {
   const send = options.fetch ?? fetch;
@@ -94,7 +128,7 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
     }
     // `_all_docs` tells the revisions of documents named by id (to delete what a purge removed):
     // only `keys` is passed on, never options that would read the documents.
-    const forwarded = rest === '_all_docs' ? onlyKeys(body ?? '') : body;
+    const forwarded = rest === '_all_docs' ? onlyKeys(body ?? '') : rest === '_bulk_docs' ? onlyEvents(body ?? '') : body;
     let query = '';
     if (rest === '_changes') {
       const params = new URLSearchParams(search);

@@ -118,6 +118,34 @@ describe("the relay's /sync/ path", () => {
     expect(design.validate_doc_update).toBe(VALIDATION_DESIGN.validate_doc_update);
   });
 
+  it('lets no design document, no _local one and nothing but events through _bulk_docs: the validation stays the app’s and events stay as written', async () => {
+    const relay = await relayToCouch();
+    const d = await device();
+    await createReplicator({ couch: couchDatabase(`${relay.url}/sync`, fetch), remote: 'r', log: d.engine.sync, deviceId: () => 'd' }).prepare();
+    const design = JSON.parse((await raw(relay, 'GET', `/sync/${VALIDATION_DESIGN._id}`)).text) as { _rev: string };
+    const event = { _id: '01890000-0000-7000-8000-000000000001', kind: 'user_turn', chat: null, payload: '{}', cause: null, command: null, device: 'd', ts: 1 };
+    expect((await raw(relay, 'POST', '/sync/_bulk_docs', JSON.stringify({ docs: [event] }))).status).toBe(201);
+    const written = JSON.parse((await raw(relay, 'POST', '/sync/_all_docs', JSON.stringify({ keys: [event._id] }))).text) as { rows: { value: { rev: string } }[] };
+    const rev = written.rows[0]!.value.rev;
+    for (const [what, docs] of [
+      ['the validation replaced', [{ _id: VALIDATION_DESIGN._id, _rev: design._rev, validate_doc_update: 'function () {}' }]],
+      ['a design that refuses everything', [{ _id: '_design/evil', validate_doc_update: "function () { throw({ forbidden: 'no' }); }" }]],
+      ['a _local document', [{ _id: '_local/x', value: 1 }]],
+      ['an event carrying an attachment', [{ ...event, _id: '01890000-0000-7000-8000-000000000002', _attachments: { a: { data: 'eA==', content_type: 'text/plain' } } }]],
+      ['a deletion carrying content', [{ _id: event._id, _rev: rev, _deleted: true, kind: 'x' }]],
+      ['an event among them, then a design', [{ ...event, _id: '01890000-0000-7000-8000-000000000003' }, { _id: '_design/evil' }]],
+    ] as const) {
+      const answer = await raw(relay, 'POST', '/sync/_bulk_docs', JSON.stringify({ docs }));
+      expect([what, answer.status]).toEqual([what, 403]);
+    }
+    expect((await raw(relay, 'POST', '/sync/_bulk_docs', JSON.stringify({ docs: [], all_or_nothing: true }))).status).toBe(403);
+    // The validation on the server is still the app's, and no other design reached it.
+    const still = JSON.parse((await raw(relay, 'GET', `/sync/${VALIDATION_DESIGN._id}`)).text) as { validate_doc_update: string };
+    expect(still.validate_doc_update).toBe(VALIDATION_DESIGN.validate_doc_update);
+    // Events still go through, and a bare deletion (the purge) too.
+    expect((await raw(relay, 'POST', '/sync/_bulk_docs', JSON.stringify({ docs: [{ _id: event._id, _rev: rev, _deleted: true }] }))).status).toBe(201);
+  });
+
   it('carries "Delete forever" off the server through the relay, and reads no document through _all_docs', async () => {
     const relay = await relayToCouch();
     const seen: string[] = [];
