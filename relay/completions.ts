@@ -7,7 +7,7 @@ import type { Logger } from './logger.ts';
 import { parseCompletionRequest, readJsonBody, type CompletionRequest } from './request-body.ts';
 import type { Upstream } from './upstream.ts';
 import { readBounded, stalled, tooLarge } from './upstream-body.ts';
-import { streamScrubber } from './redact.ts';
+import { dataOf, sseRedactor } from './sse-redact.ts';
 import type { Priority, UpstreamQueue } from './upstream-queue.ts';
 
 export interface CompletionContext {
@@ -124,21 +124,16 @@ async function sendWhole(res: ServerResponse, response: Response, ctx: Completio
     parsed = undefined;
   }
   if (parsed === undefined || isErrorBody(parsed)) return false;
-  sendJson(res, 200, parsed);
+  // Redacted again as the client will read it, decoded: an escaped key is whole once parsed.
+  sendJson(res, 200, JSON.parse(ctx.scrub(JSON.stringify(parsed))));
   return true;
 }
 
-const EVENT_END = /\r?\n\r?\n/;
 
-/** Whether an SSE event (its text, without the blank line) carries data, as opposed to a comment such as `: keep-alive`. */
-const dataOf = (event: string): string | undefined => {
-  const lines = event.split(/\r?\n/).filter((line) => line.startsWith('data:'));
-  return lines.length ? lines.map((line) => line.slice(5).trimStart()).join('\n') : undefined;
-};
 
 /**
- * Passes the upstream's SSE through as it arrives, with the key redacted even when it is split
- * across pieces. The first data event is held back until it is complete: if it is an error (or the
+ * Passes the upstream's SSE through event by event as it arrives, with the key redacted as the
+ * client reads it (`sse-redact.ts`): even split across pieces or events, or escaped. The first data event is held back until it is complete: if it is an error (or the
  * stream ends first), nothing has been sent and the caller retries. Comments before it are fine.
  * No event may grow past the relay's limit, and the upstream may not go quiet for longer than its
  * timeout: either ends the stream with an error event the app records as a truncated reply.
@@ -147,7 +142,7 @@ async function pipeStream(res: ServerResponse, response: Response, ctx: Completi
   if (!response.body) return false;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  const redact = streamScrubber(ctx.secrets);
+  const redact = sseRedactor(ctx.secrets, ctx.scrub);
   const limit = ctx.config.maxEventBytes;
   let failure: RelayHttpError | undefined;
   let idle: NodeJS.Timeout | undefined;

@@ -112,7 +112,8 @@ export class Upstream {
     const text = this.scrub(await readBounded(response, { maxBytes: this.config.maxEventBytes, idleMs: this.config.upstreamTimeoutMs, what: 'a model list' }));
     let body: { data?: unknown } | null = null;
     try {
-      body = JSON.parse(text) as { data?: unknown };
+      // Redacted again decoded: an escaped key is whole once parsed.
+      body = JSON.parse(this.scrub(JSON.stringify(JSON.parse(text)))) as { data?: unknown };
     } catch {
       body = null;
     }
@@ -177,7 +178,8 @@ async function describeBody(response: Response, scrub: (text: string) => string,
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
-    if (typeof message === 'string' && message.trim()) return message.trim().slice(0, 300);
+    // Redacted again decoded (an escaped key is whole once parsed), then cut.
+    if (typeof message === 'string' && message.trim()) return scrub(message.trim()).slice(0, 300);
   } catch {
     // not JSON: only the status is told
   }
