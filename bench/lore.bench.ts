@@ -42,10 +42,25 @@ export async function benchLore(): Promise<void> {
   };
   const flat = run(false);
   const deep = run(true);
+
+  // Hostile expressions (issue 37): 500 regex keys, the classic exponential ones among them, on a
+  // 100,000-character message.
+  const hostile = ['/a*a*a*a*a*a*c/i', '/(a+)+$/', '/(a|aa)*b/', '/(x+x+)+y/', '/(\\w+\\s?)*$/'];
+  const regexEntries: LoreEntry[] = entries.map((e, i) => ({ ...e, keys: [i < hostile.length ? hostile[i]! : `/(storm|lantern)s?\\s+${i}\\b/i`], secondaryKeys: [], selective: false, constant: false, enabled: true, useProbability: false }));
+  const long = [`${'a'.repeat(100_000)}b`];
+  const regexBook = { entries: regexEntries, scanDepth: 1, tokenBudget: 2_048, recursive: false, maxRecursion: 0 };
+  activateLore(regexBook, long, { seed: 'warm', count });
+  const regexTimes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    activateLore(regexBook, long, { seed: `turn-${i}`, count });
+    regexTimes.push(performance.now() - t);
+  }
   printTable('Lorebook activation (Node; the same engine code runs in the worker)', [
     ['book', '500 entries (plain, whole-word, regex and selective keys; budget 2,048 tokens)'],
     ['scanned', '20 newest messages'],
     ['one pass: fired, median / max (target ≤ 2 ms)', `${fmt(flat.fired)}; ${fmt(median(flat.times), 2)} / ${fmt(Math.max(...flat.times), 2)} ms`],
     ['recursive (3 passes): fired, median / max', `${fmt(deep.fired)}; ${fmt(median(deep.times), 2)} / ${fmt(Math.max(...deep.times), 2)} ms`],
+    ['500 regex keys (5 exponential on a backtracking engine) on a 100,000-character message, median / max (target < 50 ms)', `${fmt(median(regexTimes), 1)} / ${fmt(Math.max(...regexTimes), 1)} ms`],
   ]);
 }

@@ -98,15 +98,50 @@ describe('lorebook activation', () => {
 });
 
 describe('hostile expressions', () => {
-  it('a key that could take exponential time never matches, and scanning with it returns at once; plain expressions still work', async () => {
-    const { riskyPattern } = await import('../../src/engine/lore/activation.ts');
-    expect(['(a+)+$', '(a|aa)*b', '(\\w+\\s?)*$', '(.*a){20}', '(x+x+)+y', '(a)\\1'].map(riskyPattern)).toEqual([true, true, true, true, true, true]);
-    expect(['dragons?', '\\bsea (serpent|monster)s?\\b', '[a-z]+ing', 'a{2}', '(ab)?c', '[(+)]+'].map(riskyPattern)).toEqual([false, false, false, false, false, false]);
-    const evil = entry({ keys: ['/(a+)+$/'], content: 'never' });
-    const fine = entry({ keys: ['/sea (serpent|monster)s?/i'], content: 'fine' });
-    const book: Lorebook = { entries: [evil, fine], scanDepth: 1, tokenBudget: 1_000, recursive: false, maxRecursion: 0 };
-    const fired = activateLore(book, [`${'a'.repeat(40)}! A Sea Serpent.`], { seed: 's', count: (t) => t.length });
-    expect(fired.map((f) => f.entry.content)).toEqual(['fine']);
+  it('a key written to take exponential time runs in time proportional to the text, and matches as an expression should', () => {
+    const keys = ['/a*a*a*a*a*a*c/i', '/(a+)+$/', '/(a|aa)*b/', '/(x+x+)+y/', '/(\\w+\\s?)*$/'];
+    const book: Lorebook = { entries: keys.map((key, i) => entry({ keys: [key], content: `e${i}` })), scanDepth: 1, tokenBudget: 1_000, recursive: false, maxRecursion: 0 };
+    // On a backtracking engine the first key alone took 143 s on 110 a's; here, 100,000.
+    const fired = activateLore(book, [`${'a'.repeat(100_000)}b!`], { seed: 's', count: () => 1 });
+    // (a|aa)*b finds its b; (\w+\s?)*$ matches the empty end; the others cannot match.
+    expect(fired.map((f) => f.entry.content).sort()).toEqual(['e2', 'e4']);
+    const sea = entry({ keys: ['/sea (serpent|monster)s?/i'], content: 'fine' });
+    expect(activateLore({ ...book, entries: [sea] }, ['A Sea Serpent.'], { seed: 's', count: () => 1 }).map((f) => f.entry.content)).toEqual(['fine']);
+  });
+
+  it('a key the linear-time engine cannot run (lookaround, back-references) never fires, and says why', async () => {
+    const { keyProblem } = await import('../../src/engine/lore/activation.ts');
+    expect(keyProblem('/(?<=the )sea/')).toMatch(/lookahead and lookbehind/);
+    expect(keyProblem('/sea(?! serpent)/')).toMatch(/lookahead and lookbehind/);
+    expect(keyProblem('/(a)\\1/')).toMatch(/back-references/);
+    expect(keyProblem('/[unclosed/')).toMatch(/not an expression the lore engine can read/);
+    expect(keyProblem('/sea/q')).toMatch(/Unknown flag "q"/);
+    for (const fine of ['/dragons?/i', '/\\bsea\\b/', 'plain key', '/[\\p{L}]+ing/u']) expect(keyProblem(fine)).toBeNull();
+    const refused = entry({ keys: ['/(?<=the )sea/'], content: 'never' });
+    expect(activateLore({ entries: [refused], scanDepth: 1, tokenBudget: 1_000, recursive: false, maxRecursion: 0 }, ['the sea'], { seed: 's', count: () => 1 })).toEqual([]);
+  });
+});
+
+describe('the literal pre-check before an expression', () => {
+  it('never hides a match: whatever the expression finds contains every stretch it requires', async () => {
+    const fc = await import('fast-check');
+    const { RE2JS } = await import('re2js');
+    const { requiredLiterals } = await import('../../src/engine/lore/activation.ts');
+    const piece = fc.constantFrom('a', 'b', 'ab', 'c', '?', '*', '+', '{0,2}', '{2}', '(', ')', '|', '.', '^', '$', '\\b', '\\s', '[ab]', '\\.', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 10 }), fc.array(fc.constantFrom('a', 'b', 'c', ' ', '.'), { maxLength: 30 }), (pieces, chars) => {
+        const pattern = pieces.join('');
+        let compiled;
+        try {
+          compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+        } catch {
+          return;
+        }
+        const text = chars.join('');
+        if (compiled.test(text)) for (const literal of requiredLiterals(pattern)) expect([pattern, text, text.includes(literal)]).toEqual([pattern, text, true]);
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
 

@@ -139,6 +139,15 @@ describe('lorebooks in play', () => {
     expect(dumpProjections(db)).toEqual(before);
   });
 
+  it('an entry whose key the lore engine cannot run is imported, and its page says which key never fires and why', async () => {
+    const { engine } = await setUp();
+    const book = { entries: { '1': { uid: 1, key: ['/(?<=the )sea/', 'gulls'], content: 'Gulls over the sea.' }, '2': { uid: 2, key: ['/harbou?r/i'], content: 'The harbour.' } } };
+    const lorebookId = engine.addLorebook({ text: JSON.stringify(book), fileName: 'sea.json' });
+    const [first, second] = engine.lorebook({ lorebookId })!.entryList;
+    expect(first!.keyProblems).toEqual([{ key: '/(?<=the )sea/', problem: expect.stringMatching(/lookahead and lookbehind/) }]);
+    expect(second!.keyProblems).toEqual([]);
+  });
+
   it('refuses an entry that breaks the rules, an entry or lorebook that is not there, and a bad file, writing nothing', async () => {
     const { engine, chat } = await setUp();
     const lorebookId = engine.addLorebook({ text: JSON.stringify(LOREBOOK_V3), fileName: 'coast.json' });

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { CardBookEntry } from '../cards/card-json.ts';
+import { RE2JS } from 're2js';
 
 /** How a lorebook entry's secondary keys combine with its primary ones (SillyTavern's four logics). */
 export type SelectiveLogic = 'and_any' | 'and_all' | 'not_any' | 'not_all';
@@ -116,42 +117,112 @@ function keyGrams(needle: string): number[] {
   return [...hashes];
 }
 
+const REGEX_KEY = /^\/(.+)\/([a-z]*)$/s;
+const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, s: RE2JS.DOTALL, m: RE2JS.MULTILINE };
+
 /**
- * Whether an expression could take exponential time on some text: a repeated group that itself
- * repeats or branches (`(a+)+`, `(a|ab)*`), or a back-reference. Keys come from cards and
- * lorebooks, which are hostile until shown otherwise; such a key never matches rather than
- * freezing every reply. Conservative: it refuses some expressions that would have been fine.
+ * A `/pattern/flags` key (SillyTavern's syntax) as a test on the linear-time engine (RE2JS): no
+ * key, however hostile (`/a*a*a*a*a*a*c/i` against a long run of a's), can take more than time in
+ * proportion to the text. What that engine cannot express (lookaround, back-references) is a
+ * problem, said in words; `g` and `y` mean nothing for a yes/no test, `u` is how it reads text anyway.
  */
-export function riskyPattern(pattern: string): boolean {
-  if (pattern.length > 500 || /\\[1-9]|\\k</.test(pattern)) return true;
-  const groups: boolean[] = [];
-  let inner = false;
+export function regexKey(pattern: string, flags: string): { test: (text: string, lower?: string) => boolean } | { problem: string } {
+  if (pattern.length > 2_000) return { problem: 'The expression is longer than 2,000 characters.' };
+  const unknown = [...flags].filter((f) => !(f in FLAGS) && !'gyudv'.includes(f));
+  if (unknown.length) return { problem: `Unknown flag "${unknown[0]}": use i, s or m.` };
+  try {
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), [...flags].reduce((all, f) => all | (FLAGS[f] ?? 0), 0));
+    const folded = flags.includes('i');
+    const literals = requiredLiterals(pattern).map((l) => (folded ? l.toLowerCase() : l));
+    return {
+      test: (text, lower) => {
+        const haystack = folded ? (lower ?? text.toLowerCase()) : text;
+        for (const literal of literals) if (!haystack.includes(literal)) return false;
+        return compiled.test(text);
+      },
+    };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+    const why = /\(\?<?[=!]|\(\?<[=!]/.test(pattern)
+      ? 'lookahead and lookbehind'
+      : /\\[1-9]|\\k</.test(pattern)
+        ? 'back-references'
+        : null;
+    return {
+      problem: why
+        ? `This key uses ${why}, which the lore engine does not run (it keeps every key fast on any text): ${detail}.`
+        : `This key is not an expression the lore engine can read: ${detail}.`,
+    };
+  }
+}
+
+/**
+ * Stretches of plain text any match of a pattern must contain, read from its top level (a group, a
+ * class, an escape or a wildcard ends a stretch; `?`, `*` and `{0,…}` drop the character before
+ * them). A text without one of them cannot match, and is passed over without running the
+ * expression: most keys are absent from most messages, and the linear-time engine, though never
+ * slow, is slower than a substring search. A pattern with a top-level `|` gives none.
+ */
+export function requiredLiterals(pattern: string): string[] {
+  const runs: string[] = [];
+  let run = '';
+  let depth = 0;
+  const close = () => {
+    if (run) runs.push(run);
+    run = '';
+  };
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
     if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
       i++;
+      if (depth === 0 && /[^A-Za-z0-9]/.test(next) && next !== '') run += next;
+      else close();
       continue;
     }
     if (c === '[') {
-      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      close();
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
       continue;
     }
     if (c === '(') {
-      groups.push(inner);
-      inner = false;
-    } else if (c === ')') {
-      const held: boolean = inner;
-      inner = groups.pop() ?? false;
-      const next = pattern[i + 1];
-      const repeats = next === '*' || next === '+' || (next === '{' && !/^\{[01]\}/.test(pattern.slice(i + 1)));
-      if (repeats && held) return true;
-      // What the group held counts for the group around it, and so does repeating it.
-      inner ||= held || repeats;
-    } else if (c === '*' || c === '+' || c === '{' || c === '|') {
-      inner = true;
+      close();
+      depth++;
+      continue;
     }
+    if (c === ')') {
+      depth = Math.max(0, depth - 1);
+      continue;
+    }
+    if (depth > 0) continue;
+    if (c === '|') return [];
+    if (c === '?' || c === '*' || (c === '{' && /^\{0[,}]/.test(pattern.slice(i)))) {
+      run = run.slice(0, -1);
+      close();
+      if (c === '{') i = pattern.indexOf('}', i) === -1 ? i : pattern.indexOf('}', i);
+      continue;
+    }
+    if (c === '+' || c === '{') {
+      close();
+      if (c === '{') i = pattern.indexOf('}', i) === -1 ? i : pattern.indexOf('}', i);
+      continue;
+    }
+    if (c === '.' || c === '^' || c === '$') {
+      close();
+      continue;
+    }
+    run += c;
   }
-  return false;
+  close();
+  return runs;
+}
+
+/** Why a key will never fire, for the entry's page: an expression the lore engine cannot run. Null for a key that works. */
+export function keyProblem(key: string): string | null {
+  const regex = REGEX_KEY.exec(key);
+  if (!regex) return null;
+  const compiled = regexKey(regex[1]!, regex[2]!);
+  return 'problem' in compiled ? compiled.problem : null;
 }
 
 /**
@@ -159,12 +230,11 @@ export function riskyPattern(pattern: string): boolean {
  * indexOf first (a regular expression only checks word edges where the text does hold the key).
  */
 function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | null {
-  const regex = /^\/(.+)\/([a-z]*)$/s.exec(key);
+  const regex = REGEX_KEY.exec(key);
   try {
     if (regex) {
-      if (riskyPattern(regex[1]!)) return null;
-      const pattern = new RegExp(regex[1]!, regex[2]!.replace(/[gy]/g, ''));
-      return (scan) => pattern.test(scan.text);
+      const compiled = regexKey(regex[1]!, regex[2]!);
+      return 'test' in compiled ? (scan) => compiled.test(scan.text, scan.lower) : null;
     }
     const plain = key.trim();
     const needle = entry.caseSensitive ? plain : plain.toLowerCase();

@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.ts';
 import { parseCardJson } from '../cards/card-json.ts';
-import { lorebookOf, type LoreEntry, type Lorebook } from './activation.ts';
+import { keyProblem, lorebookOf, type LoreEntry, type Lorebook } from './activation.ts';
 import { keptCard } from '../authoring/queries.ts';
 import { z } from 'zod';
 import { defineQuery, id, none } from '../call.ts';
@@ -102,7 +102,10 @@ export function listLorebooks(db: Db): LorebookSummary[] {
 }
 
 /** One lorebook with its entries, for its Lore page; null when it does not exist. */
-export function lorebookDetail(db: Db, ref: LorebookRef): (LorebookSummary & { settings: Omit<Lorebook, 'entries'>; entryList: (LoreEntry & { edited: boolean })[] }) | null {
+export function lorebookDetail(
+  db: Db,
+  ref: LorebookRef,
+): (LorebookSummary & { settings: Omit<Lorebook, 'entries'>; entryList: (LoreEntry & { edited: boolean; keyProblems: { key: string; problem: string }[] })[] }) | null {
   const book = entriesOf(db, ref);
   if (!book) return null;
   return {
@@ -112,7 +115,14 @@ export function lorebookDetail(db: Db, ref: LorebookRef): (LorebookSummary & { s
     entries: book.entries.length,
     enabled: book.entries.filter((e) => e.enabled).length,
     settings: book.settings,
-    entryList: book.entries,
+    // A key the lore engine cannot run never fires: the entry says which and why.
+    entryList: book.entries.map((entry) => ({
+      ...entry,
+      keyProblems: [...entry.keys, ...entry.secondaryKeys].flatMap((key) => {
+        const problem = keyProblem(key);
+        return problem ? [{ key, problem }] : [];
+      }),
+    })),
   };
 }
 

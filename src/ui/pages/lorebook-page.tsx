@@ -241,6 +241,13 @@ export function LorebookPage() {
                               {entry.placement === 'after_char' ? 'after' : 'before'} the character · order {entry.insertionOrder}
                               <Show when={entry.useProbability}> · {entry.probability} % chance</Show>
                             </p>
+                            <For each={entry.keyProblems}>
+                              {(refused) => (
+                                <p class="error small-text" data-testid="key-problem">
+                                  Key {refused.key} never fires: {refused.problem}
+                                </p>
+                              )}
+                            </For>
                             <p class="clamp lore-content">{entry.content}</p>
                           </>
                         }
