@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkBackupFile, gzipLines, restoreBackupFile } from '../../src/worker/backup-streams.ts';
@@ -23,6 +24,13 @@ async function fileOf(engine: Awaited<ReturnType<typeof storyEngine>>['engine'])
 const blob = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 const linesOf = (bytes: Uint8Array) => gunzipSync(bytes).toString('utf8').split('\n').filter(Boolean);
 const fromLines = (lines: string[]) => new Uint8Array(gzipSync(`${lines.map((l) => `${l}\n`).join('')}`));
+/** The lines with a trailer made for them: count and checksum right, whatever the events say. */
+function resealed(lines: string[]): string[] {
+  const events = lines.slice(1, -1);
+  const hash = createHash('sha256');
+  for (const line of events) hash.update(`${line}\n`);
+  return [lines[0]!, ...events, JSON.stringify({ end: true, events: events.length, sha256: hash.digest('hex') })];
+}
 
 describe('the backup file (format 3: gzip, a line per event, a checksummed trailer)', () => {
   it('round-trips every table, and a restore replaces what was there', async () => {
@@ -71,6 +79,11 @@ describe('the backup file (format 3: gzip, a line per event, a checksummed trail
       ['a __proto__ key', fromLines(withEvent(1, (e) => ({ ...e, payload: (e.payload as string).replace('{', '{"__proto__":{"polluted":true},') }))), /Line 2 of the backup .*"__proto__"/],
       ['a newer format', fromLines([JSON.stringify({ ...JSON.parse(lines[0]!), version: 4 }), ...lines.slice(1)]), /made by a newer version of the app \(backup format 4/],
       ['not a backup at all', new TextEncoder().encode('hello'), /not a Roleplay Engine backup/],
+      [
+        'a turn in a chat that does not exist, checksum and count made right',
+        fromLines(resealed([...lines.slice(0, -1), JSON.stringify({ ...event(lines.length - 2), id: 'ffffffff-ffff-7fff-bfff-ffffffffffff', chat_id: '01890000-0000-7000-8000-00000000c4a7', command_id: null, cause_id: null, kind: 'user_turn', payload: JSON.stringify({ turnId: '01890000-0000-7000-8000-0000000000aa', text: 'a ghost turn', segments: [{ type: 'dialogue', text: 'a ghost turn' }] }) }), lines.at(-1)!])),
+        new RegExp(`Line ${lines.length} of the backup \\(event ${lines.length - 1}, user_turn\\) belongs to chat 01890000-0000-7000-8000-00000000c4a7, which no event before it starts`),
+      ],
     ];
     const target = await storyEngine('mine');
     const before = { log: target.engine.exportLog().events, tables: dumpProjections(target.db) };

@@ -105,7 +105,8 @@ export function createStoryCount() {
 
 /**
  * Checks a format-3 backup a line at a time: the header, every event (its shape, its kind's schema,
- * id order, no repeated ids or command ids, causes and references to events before it, no
+ * id order, no repeated ids or command ids, causes and references to events before it, every
+ * chat's events after the event that starts it, no
  * `__proto__`), the trailer's count and checksum, and nothing after it. A problem throws a
  * BackupError naming the line. `each` receives every checked event (the restore writes them).
  */
@@ -114,6 +115,8 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
   const encoder = new TextEncoder();
   const ids = new Set<string>();
   const commands = new Set<string>();
+  /** Chats started so far: an event of any other chat would be a story with no beginning. */
+  const chats = new Set<string>();
   const story = createStoryCount();
   let summary: BackupSummary | undefined;
   let ended = false;
@@ -173,6 +176,8 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
         fail(`${where} is invalid: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (event.cause_id !== null && !ids.has(event.cause_id)) fail(`${where} points its cause at ${event.cause_id}, which is not before it in the backup.`);
+      if (event.kind === 'chat_created' && event.chat_id !== null) chats.add(event.chat_id);
+      else if (event.chat_id !== null && !chats.has(event.chat_id)) fail(`${where} belongs to chat ${event.chat_id}, which no event before it starts.`);
       for (const ref of definitionOf(event.kind)?.refersTo?.(checked as never) ?? []) {
         if (!ids.has(ref)) fail(`${where} refers to event ${ref}, which is not before it in the backup.`);
       }
