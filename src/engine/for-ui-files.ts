@@ -6,4 +6,4 @@
 export { withTextChunks } from './cards/png.ts';
 export { readCard } from './cards/read-card.ts';
 export { botFromCard } from './cards/card-to-bot.ts';
-export { planChatImport } from './chat-import/plan.ts';
+export { chatFileTooLarge, planChatImport } from './chat-import/plan.ts';

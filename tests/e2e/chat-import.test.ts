@@ -87,6 +87,22 @@ describe('importing a SillyTavern chat', () => {
     await page.getByRole('dialog').press('Escape');
     expect((await exportLog(page)).events.length).toBe(before);
 
+    // A file past what an import takes is refused by its size, before it is read (a 1.1 GB one
+    // used to fail as if its first line were wrong): the File says 1.1 GB, its bytes are few.
+    await page.evaluate(() => {
+      const size = Object.getOwnPropertyDescriptor(Blob.prototype, 'size')!.get!;
+      Object.defineProperty(Blob.prototype, 'size', {
+        configurable: true,
+        get(this: Blob) {
+          return this instanceof File && this.name === 'huge.jsonl' ? 1_100_000_000 : size.call(this);
+        },
+      });
+    });
+    await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('huge.jsonl', stChat('Vale', 2)));
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/This chat file is 1\.1 GB; a chat file can be at most 200 MB/);
+    await page.getByRole('dialog').press('Escape');
+    expect((await exportLog(page)).events.length).toBe(before);
+
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('vale.jsonl', stChat('Vale', 4)));
     const preview = page.getByTestId('chat-preview');
     await expect.poll(() => preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Someone else');

@@ -9,7 +9,7 @@ import { readSettings } from '../settings/settings.ts';
 import { parseUserText } from '../turn/parse.ts';
 import { defaultKickoff } from '../kickoff/schema.ts';
 import { newChatDrafts } from '../kickoff/commands.ts';
-import { MAX_SEGMENTS, planChatImport } from './plan.ts';
+import { MAX_CHAT_FILE, MAX_SEGMENTS, planChatImport } from './plan.ts';
 import { z } from 'zod';
 import { defineCommand, id } from '../call.ts';
 import { getBot } from '../authoring/queries.ts';
@@ -108,7 +108,7 @@ export const chatImportCalls = {
    * chat id. Progress goes out on `importTopic(progressId)`, an id the calling tab made to listen on.
    */
   importChat: defineCommand({
-    args: z.tuple([z.object({ text: z.string().max(200_000_000), botId: id, title: z.string().max(200), progressId: z.string().max(100) })]),
+    args: z.tuple([z.object({ text: z.string().max(MAX_CHAT_FILE), botId: id, title: z.string().max(200), progressId: z.string().max(100) })]),
     run(ctx, input): string {
       const bot = getBot(ctx.db, input.botId);
       if (!bot) throw new CommandRejectedError('That bot does not exist.');

@@ -16,6 +16,20 @@ const LATEST_DATE = Date.UTC(2200, 0, 1);
 const inRange = (sentAt: number | null) => (sentAt !== null && sentAt >= 0 && sentAt <= LATEST_DATE ? Math.trunc(sentAt) : null);
 
 /** One message as it will be written: a turn of yours, or a reply with its versions. */
+/** The largest chat file an import takes: 200 MB (as characters of its text, 200 million). */
+export const MAX_CHAT_FILE = 200_000_000;
+
+/**
+ * Why a chat file of this size (bytes of the file, or characters of its text) cannot be imported,
+ * said before it is read: a file past what a tab can hold as text would otherwise fail as if its
+ * first line were wrong. Null when it can be.
+ */
+export function chatFileTooLarge(size: number): string | null {
+  if (size <= MAX_CHAT_FILE) return null;
+  const shown = size >= 1e9 ? `${(size / 1e9).toFixed(1)} GB` : `${Math.round(size / 1e6)} MB`;
+  return `This chat file is ${shown}; a chat file can be at most 200 MB. Split it in SillyTavern (or keep its latest part) and import that.`;
+}
+
 export type Planned =
   | { role: 'user'; line: number; text: string; sentAt: number | null }
   | { role: 'assistant'; line: number; versions: string[]; chosen: number; sentAt: number | null };
@@ -38,6 +52,8 @@ export interface ImportPlan {
  * file writes nothing. The import dialog shows this plan before the player confirms.
  */
 export function planChatImport(text: string): ImportPlan {
+  const tooLarge = chatFileTooLarge(text.length);
+  if (tooLarge) throw new CommandRejectedError(tooLarge);
   let chat;
   try {
     chat = parseSillyTavernChat(text);

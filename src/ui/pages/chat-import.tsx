@@ -8,7 +8,10 @@ import { importTopic, type ImportProgress } from '../../engine/for-ui.ts';
 
 /** The file read and checked in this tab (the reader loads only now, when a chat is imported). */
 async function readChat(file: File) {
-  const { planChatImport } = await import('../../engine/for-ui-files.ts');
+  const { chatFileTooLarge, planChatImport } = await import('../../engine/for-ui-files.ts');
+  // Said before the file is read: past a few hundred MB a tab cannot hold it as text at all.
+  const tooLarge = chatFileTooLarge(file.size);
+  if (tooLarge) throw new Error(tooLarge);
   const text = await file.text();
   return { text, plan: planChatImport(text) };
 }
