@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { inflateSync } from 'node:zlib';
 import { botFromCard } from '../../src/engine/cards/card-to-bot.ts';
 import { readCard } from '../../src/engine/cards/read-card.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
@@ -31,7 +30,7 @@ const CARD = {
 async function imported() {
   const { engine, db } = await openTestEngine();
   engine.append([draft.you({ name: 'Ada' })]);
-  const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(CARD)), async (b) => new Uint8Array(inflateSync(b)));
+  const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(CARD)));
   const bot = botFromCard(card.data);
   const { cut: _cut, ...fields } = bot;
   const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
@@ -108,8 +107,7 @@ describe('exporting a card', () => {
 
   async function roundTrip(original: unknown, edit?: (fields: Record<string, unknown>) => Record<string, unknown>) {
     const { engine } = await openTestEngine();
-    const inflate = async (b: Uint8Array) => new Uint8Array(inflateSync(b));
-    const first = await readCard(new TextEncoder().encode(JSON.stringify(original)), inflate);
+    const first = await readCard(new TextEncoder().encode(JSON.stringify(original)));
     const { cut: _cut, ...mapped } = botFromCard(first.card.data);
     const botId = engine.importCard({ fields: mapped, card: first.card.original, spec: first.card.spec, format: first.format }, null);
     if (edit) engine.saveBot(edit({ ...engine.getBot(botId)! }), botId);
@@ -120,8 +118,8 @@ describe('exporting a card', () => {
       { keyword: 'ccv3', text: Buffer.from(JSON.stringify(exported.v3)).toString('base64') },
       { keyword: 'chara', text: Buffer.from(JSON.stringify(exported.v2)).toString('base64') },
     ]);
-    const again = await readCard(png, inflate);
-    const v2Only = await readCard(new TextEncoder().encode(JSON.stringify(exported.v2)), inflate);
+    const again = await readCard(png);
+    const v2Only = await readCard(new TextEncoder().encode(JSON.stringify(exported.v2)));
     return { first, exported, again, v2Only };
   }
 
@@ -173,7 +171,7 @@ describe("a card's lorebook in the prompt", () => {
         },
       },
     };
-    const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(withBook)), async (b) => new Uint8Array(inflateSync(b)));
+    const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(withBook)));
     const { cut: _cut, ...fields } = botFromCard(card.data);
     const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
     const chat = engine.startChat(botId, kickoffInput());

@@ -1,14 +1,13 @@
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readCard } from '../../src/engine/cards/read-card.ts';
 import { readPngChunks, withTextChunks } from '../../src/engine/cards/png.ts';
 
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-const inflate = async (bytes: Uint8Array) => new Uint8Array(inflateSync(bytes));
 const b64 = (json: unknown) => Buffer.from(JSON.stringify(json), 'utf8').toString('base64');
 const bytesOf = (json: unknown) => new Uint8Array(Buffer.from(JSON.stringify(json), 'utf8'));
-const read = (bytes: Uint8Array) => readCard(bytes, inflate);
+const read = (bytes: Uint8Array) => readCard(bytes);
 
 const V1 = { name: 'Mira', description: 'A captain.', personality: 'wry', scenario: 'A storm.', first_mes: 'Hello, sailor.', mes_example: '<START>\n{{char}}: Aye.' };
 const V2 = {
@@ -128,6 +127,19 @@ describe('PNG cards', () => {
     expect(result.warnings.join(' ')).toMatch(/wrong checksum/);
   });
 
+  it('refuses a picture whose compressed text unpacks past 20 MB (a decompression bomb) as such, after inflating no more than that', async () => {
+    const latin = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+    // 64 MB of the same letter compresses to about 64 KB: "only a picture" was the old answer, a minute later.
+    const inflated = Buffer.alloc(64 * 1024 * 1024, 0x41);
+    for (const chunk of [
+      rawChunk('zTXt', new Uint8Array(Buffer.concat([latin('chara\u0000\u0000'), deflateSync(inflated)]))),
+      rawChunk('iTXt', new Uint8Array(Buffer.concat([latin('ccv3\u0000\u0001\u0000\u0000\u0000'), deflateSync(inflated)]))),
+    ]) {
+      expect(chunk.length).toBeLessThan(1024 * 1024);
+      await expect(read(chunk)).rejects.toThrow(/text unpacks to more than 20 MB, far more than any card holds/);
+    }
+  });
+
   it('refuses a PNG with no card, a PNG cut short, malformed base64 and malformed JSON inside', async () => {
     await expect(read(new Uint8Array(PIXEL))).rejects.toThrow(/holds no character card/);
     const full = png([{ keyword: 'chara', text: b64(V2) }]);
@@ -167,6 +179,15 @@ describe('CHARX cards', () => {
     const bomb = zip({ 'card.json': new Uint8Array(30 * 1024 * 1024) });
     expect(bomb.length).toBeLessThan(1024 * 1024);
     await expect(read(bomb)).rejects.toThrow(/larger than 20 MB once unpacked/);
+    // A zip that lies: its headers say card.json is 2 KB, its data unpacks to 64 MB.
+    const liar = new Uint8Array(zip({ 'card.json': new Uint8Array(64 * 1024 * 1024) }));
+    const view = new DataView(liar.buffer);
+    for (let at = 0; at + 4 <= liar.length; at++) {
+      const signature = view.getUint32(at, true);
+      if (signature === 0x04034b50) view.setUint32(at + 22, 2_048, true);
+      if (signature === 0x02014b50) view.setUint32(at + 24, 2_048, true);
+    }
+    await expect(read(liar)).rejects.toThrow(/card\.json in this CHARX file unpacks to more than 20 MB/);
     const encrypted = new Uint8Array(zip({ 'card.json': strToU8(JSON.stringify(V3)) }));
     // Set the "encrypted" flag in the central directory entry.
     const at = Buffer.from(encrypted).indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { inflateSync } from 'node:zlib';
 import { botFromCard } from '../../src/engine/cards/card-to-bot.ts';
 import { readCard } from '../../src/engine/cards/read-card.ts';
 import { readLorebookFile } from '../../src/engine/lore/lorebook-file.ts';
@@ -171,7 +170,7 @@ describe('lorebooks in play', () => {
       spec_version: '2.0',
       data: { name: 'Vale', description: 'A pilot.', first_mes: 'Hi.', character_book: { name: 'Vale’s waters', entries: [{ keys: ['reef'], content: 'The reef is sharp.', enabled: true, insertion_order: 1, id: 41, extensions: { depth: 4, mine: 'kept' } }, { keys: ['tide'], content: 'Tides turn.', enabled: true, insertion_order: 2 }] } },
     };
-    const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(cardJson)), async (b) => new Uint8Array(inflateSync(b)));
+    const { card, format } = await readCard(new TextEncoder().encode(JSON.stringify(cardJson)));
     const { cut: _cut, ...fields } = botFromCard(card.data);
     const botId = engine.importCard({ fields, card: card.original, spec: card.spec, format }, null);
     const chat = engine.startChat(botId, kickoffInput());
@@ -190,7 +189,7 @@ describe('lorebooks in play', () => {
       { keys: ['reef'], content: 'The reef is sharp.', enabled: false, insertion_order: 1, id: 41, extensions: { depth: 4, mine: 'kept', match_whole_words: true } },
       { keys: ['tide'], content: 'Tides turn at noon.', enabled: true, insertion_order: 2 },
     ]);
-    const again = await readCard(new TextEncoder().encode(JSON.stringify(exported)), async (b) => new Uint8Array(inflateSync(b)));
+    const again = await readCard(new TextEncoder().encode(JSON.stringify(exported)));
     expect(again.card.data.book!.entries.map((e) => [e.enabled, e.content])).toEqual([
       [false, 'The reef is sharp.'],
       [true, 'Tides turn at noon.'],

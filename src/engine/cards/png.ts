@@ -1,4 +1,5 @@
 import { CardError } from './errors.ts';
+import { inflateCapped } from './inflate.ts';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -46,8 +47,6 @@ export function readPngChunks(bytes: Uint8Array): PngChunk[] {
   }
 }
 
-/** Inflates zlib data (zTXt, compressed iTXt): the browser's DecompressionStream('deflate') at the edge. */
-export type Inflate = (bytes: Uint8Array) => Promise<Uint8Array>;
 
 export interface PngText {
   /** As written; match it ignoring case. */
@@ -61,8 +60,11 @@ const latin1 = (bytes: Uint8Array) => {
   return out;
 };
 
-/** The text chunks (tEXt, zTXt, iTXt), decoded. A chunk that cannot be decoded is skipped with a warning. */
-export async function pngTexts(chunks: readonly PngChunk[], inflate: Inflate, warnings: string[]): Promise<PngText[]> {
+/**
+ * The text chunks (tEXt, zTXt, iTXt), decoded. A chunk that cannot be decoded is skipped with a
+ * warning; one that unpacks past the card size limit refuses the file, saying so.
+ */
+export function pngTexts(chunks: readonly PngChunk[], warnings: string[]): PngText[] {
   const texts: PngText[] = [];
   const utf8 = new TextDecoder('utf-8');
   for (const chunk of chunks) {
@@ -73,7 +75,7 @@ export async function pngTexts(chunks: readonly PngChunk[], inflate: Inflate, wa
     if (!chunk.crcOk) warnings.push(`The ${chunk.type} chunk "${keyword}" has a wrong checksum; it was read anyway.`);
     try {
       if (chunk.type === 'tEXt') texts.push({ keyword, text: latin1(chunk.data.subarray(nul + 1)) });
-      else if (chunk.type === 'zTXt') texts.push({ keyword, text: latin1(await inflate(chunk.data.subarray(nul + 2))) });
+      else if (chunk.type === 'zTXt') texts.push({ keyword, text: latin1(inflateCapped(chunk.data.subarray(nul + 2), 'zlib', `The picture's "${keyword}" text`)) });
       else {
         // iTXt: keyword, NUL, compression flag, method, language tag, NUL, translated keyword, NUL, text.
         const compressed = chunk.data[nul + 1] === 1;
@@ -81,9 +83,10 @@ export async function pngTexts(chunks: readonly PngChunk[], inflate: Inflate, wa
         const translatedEnd = chunk.data.indexOf(0, languageEnd + 1);
         if (languageEnd < 0 || translatedEnd < 0) throw new Error('malformed');
         const body = chunk.data.subarray(translatedEnd + 1);
-        texts.push({ keyword, text: utf8.decode(compressed ? await inflate(body) : body) });
+        texts.push({ keyword, text: utf8.decode(compressed ? inflateCapped(body, 'zlib', `The picture's "${keyword}" text`) : body) });
       }
-    } catch {
+    } catch (error) {
+      if (error instanceof CardError && /unpacks to more than/.test(error.message)) throw error;
       warnings.push(`The ${chunk.type} chunk "${keyword}" could not be decoded; it was skipped.`);
     }
   }

@@ -1,7 +1,7 @@
 import { cardFromChunk, parseCardJson, type ParsedCard } from './card-json.ts';
 import { readCharx, zipStart } from './charx.ts';
 import { CardError, MAX_CARD_BYTES } from './errors.ts';
-import { isPng, pngTexts, readPngChunks, type Inflate } from './png.ts';
+import { isPng, pngTexts, readPngChunks } from './png.ts';
 
 export interface ReadCard {
   card: ParsedCard;
@@ -16,9 +16,9 @@ const startsWith = (bytes: Uint8Array, text: string, at = 0) => [...text].every(
 /**
  * Reads a character card from a file's bytes, whatever it is: a PNG (or APNG) with a `ccv3` or
  * `chara` text chunk (`ccv3` wins), JSON (V1, V2, V3 or a hybrid), or a CHARX zip. Anything else
- * gets a specific refusal. Pure: the caller hands in how to inflate compressed PNG text.
+ * gets a specific refusal. Compressed PNG text is unpacked here, never past the card size limit.
  */
-export async function readCard(bytes: Uint8Array, inflate: Inflate): Promise<ReadCard> {
+export async function readCard(bytes: Uint8Array): Promise<ReadCard> {
   if (bytes.length > MAX_CARD_BYTES) throw new CardError(`This file is ${Math.round(bytes.length / 1024 / 1024)} MB: cards of up to 20 MB are read.`);
   if (bytes.length === 0) throw new CardError('This file is empty.');
   if (startsWith(bytes, 'RIFF') && startsWith(bytes, 'WEBP', 8)) {
@@ -26,7 +26,7 @@ export async function readCard(bytes: Uint8Array, inflate: Inflate): Promise<Rea
   }
   if (isPng(bytes)) {
     const warnings: string[] = [];
-    const texts = await pngTexts(readPngChunks(bytes), inflate, warnings);
+    const texts = pngTexts(readPngChunks(bytes), warnings);
     const find = (keyword: string) => texts.find((t) => t.keyword.toLowerCase() === keyword);
     const chunk = find('ccv3') ?? find('chara');
     if (!chunk) throw new CardError('This PNG holds no character card: it is only a picture.');

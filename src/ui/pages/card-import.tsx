@@ -4,16 +4,10 @@ import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
 import { preparePicture } from '../picture-input.ts';
 
-/** zTXt and compressed iTXt chunks, inflated by the browser itself. */
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /** The file read as a card, in this tab (the card code loads only now, when a card is imported). */
 async function readFile(file: File) {
   const { readCard, botFromCard } = await import('../../engine/for-ui-files.ts');
-  const read = await readCard(new Uint8Array(await file.arrayBuffer()), inflate);
+  const read = await readCard(new Uint8Array(await file.arrayBuffer()));
   return { read, bot: botFromCard(read.card.data), fileName: file.name };
 }
 
