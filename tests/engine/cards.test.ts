@@ -140,6 +140,19 @@ describe('PNG cards', () => {
     }
   });
 
+  it('refuses a card, a lorebook or a chat line nested thousands of levels deep with that reason, not a stack overflow later', async () => {
+    const { readLorebookFile } = await import('../../src/engine/lore/lorebook-file.ts');
+    const { parseSillyTavernChat } = await import('../../src/engine/cards/st-chat.ts');
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const card = `{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Deep","description":"d","extensions":${deep}}}`;
+    await expect(read(new TextEncoder().encode(card))).rejects.toThrow(/nests more than 64 levels deep, which no card does/);
+    expect(() => readLorebookFile(`{"entries":{"1":{"uid":1,"key":["a"],"content":"x","extensions":${deep}}}}`)).toThrow(/nests more than 64 levels deep, which no lorebook does/);
+    expect(() => parseSillyTavernChat(`{"user_name":"Ada","character_name":"Mira"}\n{"name":"Mira","mes":"hi","extra":${deep}}`)).toThrow(/Line 2 nests more than 64 levels deep/);
+    // A card nested as deep as real ones go reads as before.
+    const normal = `{"spec":"chara_card_v2","spec_version":"2.0","data":{"name":"Fine","description":"d","extensions":${'{"a":'.repeat(20)}1${'}'.repeat(20)}}}`;
+    expect((await read(new TextEncoder().encode(normal))).card.data.name).toBe('Fine');
+  });
+
   it('refuses a PNG with no card, a PNG cut short, malformed base64 and malformed JSON inside', async () => {
     await expect(read(new Uint8Array(PIXEL))).rejects.toThrow(/holds no character card/);
     const full = png([{ keyword: 'chara', text: b64(V2) }]);

@@ -1,5 +1,5 @@
 import { fromBase64 } from '../base64.ts';
-import { CardError } from './errors.ts';
+import { CardError, jsonTooDeep, MAX_JSON_DEPTH } from './errors.ts';
 
 /** One lorebook entry as the card holds it, keyed by its position (ids in the wild repeat or are missing). */
 export interface CardBookEntry {
@@ -82,6 +82,7 @@ export function parseCardJson(json: string): ParsedCard {
     throw new CardError(`The card's JSON is malformed: ${error instanceof Error ? error.message : String(error)}.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CardError('The card is not a JSON object.');
+  if (jsonTooDeep(value)) throw new CardError(`The card's JSON nests more than ${MAX_JSON_DEPTH} levels deep, which no card does: it is refused.`);
   const original = value as Record<string, unknown>;
   const spec = original.spec;
   if (spec !== undefined && spec !== 'chara_card_v2' && spec !== 'chara_card_v3') throw new CardError(`"${text(spec).slice(0, 40)}" is not a character card format this app knows.`);

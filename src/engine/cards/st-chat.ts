@@ -1,4 +1,4 @@
-import { CardError } from './errors.ts';
+import { CardError, jsonTooDeep, MAX_JSON_DEPTH } from './errors.ts';
 
 /** One message of a SillyTavern chat file, as the app will write it. */
 export interface StMessage {
@@ -56,6 +56,7 @@ export function parseSillyTavernChat(text: string): StChat {
       throw new CardError(`Line ${index + 1} is not JSON: ${error instanceof Error ? error.message : String(error)}.`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CardError(`Line ${index + 1} is not a JSON object.`);
+    if (jsonTooDeep(value)) throw new CardError(`Line ${index + 1} nests more than ${MAX_JSON_DEPTH} levels deep, which no chat line does.`);
     parsed.push({ line: index + 1, value: value as Record<string, unknown> });
   });
   const header = parsed.shift();

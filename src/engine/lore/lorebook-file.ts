@@ -1,5 +1,5 @@
 import { bookOf } from '../cards/card-json.ts';
-import { CardError } from '../cards/errors.ts';
+import { CardError, jsonTooDeep, MAX_JSON_DEPTH } from '../cards/errors.ts';
 import { lorebookOf, type Lorebook } from './activation.ts';
 
 /** Where a standalone lorebook came from. */
@@ -51,6 +51,7 @@ export function readLorebookFile(text: string, fileName = ''): LorebookFile {
     throw new CardError(`This lorebook is not JSON: ${error instanceof Error ? error.message : String(error)}.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CardError('This is not a lorebook: it holds no entries.');
+  if (jsonTooDeep(value)) throw new CardError(`This lorebook's JSON nests more than ${MAX_JSON_DEPTH} levels deep, which no lorebook does: it is refused.`);
   const root = value as Record<string, unknown>;
   let data: Record<string, unknown>;
   let format: LorebookFormat;
