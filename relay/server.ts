@@ -14,6 +14,20 @@ import { Upstream } from './upstream.ts';
 import { createSyncProxy } from './sync-proxy.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
+/**
+ * Sent with every response (the app, its assets, the service worker, /api/, /sync/, errors, 404s):
+ * no other site may frame the app, no page leaks where it was opened from, nothing is sniffed into
+ * another type, and the app keeps a browsing context of its own. The full Content-Security-Policy
+ * (scripts, images, Trusted Types) is issue 37's next layer.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
 /** How long a request body may go on arriving after its answer, and then how long its socket is given to close. */
 const BODY_AFTER_ANSWER_MS = 1_000;
 
@@ -138,6 +152,7 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
 
   const server = createServer((req, res) => {
     const started = performance.now();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     let path = '/';
     try {
       path = new URL(req.url ?? '/', 'http://relay.invalid').pathname;
