@@ -44,21 +44,21 @@ describe('character cards', () => {
     await page.goto(`${app.url}/bots`);
     await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(pngCard());
     const preview = page.getByTestId('card-preview');
-    await expect.poll(() => preview.textContent()).toMatch(/Card V2 from a PNG file · 3 greetings · 2 lorebook entries/);
+    await expect.poll(() => preview.textContent(), { timeout: 15_000 }).toMatch(/Card V2 from a PNG file · 3 greetings · 2 lorebook entries/);
     expect(await preview.getByLabel('Name').inputValue()).toBe('Mira');
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.getByTestId('imported-toast').textContent()).toContain('Mira imported.');
-    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('img.avatar').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('imported-toast').textContent(), { timeout: 15_000 }).toContain('Mira imported.');
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('img.avatar').count(), { timeout: 15_000 }).toBe(1);
     const kept = (await exportLog(page)).events.filter((e) => e.kind === 'card_kept');
     expect(kept).toHaveLength(1);
 
     await page.getByTestId('imported-toast').getByRole('link', { name: 'Start a chat' }).click();
     await page.getByRole('button', { name: 'Start the story' }).click();
     await page.waitForURL(/\/chats\/[^/?]+$/);
-    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Welcome aboard, Ada.');
-    await expect.poll(() => page.locator('.turn.assistant .versions').textContent()).toContain('1/3');
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent(), { timeout: 15_000 }).toBe('Welcome aboard, Ada.');
+    await expect.poll(() => page.locator('.turn.assistant .versions').textContent(), { timeout: 15_000 }).toContain('1/3');
     await page.getByRole('button', { name: 'Next version' }).click();
     await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Ahoy, Ada.');
 

@@ -95,12 +95,13 @@ export class NarratorService {
 
   /**
    * Streams a started turn's reply from the relay, mirrors it to every tab, checkpoints it, and
-   * commits it when it ends (finished, stopped or failed: never lost).
+   * commits it when it ends (finished, stopped or failed: never lost). Answers the turn's id, as
+   * Send, Regenerate and Continue answer their tab.
    */
-  stream(turn: StartedTurn): void {
+  stream(turn: StartedTurn): { turnId: string } {
     const { ctx } = this.deps;
     // A re-sent command finds its turn finished (or already streaming here): nothing more to do.
-    if (this.live.has(turn.chatId) || this.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return;
+    if (this.live.has(turn.chatId) || this.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return { turnId: turn.turnId };
     const controller = new AbortController();
     const prefix = turn.prefix ?? '';
     const entry: LiveReply = { turn, controller, text: prefix, held: '', burst: false };
@@ -142,6 +143,7 @@ export class NarratorService {
       this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
     })();
+    return { turnId: turn.turnId };
   }
 
   /**
@@ -185,18 +187,14 @@ export const narratorCalls = {
   sendTurn: defineCommand({
     args: z.tuple([id, z.string()]),
     run(env: NarratorEnv, chatId: string, text: string): { turnId: string } {
-      const turn = turnCommands(env).beginTurn(chatId, text, env.commandId);
-      env.narrator.stream(turn);
-      return { turnId: turn.turnId };
+      return env.narrator.stream(turnCommands(env).beginTurn(chatId, text, env.commandId));
     },
   }),
   regenerate: defineCommand({
     args: z.tuple([id]),
     rebuilds: true,
     run(env: NarratorEnv, chatId: string): { turnId: string } {
-      const turn = turnCommands(env).regenerate(chatId, env.commandId);
-      env.narrator.stream(turn);
-      return { turnId: turn.turnId };
+      return env.narrator.stream(turnCommands(env).regenerate(chatId, env.commandId));
     },
   }),
   /** "Continue": the latest reply streams on from its last word, as part of the same reply. */
@@ -204,9 +202,7 @@ export const narratorCalls = {
     args: z.tuple([id]),
     rebuilds: true,
     run(env: NarratorEnv, chatId: string): { turnId: string } {
-      const turn = turnCommands(env).continueReply(chatId, env.commandId);
-      env.narrator.stream(turn);
-      return { turnId: turn.turnId };
+      return env.narrator.stream(turnCommands(env).continueReply(chatId, env.commandId));
     },
   }),
   /** Stop from any tab: the reply keeps what it has, marked truncated. */

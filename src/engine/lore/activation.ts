@@ -150,7 +150,7 @@ export function regexKey(pattern: string, flags: string): { test: (text: string,
         : null;
     return {
       problem: why
-        ? `This key uses ${why}, which the lore engine does not run (it keeps every key fast on any text): ${detail}.`
+        ? `This key uses ${why}, which the lore engine does not run (it keeps every key fast on any text).`
         : `This key is not an expression the lore engine can read: ${detail}.`,
     };
   }
@@ -217,12 +217,21 @@ export function requiredLiterals(pattern: string): string[] {
   return runs;
 }
 
+const keyProblems = new Map<string, string | null>();
+
 /** Why a key will never fire, for the entry's page: an expression the lore engine cannot run. Null for a key that works. */
 export function keyProblem(key: string): string | null {
   const regex = REGEX_KEY.exec(key);
   if (!regex) return null;
-  const compiled = regexKey(regex[1]!, regex[2]!);
-  return 'problem' in compiled ? compiled.problem : null;
+  // The Lore page asks on every refetch: a key is compiled once, as activation's keys are.
+  let problem = keyProblems.get(key);
+  if (problem === undefined) {
+    const compiled = regexKey(regex[1]!, regex[2]!);
+    problem = 'problem' in compiled ? compiled.problem : null;
+    if (keyProblems.size > 20_000) keyProblems.clear();
+    keyProblems.set(key, problem);
+  }
+  return problem;
 }
 
 /**
