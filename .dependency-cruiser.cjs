@@ -41,6 +41,13 @@ module.exports = {
       to: { path: '^src/worker/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'browser-rules-stand-alone',
+      comment: 'src/browser holds what every browser context of the app sets up first (Trusted Types, the CSP log, zod without eval): it imports none of the app.',
+      severity: 'error',
+      from: { path: '^src/browser/' },
+      to: { path: '^(src/ui|src/worker|src/engine|relay)/' },
+    },
+    {
       name: 'worker-not-ui',
       severity: 'error',
       from: { path: '^src/worker/' },

@@ -2,9 +2,13 @@ import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
 import { earlyDatabaseWorker } from './build/early-database-worker.ts';
+import { solidTrustedTemplates } from './build/solid-trusted-templates.ts';
+
+const withSourceMaps = process.env.SOURCE_MAPS === '1';
 
 export default defineConfig({
   plugins: [
+    solidTrustedTemplates(),
     solid(),
     earlyDatabaseWorker(),
     VitePWA({
@@ -36,10 +40,14 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
+        // One file, no importScripts: the service worker runs under the same Trusted Types policy.
+        inlineWorkboxRuntime: true,
+        sourcemap: withSourceMaps,
       },
     }),
   ],
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
-  build: { target: 'es2022', sourcemap: true },
+  // Source maps only when asked for (SOURCE_MAPS=1 npm run build): the relay serves whatever is built.
+  build: { target: 'es2022', sourcemap: withSourceMaps },
 });

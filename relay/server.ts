@@ -15,13 +15,42 @@ import { createSyncProxy } from './sync-proxy.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
 /**
+ * The Content-Security-Policy of every response. Only the app's own files run (`'wasm-unsafe-eval'`
+ * is for compiling SQLite), no inline script or `eval`, images from the app, `data:` and `blob:`
+ * only (a card's creator notes cannot ping a tracker), nothing framed, framing or posted elsewhere.
+ * Trusted Types leave four ways to hand the DOM markup or a script URL: Solid's compiled templates,
+ * DOMPurify's output, the early database worker's fixed URL, and the `default` policy, which takes
+ * script URLs of this origin only and no HTML (src/browser/trusted-types.ts).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' data: blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types default solid-templates dompurify early-database-worker',
+].join('; ');
+
+/** Browser features the app never uses, turned off for it and anything it could embed. */
+export const PERMISSIONS_POLICY = [
+  'accelerometer', 'autoplay', 'camera', 'display-capture', 'encrypted-media', 'geolocation', 'gyroscope',
+  'hid', 'magnetometer', 'microphone', 'midi', 'payment', 'picture-in-picture', 'publickey-credentials-get',
+  'screen-wake-lock', 'serial', 'usb', 'xr-spatial-tracking',
+].map((feature) => `${feature}=()`).join(', ');
+
+/**
  * Sent with every response (the app, its assets, the service worker, /api/, /sync/, errors, 404s):
- * no other site may frame the app, no page leaks where it was opened from, nothing is sniffed into
- * another type, and the app keeps a browsing context of its own. The full Content-Security-Policy
- * (scripts, images, Trusted Types) is issue 37's next layer.
+ * the policy above, no other site may frame the app, no page leaks where it was opened from,
+ * nothing is sniffed into another type, and the app keeps a browsing context of its own.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Permissions-Policy': PERMISSIONS_POLICY,
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',

@@ -1,10 +1,14 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
+import { logPolicyViolations } from '../browser/policy-violations.ts';
+import { allowOwnScriptsOnly } from '../browser/trusted-types.ts';
 import type { TabCoordinator, TabStatus, TestHooks, WorkerEvent } from './tab-coordinator.ts';
 import { persistentStorageAvailable, preloadSqlite } from './early-start.ts';
 
 // SQLite compiles and the storage check runs while the engine loads: its schemas alone take a
 // tenth of a second to build, and the app's first call would otherwise wait for all three in turn.
+logPolicyViolations();
+allowOwnScriptsOnly();
 preloadSqlite();
 void persistentStorageAvailable();
 const coordinatorModule = import('./tab-coordinator.ts');

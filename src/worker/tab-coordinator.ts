@@ -1,3 +1,4 @@
+import '../browser/zod-without-eval.ts';
 import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';

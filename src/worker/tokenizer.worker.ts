@@ -1,5 +1,8 @@
 /// <reference lib="webworker" />
+import { logPolicyViolations } from '../browser/policy-violations.ts';
 import { loadTokenCounter } from '../engine/turn/tokens.ts';
+
+logPolicyViolations();
 
 /**
  * Counts tokens off the database worker's thread: building the cl100k encoder takes most of a

@@ -6,6 +6,9 @@ import type { BrowserContext } from 'playwright-core';
 import { withTextChunks } from '../../src/engine/cards/png.ts';
 import { readCard } from '../../src/engine/cards/read-card.ts';
 import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HOSTILE_DIR, type CorpusEntry } from '../fixtures/hostile/make-corpus.ts';
 import { browsers, exportLog, freshProfile, openTab, servedApp } from './harness.ts';
 
 const app = servedApp();
@@ -89,6 +92,39 @@ describe('character cards', () => {
   });
 });
 
+describe('the hostile corpus, imported as cards', () => {
+  it('every file is previewed or refused with its reason, each read by a card reader of its own that then ends, and nothing is written', async () => {
+    const manifest = JSON.parse(readFileSync(join(HOSTILE_DIR, 'manifest.json'), 'utf8')) as Record<string, CorpusEntry>;
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    const readers: { ended: boolean }[] = [];
+    page.on('worker', (worker) => {
+      if (!worker.url().includes('card-reader')) return;
+      const reader = { ended: false };
+      readers.push(reader);
+      worker.on('close', () => (reader.ended = true));
+    });
+    const before = (await exportLog(page)).events.length;
+    const outcomes: string[] = [];
+    for (const [name, entry] of Object.entries(manifest)) {
+      await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(join(HOSTILE_DIR, name));
+      const dialog = page.getByRole('dialog');
+      const answer = dialog.getByTestId('card-preview').or(dialog.getByRole('alert'));
+      await answer.first().waitFor({ timeout: 15_000 });
+      const previewed = (await dialog.getByTestId('card-preview').count()) > 0;
+      const said = previewed ? '' : ((await dialog.getByRole('alert').textContent()) ?? '');
+      if (previewed !== (entry.accepts.includes('card') || Boolean(entry.needsPlayer))) outcomes.push(`${name}: ${previewed ? 'previewed' : `refused (${said})`}, expected otherwise`);
+      if (!previewed && (said.trim().length < 10 || /undefined|\[object|Maximum call stack|Cannot read/.test(said))) outcomes.push(`${name}: unclear refusal "${said}"`);
+      await dialog.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count(), { timeout: 15_000 }).toBe(0);
+    }
+    expect(outcomes).toEqual([]);
+    expect((await exportLog(page)).events.length).toBe(before);
+    expect(readers.length).toBe(Object.keys(manifest).length);
+    await expect.poll(() => readers.filter((r) => !r.ended).length, { timeout: 15_000 }).toBe(0);
+  });
+});
+
 describe('character cards out', () => {
   it('an imported bot edited in its form keeps its greetings, and exports as a PNG card with the edit and everything else it came with', async () => {
     ({ context } = await launchBrowser());
@@ -146,6 +182,61 @@ describe("a card's creator notes", () => {
     expect(await page.getByRole('region', { name: 'From a character card' }).textContent()).toMatch(/Card V2 by Quill/);
     await page.waitForTimeout(300);
     expect(dialogs).toEqual([]);
+  });
+});
+
+describe("a card's creator notes, hostile", () => {
+  it('load nothing from elsewhere, send no referrer, and cannot dress up as the app', async () => {
+    // Another site, counting what the notes make the browser ask it for.
+    const asked: { url: string; headers: IncomingHttpHeaders }[] = [];
+    const elsewhere = createServer((req, res) => {
+      asked.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'Content-Type': 'image/png' }).end(PIXEL);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const there = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      ({ context } = await launchBrowser());
+      const page = await openTab(context, `${app.url}/bots`);
+      const notes = [
+        '<style>body { display: none }</style><p style="color: red">Plain words stay.</p>',
+        `<img src="${there}/pixel.png" alt="Portrait">`,
+        `<video poster="${there}/poster.png" src="${there}/clip.mp4"></video>`,
+        `<audio src="${there}/theme.mp3" autoplay></audio>`,
+        `<svg width="10" height="10"><image href="${there}/svg.png" width="10" height="10"/></svg>`,
+        `<img srcset="${there}/set.png 1x">`,
+        `<a class="button primary-action" id="send" style="position:fixed;inset:0" role="button" aria-label="Send" data-testid="composer" href="${there}/update">Update required</a>`,
+        `<img src="data:image/png;base64,${PIXEL.toString('base64')}" alt="inline">`,
+      ].join('');
+      const path = join(freshProfile(), 'remote.json');
+      writeFileSync(path, JSON.stringify({ ...CARD, data: { ...CARD.data, creator_notes: notes } }));
+      await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(path);
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByRole('link', { name: 'Edit Mira' }).click();
+      const shown = page.getByTestId('creator-notes');
+      await expect.poll(() => shown.textContent(), { timeout: 15_000 }).toContain('Plain words stay.');
+      expect(await page.getByText(/5 remote pictures or sounds were not loaded/).count()).toBe(1);
+
+      // Nothing from the notes borrows the app's looks or names, or pretends to be one of its controls.
+      const html = await shown.innerHTML();
+      expect(html).not.toMatch(/\b(class|id|style|role|aria-label|data-testid|srcset)=/);
+      const link = shown.getByRole('link', { name: 'Update required' });
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
+      // The remote picture is a link the player may follow; the inline one shows.
+      await expect.poll(() => shown.getByRole('link', { name: /Portrait: image from 127\.0\.0\.1/ }).count(), { timeout: 15_000 }).toBe(1);
+      expect(await shown.locator('img[alt="inline"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+
+      // Given time, the other site heard nothing.
+      await page.waitForTimeout(1_500);
+      expect(asked).toEqual([]);
+    } finally {
+      await new Promise((resolve) => {
+        elsewhere.close(resolve);
+        elsewhere.closeAllConnections();
+      });
+    }
   });
 });
 

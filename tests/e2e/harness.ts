@@ -8,6 +8,7 @@ import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type Relay } from '../../relay/server.ts';
 import { DATABASE_LOCK } from '../../src/worker/protocol.ts';
+import { POLICY_VIOLATION_PREFIX } from '../../src/browser/policy-violations.ts';
 import { findChromium } from '../chromium-path.mjs';
 
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -24,6 +25,28 @@ export async function startApp(
   const { url, port: bound } = await relay.listen();
   return { url, relay, logs, port: bound };
 }
+
+/**
+ * Every refusal by the app's Content-Security-Policy, in any tab or worker of any browser a test
+ * launched: the app logs each one (a worker's too), and Chromium logs a page's by itself. Any such
+ * line fails the test it happened in, unless the test provokes one on purpose.
+ */
+const policyViolations: string[] = [];
+let violationsExpected = false;
+const POLICY_VIOLATION = new RegExp(`^${POLICY_VIOLATION_PREFIX}|Content Security Policy|requires 'Trusted(HTML|Script|ScriptURL)' assignment|Trusted ?Types? policy`);
+export const isPolicyViolation = (line: string) => POLICY_VIOLATION.test(line);
+
+/** For a test that makes the browser refuse something on purpose (a frame from another site). */
+export function expectPolicyViolations(): void {
+  violationsExpected = true;
+}
+
+afterEach(() => {
+  const found = policyViolations.splice(0);
+  const expected = violationsExpected;
+  violationsExpected = false;
+  if (!expected) expect(found, 'the Content-Security-Policy refused something during this test').toEqual([]);
+});
 
 export const freshProfile = () => mkdtempSync(join(tmpdir(), 'rpe-profile-'));
 
@@ -42,6 +65,9 @@ export async function launchBrowser(profile = freshProfile()): Promise<{ context
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+  context.on('console', (message) => {
+    if (isPolicyViolation(message.text())) policyViolations.push(message.text());
   });
   return { context, profile };
 }

@@ -32,5 +32,18 @@ it('every response, the app, its assets, the API, sync, errors and 404s, forbids
   for (const [what, response] of responses) {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect([what, name, response.headers.get(name)]).toEqual([what, name, value]);
   }
-  expect(SECURITY_HEADERS['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+  const policy = SECURITY_HEADERS['Content-Security-Policy']!.split('; ');
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "img-src 'self' data: blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+  ]) expect(policy).toContain(directive);
+  // No way back to inline script or eval.
+  expect(SECURITY_HEADERS['Content-Security-Policy']).not.toMatch(/'unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|\*/);
+  expect(SECURITY_HEADERS['Permissions-Policy']).toContain('camera=()');
 });

@@ -70,6 +70,9 @@ export function bookOf(value: unknown): CardData['book'] {
   };
 }
 
+/** A V1 card is its fields at the top; a JSON object with none of them is something else. */
+const V1_FIELDS = ['description', 'personality', 'scenario', 'first_mes', 'mes_example'];
+
 /**
  * A card's JSON in any of its shapes: V1 (fields at the top, no `spec`), V2 (`chara_card_v2`), V3
  * (`chara_card_v3`) and the hybrids that carry V1 copies beside `data` (where `data` wins).
@@ -86,8 +89,12 @@ export function parseCardJson(json: string): ParsedCard {
   const original = value as Record<string, unknown>;
   const spec = original.spec;
   if (spec !== undefined && spec !== 'chara_card_v2' && spec !== 'chara_card_v3') throw new CardError(`"${text(spec).slice(0, 40)}" is not a character card format this app knows.`);
-  const nested = typeof original.data === 'object' && original.data !== null ? (original.data as Record<string, unknown>) : null;
+  const nested = typeof original.data === 'object' && original.data !== null && !Array.isArray(original.data) ? (original.data as Record<string, unknown>) : null;
   if (spec !== undefined && !nested) throw new CardError(`A ${text(spec)} card needs its "data" object.`);
+  if (!nested && !V1_FIELDS.some((field) => typeof original[field] === 'string')) {
+    const hint = 'entries' in original ? ' It looks like a lorebook: add it on the Lore page.' : 'is_user' in original || 'user_name' in original ? ' It looks like a SillyTavern chat: use Import chat.' : '';
+    throw new CardError(`This JSON is not a character card: it has none of a card's fields (description, personality, scenario, first_mes).${hint}`);
+  }
   // Hybrid exports keep V1 copies at the top: `data` wins, the top fills in what it lacks.
   const d: Record<string, unknown> = { ...original, ...(nested ?? {}) };
   const warnings: string[] = [];

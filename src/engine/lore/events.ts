@@ -6,12 +6,12 @@ import { MAX_LORE_CONTENT, MAX_LOREBOOK_ENTRIES } from './lorebook-file.ts';
 /** One lorebook entry, as activation reads it (`LoreEntry`). */
 export const loreEntrySchema = z.object({
   position: z.number().int().min(0).max(MAX_LOREBOOK_ENTRIES),
-  name: z.string().max(200).optional(),
-  keys: z.array(z.string().max(500)).max(100),
-  secondaryKeys: z.array(z.string().max(500)).max(100),
+  name: z.string().max(200, 'a name longer than 200 characters').optional(),
+  keys: z.array(z.string().max(500, 'a key is longer than 500 characters')).max(100, 'more than 100 keys'),
+  secondaryKeys: z.array(z.string().max(500, 'a key is longer than 500 characters')).max(100, 'more than 100 keys'),
   selective: z.boolean(),
   logic: z.enum(['and_any', 'and_all', 'not_any', 'not_all']),
-  content: z.string().max(MAX_LORE_CONTENT),
+  content: z.string().max(MAX_LORE_CONTENT, `longer than the ${MAX_LORE_CONTENT.toLocaleString('en')} characters an entry holds`),
   enabled: z.boolean(),
   constant: z.boolean(),
   caseSensitive: z.boolean(),

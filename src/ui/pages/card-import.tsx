@@ -3,13 +3,7 @@ import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
 import { preparePicture } from '../picture-input.ts';
-
-/** The file read as a card, in this tab (the card code loads only now, when a card is imported). */
-async function readFile(file: File) {
-  const { readCard, botFromCard } = await import('../../engine/for-ui-files.ts');
-  const read = await readCard(new Uint8Array(await file.arrayBuffer()));
-  return { read, bot: botFromCard(read.card.data), fileName: file.name };
-}
+import { readCardFile } from '../card-reader.ts';
 
 /**
  * "Import card": what the card holds, shown before anything is saved (its picture, name,
@@ -19,7 +13,7 @@ async function readFile(file: File) {
 export function CardImport(props: { client: AppClient; file: File; existing: { id: string; name: string }[]; onClose: () => void; onImported: (botId: string, name: string) => void }) {
   const [card] = createResource(
     () => props.file,
-    (file) => readFile(file).catch((error: unknown) => ({ failure: error instanceof Error ? error.message : String(error) })),
+    (file) => readCardFile(file).catch((error: unknown) => ({ failure: error instanceof Error ? error.message : String(error) })),
   );
   const [name, setName] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);

@@ -1,0 +1,104 @@
+import type { DOMPurify } from 'dompurify';
+
+/**
+ * The one way text from a card (or, later, a model) is shown as HTML. Cards are this field's known
+ * attack vector, so what DOMPurify leaves is trimmed further:
+ * - nothing can look like the app or its controls: no `class`, `id`, `style`, `role`, `aria-*` or
+ *   `data-*` attributes, no forms, buttons or inputs, and the container styles what remains;
+ * - nothing loads from elsewhere: an image, video, audio, SVG image or poster from another address
+ *   becomes a link the player may open (in a new tab, with no referrer); only `data:` images show;
+ * - links open in a new tab with no referrer and no opener, and only http(s) or mailto.
+ * The result is a DocumentFragment appended as nodes, so no markup string reaches an HTML sink and
+ * nothing is parsed twice.
+ */
+export interface CardHtml {
+  fragment: DocumentFragment;
+  /** Addresses the card asked the browser to load, which were not. */
+  notLoaded: string[];
+}
+
+const FORBID_TAGS = ['style', 'form', 'input', 'button', 'select', 'option', 'textarea', 'dialog', 'link', 'meta', 'base', 'template', 'slot'];
+const FORBID_ATTR = ['style', 'class', 'id', 'role', 'name', 'srcset', 'sizes', 'ping', 'background', 'formaction', 'action', 'target', 'tabindex', 'accesskey', 'autofocus', 'popover', 'contenteditable'];
+/** Attributes through which an element loads something by itself. */
+const LOADING_ATTRIBUTES = ['src', 'poster', 'href', 'xlink:href', 'data', 'lowsrc', 'dynsrc', 'longdesc'];
+const SAFE_LINK = /^(https?:|mailto:)/i;
+const DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);/i;
+
+let purifier: Promise<DOMPurify> | undefined;
+
+/** Loads DOMPurify (a card's notes are the first thing that needs it) and answers the sanitiser. */
+export async function loadCardHtml(): Promise<(html: string) => CardHtml> {
+  purifier ??= import('dompurify').then((m) => m.default);
+  const purify = await purifier;
+  return (html) => cardHtml(purify, html);
+}
+
+/**
+ * Parsing markup applies its `<style>` elements and `style` attributes, and may compile its event
+ * handlers, even in the sanitiser's inert document; the CSP refuses each and reports it, so a card
+ * styled by its author (or a hostile one) would log violations on every view. Renamed before
+ * parsing, they are dropped as the unknown things they then are. This only quiets the reports:
+ * what keeps the markup safe is DOMPurify and the rules above.
+ */
+function defused(html: string): string {
+  return html
+    .replace(/<(\/?)style\b/gi, '<$1rpe-style')
+    .replace(/<[a-z][^>]*>/gi, (tag) => tag.replace(/([\s/"'])(style|on[a-z]+)(\s*=)/gi, '$1data-rpe-$2$3'));
+}
+
+function cardHtml(purify: DOMPurify, html: string): CardHtml {
+  const fragment = purify.sanitize(defused(html), {
+    ADD_FORBID_CONTENTS: ['rpe-style'],
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS,
+    FORBID_ATTR,
+    ALLOW_ARIA_ATTR: false,
+    ALLOW_DATA_ATTR: false,
+  });
+  const notLoaded: string[] = [];
+  for (const element of [...fragment.querySelectorAll('*')]) {
+    if (element instanceof HTMLAnchorElement) {
+      keepSafeLink(element);
+      continue;
+    }
+    let remote: string | undefined;
+    for (const name of LOADING_ATTRIBUTES) {
+      const value = element.getAttribute(name)?.trim();
+      if (value === undefined) continue;
+      const image = (name === 'src' && element instanceof HTMLImageElement) || (/^(xlink:)?href$/.test(name) && element.localName === 'image');
+      if (image && DATA_IMAGE.test(value)) continue;
+      element.removeAttribute(name);
+      if (/^(https?:)?\/\//i.test(value)) {
+        remote = value.startsWith('//') ? `https:${value}` : value;
+        notLoaded.push(remote);
+      }
+    }
+    if (element instanceof HTMLImageElement && !element.hasAttribute('src')) element.replaceWith(imageNotLoaded(element, remote));
+  }
+  return { fragment, notLoaded };
+}
+
+function keepSafeLink(link: HTMLAnchorElement): void {
+  const href = link.getAttribute('href')?.trim() ?? '';
+  if (!SAFE_LINK.test(href)) link.removeAttribute('href');
+  link.setAttribute('rel', 'noopener noreferrer nofollow');
+  link.setAttribute('target', '_blank');
+  link.setAttribute('referrerpolicy', 'no-referrer');
+}
+
+/** An image that was not loaded: a link to it when it had an address, else its description. */
+function imageNotLoaded(image: HTMLImageElement, address: string | undefined): Node {
+  const description = image.getAttribute('alt')?.trim();
+  if (!address) return document.createTextNode(description ? `[${description}]` : '');
+  let host: string;
+  try {
+    host = new URL(address).host;
+  } catch {
+    return document.createTextNode(description ? `[${description}]` : '');
+  }
+  const link = document.createElement('a');
+  link.href = address;
+  keepSafeLink(link);
+  link.textContent = `${description ? `${description}: ` : ''}image from ${host} (not loaded; opens in a new tab)`;
+  return link;
+}
