@@ -3,6 +3,7 @@ import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readCard } from '../../src/engine/cards/read-card.ts';
 import { readPngChunks, withTextChunks } from '../../src/engine/cards/png.ts';
+import { rawChunk } from '../support/png-chunks.ts';
 
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const b64 = (json: unknown) => Buffer.from(JSON.stringify(json), 'utf8').toString('base64');
@@ -84,23 +85,6 @@ function png(texts: { keyword: string; text: string }[]): Uint8Array {
   return withTextChunks(new Uint8Array(PIXEL), texts);
 }
 
-function rawChunk(type: string, data: Uint8Array, badCrc = false): Uint8Array {
-  const withChunk = withTextChunks(new Uint8Array(PIXEL), []);
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  Buffer.from(data).copy(out, 8);
-  // The chunk's CRC-32 (over type and data), spoilt by one bit when asked.
-  let crc = 0xffffffff;
-  for (const byte of out.subarray(4, 8 + data.length)) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
-  }
-  out.writeUInt32BE((crc ^ 0xffffffff ^ (badCrc ? 1 : 0)) >>> 0, 8 + data.length);
-  const iend = withChunk.length - 12;
-  return new Uint8Array(Buffer.concat([withChunk.subarray(0, iend), out, withChunk.subarray(iend)]));
-}
-
 describe('PNG cards', () => {
   it('reads the card from its text chunk; ccv3 wins over chara; keywords in any case; other chunks before it are fine', async () => {
     const both = await read(png([{ keyword: 'Comment', text: 'made with love' }, { keyword: 'chara', text: b64(V2) }, { keyword: 'ccv3', text: b64(V3) }]));
@@ -121,7 +105,7 @@ describe('PNG cards', () => {
     expect((await read(ztxt)).card.spec).toBe('chara_card_v2');
     const itxt = rawChunk('iTXt', new Uint8Array(Buffer.concat([latin('ccv3\u0000\u0001\u0000\u0000\u0000'), deflateSync(Buffer.from(JSON.stringify(V3), 'utf8'))])));
     expect((await read(itxt)).card.spec).toBe('chara_card_v3');
-    const damaged = rawChunk('tEXt', latin(`chara\u0000${b64(V2)}`), true);
+    const damaged = rawChunk('tEXt', latin(`chara\u0000${b64(V2)}`), { badCrc: true });
     const result = await read(damaged);
     expect(result.card.spec).toBe('chara_card_v2');
     expect(result.warnings.join(' ')).toMatch(/wrong checksum/);
