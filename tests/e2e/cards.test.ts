@@ -63,13 +63,13 @@ describe('character cards', () => {
     await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent(), { timeout: 15_000 }).toBe('Welcome aboard, Ada.');
     await expect.poll(() => page.locator('.turn.assistant .versions').textContent(), { timeout: 15_000 }).toContain('1/3');
     await page.getByRole('button', { name: 'Next version' }).click();
-    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Ahoy, Ada.');
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent(), { timeout: 15_000 }).toBe('Ahoy, Ada.');
 
     await page.goto(`${app.url}/bots`);
     await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(pngCard());
-    await expect.poll(() => page.getByRole('button', { name: 'Update Mira' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Update Mira' }).isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole('button', { name: 'Keep both' }).click();
-    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents()).toEqual(['Mira', 'Mira']);
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['Mira', 'Mira']);
   });
 
   it('a file that is not a card is refused in its preview, and nothing is written; a card dropped on the page opens its preview', async () => {
@@ -77,7 +77,7 @@ describe('character cards', () => {
     const page = await openTab(context, `${app.url}/bots`);
     const before = (await exportLog(page)).events.length;
     await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(cardFile('plain.png', PIXEL));
-    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/holds no character card/);
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/holds no character card/);
     await page.getByRole('dialog').press('Escape');
     expect((await exportLog(page)).events.length).toBe(before);
 
@@ -88,7 +88,7 @@ describe('character cards', () => {
       section.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
       section.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     }, JSON.stringify(CARD));
-    await expect.poll(() => page.getByTestId('card-preview').textContent()).toMatch(/Card V2 from a JSON file/);
+    await expect.poll(() => page.getByTestId('card-preview').textContent(), { timeout: 15_000 }).toMatch(/Card V2 from a JSON file/);
   });
 });
 
@@ -176,7 +176,7 @@ describe("a card's creator notes", () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByRole('link', { name: 'Edit Mira' }).click();
     const notes = page.getByTestId('creator-notes');
-    await expect.poll(() => notes.locator('b').textContent()).toBe('Read me');
+    await expect.poll(() => notes.locator('b').textContent(), { timeout: 15_000 }).toBe('Read me');
     const html = await notes.innerHTML();
     expect(html).not.toMatch(/onerror|<script|javascript:|<iframe/i);
     expect(await page.getByRole('region', { name: 'From a character card' }).textContent()).toMatch(/Card V2 by Quill/);
@@ -256,7 +256,7 @@ describe('greetings', () => {
     await page.getByRole('button', { name: 'Create bot' }).click();
     await page.getByRole('button', { name: 'Start the story' }).click();
     await page.waitForURL(/\/chats\/[^/?]+$/);
-    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('The ferry bumps the dock. "Where to, Ada?"');
-    await expect.poll(() => page.locator('.turn.assistant .versions').textContent()).toContain('1/2');
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent(), { timeout: 15_000 }).toBe('The ferry bumps the dock. "Where to, Ada?"');
+    await expect.poll(() => page.locator('.turn.assistant .versions').textContent(), { timeout: 15_000 }).toContain('1/2');
   });
 });
