@@ -6,6 +6,9 @@ const BotFormPage = lazy(() => import('./authoring/bot-form-page.tsx').then((m) 
 const KickoffPage = lazy(() => import('./authoring/kickoff-page.tsx').then((m) => ({ default: m.KickoffPage })));
 const LorePage = lazy(() => import('./pages/lore-page.tsx').then((m) => ({ default: m.LorePage })));
 const LorebookPage = lazy(() => import('./pages/lorebook-page.tsx').then((m) => ({ default: m.LorebookPage })));
+// The chat (with its markdown and sanitiser) is most visits' second screen: fetched when the app is
+// idle, so opening one does not wait for it.
+const ChatPage = lazy(() => import('./chat/chat-page.tsx').then((m) => ({ default: m.ChatPage })));
 const DeletedPage = lazy(() => import('./pages/deleted-page.tsx').then((m) => ({ default: m.DeletedPage })));
 import { createAppUpdate } from './app-update.ts';
 import { ClientContext } from './context.ts';
@@ -15,7 +18,6 @@ import { BotsPage } from './pages/bots-page.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
-import { ChatPage } from './chat/chat-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';
 
@@ -117,6 +119,8 @@ export function App() {
       </Match>
     </Switch>
   );
+
+  (globalThis.requestIdleCallback ?? setTimeout)(() => void ChatPage.preload());
 
   // Test and bench hook: the same client the UI uses, for measurements from outside the page.
   (globalThis as { roleplayEngine?: unknown }).roleplayEngine = client;

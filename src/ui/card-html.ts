@@ -25,12 +25,21 @@ const SAFE_LINK = /^(https?:|mailto:)/i;
 const DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);/i;
 
 let purifier: Promise<DOMPurify> | undefined;
+let markdown: Promise<(text: string) => string> | undefined;
 
-/** Loads DOMPurify (a card's notes are the first thing that needs it) and answers the sanitiser. */
+/**
+ * Loads DOMPurify and marked (a card's notes are the first thing that needs them) and answers the
+ * sanitiser. Card authors write their notes in markdown, HTML, or both mixed.
+ */
 export async function loadCardHtml(): Promise<(html: string) => CardHtml> {
   purifier ??= import('dompurify').then((m) => m.default);
-  const purify = await purifier;
-  return (html) => cardHtml(purify, html);
+  markdown ??= import('marked').then(({ Marked }) => {
+    // Indented lines in a card's HTML are layout, not code blocks.
+    const parser = new Marked({ gfm: true, breaks: true, tokenizer: { code: () => undefined } });
+    return (text) => parser.parse(text, { async: false });
+  });
+  const [purify, toHtml] = await Promise.all([purifier, markdown]);
+  return (text) => cardHtml(purify, toHtml(text));
 }
 
 /**
@@ -40,21 +49,30 @@ export async function loadCardHtml(): Promise<(html: string) => CardHtml> {
  * parsing, they are dropped as the unknown things they then are. This only quiets the reports:
  * what keeps the markup safe is DOMPurify and the rules above.
  */
-function defused(html: string): string {
+export function defused(html: string): string {
   return html
     .replace(/<(\/?)style\b/gi, '<$1rpe-style')
     .replace(/<[a-z][^>]*>/gi, (tag) => tag.replace(/([\s/"'])(style|on[a-z]+)(\s*=)/gi, '$1data-rpe-$2$3'));
 }
 
 function cardHtml(purify: DOMPurify, html: string): CardHtml {
-  const fragment = purify.sanitize(defused(html), {
-    ADD_FORBID_CONTENTS: ['rpe-style'],
-    RETURN_DOM_FRAGMENT: true,
-    FORBID_TAGS,
-    FORBID_ATTR,
-    ALLOW_ARIA_ATTR: false,
-    ALLOW_DATA_ATTR: false,
-  });
+  return withoutRemoteLoads(
+    purify.sanitize(defused(html), {
+      ADD_FORBID_CONTENTS: ['rpe-style'],
+      RETURN_DOM_FRAGMENT: true,
+      FORBID_TAGS,
+      FORBID_ATTR,
+      ALLOW_ARIA_ATTR: false,
+      ALLOW_DATA_ATTR: false,
+    }),
+  );
+}
+
+/**
+ * What DOMPurify left, made unable to reach out: links open apart and only to http(s) or mailto,
+ * and anything that would load from an address loads nothing (a remote image becomes a link).
+ */
+export function withoutRemoteLoads(fragment: DocumentFragment): CardHtml {
   const notLoaded: string[] = [];
   for (const element of [...fragment.querySelectorAll('*')]) {
     if (element instanceof HTMLAnchorElement) {
@@ -78,7 +96,7 @@ function cardHtml(purify: DOMPurify, html: string): CardHtml {
   return { fragment, notLoaded };
 }
 
-function keepSafeLink(link: HTMLAnchorElement): void {
+export function keepSafeLink(link: HTMLAnchorElement): void {
   const href = link.getAttribute('href')?.trim() ?? '';
   if (!SAFE_LINK.test(href)) link.removeAttribute('href');
   link.setAttribute('rel', 'noopener noreferrer nofollow');

@@ -199,6 +199,7 @@ describe("a card's creator notes, hostile", () => {
       ({ context } = await launchBrowser());
       const page = await openTab(context, `${app.url}/bots`);
       const notes = [
+        '# About\n\n**Read** this ~~first~~.\n\n',
         '<style>body { display: none }</style><p style="color: red">Plain words stay.</p>',
         `<img src="${there}/pixel.png" alt="Portrait">`,
         `<video poster="${there}/poster.png" src="${there}/clip.mp4"></video>`,
@@ -216,6 +217,10 @@ describe("a card's creator notes, hostile", () => {
       const shown = page.getByTestId('creator-notes');
       await expect.poll(() => shown.textContent(), { timeout: 15_000 }).toContain('Plain words stay.');
       expect(await page.getByText(/5 remote pictures or sounds were not loaded/).count()).toBe(1);
+      // Notes written in markdown read as formatted text.
+      expect(await shown.locator('h1').textContent()).toBe('About');
+      expect(await shown.locator('strong').textContent()).toBe('Read');
+      expect(await shown.locator('del').textContent()).toBe('first');
 
       // Nothing from the notes borrows the app's looks or names, or pretends to be one of its controls.
       const html = await shown.innerHTML();

@@ -1,4 +1,4 @@
-/** The inline marks of story text (bold, actions, OOC asides), as spans to render as nodes. */
+/** The inline marks of story text (bold, actions, OOC asides), for a one-line preview of it. */
 export type Inline = { kind: 'text' | 'bold' | 'italic' | 'ooc'; text: string };
 
 function escapeForRegex(text: string) {
@@ -24,7 +24,11 @@ export function inlineSpans(text: string, oocOpen = '((', oocClose = '))'): Inli
 
 /** Story text without its marks (a one-line preview): actions and bold as their words, asides left out. */
 export function plainText(text: string, oocOpen = '((', oocClose = '))'): string {
-  return inlineSpans(text.replace(/\s+/g, ' '), oocOpen, oocClose)
+  const unmarked = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/^\s*(#{1,6}\s+|>\s?|[-+]\s+|\d+\.\s+|`{3,}.*$|(-{3,}|\*{3,}|_{3,})\s*$)/gm, '')
+    .replace(/~~|`/g, '');
+  return inlineSpans(unmarked.replace(/\s+/g, ' '), oocOpen, oocClose)
     .filter((span) => span.kind !== 'ooc')
     .map((span) => span.text)
     .join('')
