@@ -140,6 +140,15 @@ describe('searchMemories', () => {
     expect(found!.keywords).toBe('swimming, pool, lessons, sea, deep water, beach');
   });
 
+  it("a scene's summary keeps each keyword of what it absorbed once, though every turn named the same place and people", () => {
+    const turns = Array.from({ length: 13 }, (_, i) => remember(`Ada and Mara talked in the Lantern Room, part ${i + 1}.`, { keywords: `connection, The Lantern Room, Mara, ${i % 2 ? 'tea' : 'Tea'}` }));
+    const summary = remember('Ada and Mara talked all evening.', { keywords: 'Mara, evening' });
+    engine.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId: summary, summary: 'Ada and Mara talked all evening in the Lantern Room.', absorbs: turns } }]);
+    const [found] = search('the Lantern Room');
+    expect(found!.id).toBe(summary);
+    expect(found!.keywords).toBe('Mara, evening, connection, The Lantern Room, Tea');
+  });
+
   it('finds a memory written a moment ago though its index entry waits, and the index stays whole through changes', () => {
     const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM memories_fts_pending')!.n;
     const kite = remember('Ada flew a red kite over the dunes.');

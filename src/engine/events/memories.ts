@@ -105,11 +105,33 @@ export const memorySummaryRewritten = defineEvent({
       `UPDATE memories SET
          witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memories WHERE ${sameOwner}), 0)),
          witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memories WHERE ${sameOwner}), 0)),
-         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0)),
-         keywords = substr(trim(keywords || ', ' || coalesce((SELECT group_concat(keywords, ', ') FROM memories WHERE ${sameOwner} AND keywords <> ''), ''), ', '), 1, 2000)
+         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0))
        WHERE id = ?3 AND chat_id = ?1`,
       [chatId, absorbed, p.memoryId],
     );
+    // The scene's turn memories share most of their keywords (its place, who was there): each once.
+    const lists = db.all<{ keywords: string }>(
+      `SELECT keywords FROM memories WHERE id = ?3 AND chat_id = ?1 UNION ALL SELECT keywords FROM memories WHERE ${sameOwner} AND keywords <> ''`,
+      [chatId, absorbed, p.memoryId],
+    );
+    db.run('UPDATE memories SET keywords = ? WHERE id = ? AND chat_id = ?', [distinctKeywords(lists.map((l) => l.keywords)), p.memoryId, chatId]);
     db.run(`DELETE FROM memories WHERE ${sameOwner}`, [chatId, absorbed, p.memoryId]);
   },
 });
+
+/** Comma-separated keyword lists as one, each keyword once (the first spelling kept), within 2,000 characters. */
+export function distinctKeywords(lists: readonly string[]): string {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  let length = 0;
+  for (const word of lists.flatMap((list) => list.split(','))) {
+    const text = word.trim();
+    const key = text.toLowerCase();
+    if (!text || seen.has(key)) continue;
+    if (length + text.length + 2 > 2_000) break;
+    seen.add(key);
+    kept.push(text);
+    length += text.length + 2;
+  }
+  return kept.join(', ');
+}
