@@ -5,8 +5,9 @@ import { RelayHttpError } from './http-error.ts';
 
 export const FEATHERLESS = 'https://api.featherless.ai/v1';
 
-/** What the app may set: a Featherless key, or another OpenAI-compatible server (its key optional). */
+/** What the app may set: a Featherless key, another OpenAI-compatible server (its key optional), or the demo model. */
 const connectionInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('demo') }),
   z.object({ kind: z.literal('featherless'), apiKey: z.string().optional() }),
   z.object({ kind: z.literal('custom'), baseUrl: z.string(), apiKey: z.string().optional() }),
 ]);
@@ -15,12 +16,14 @@ const connectionInput = z.discriminatedUnion('kind', [
 interface Stored {
   apiKey?: string;
   upstream?: string;
+  /** The player chose the built-in demo model, whatever the environment holds. */
+  demo?: true;
 }
 
 /** What the browser may know of the connection: never the key, only its last four characters. */
 export interface ConnectionStatus {
   mode: 'demo' | 'upstream';
-  kind: 'featherless' | 'custom';
+  kind: 'featherless' | 'custom' | 'demo';
   baseUrl: string;
   keySet: boolean;
   keyHint: string | null;
@@ -74,6 +77,7 @@ function readStored(file: string | null): Stored {
     return {
       ...(typeof value.apiKey === 'string' && value.apiKey ? { apiKey: value.apiKey } : {}),
       ...(typeof value.upstream === 'string' && value.upstream && isServerAddress(value.upstream) ? { upstream: value.upstream } : {}),
+      ...(value.demo === true ? { demo: true as const } : {}),
     };
   } catch {
     return {};
@@ -101,10 +105,10 @@ export function createConnection(config: RelayConfig, secrets: string[], changed
     config.upstream = stored.upstream ?? environment.upstream;
     // A key belongs to the server it was given for: the environment's key to the environment's
     // server, never to one set from the app without a key of its own.
-    config.apiKey = stored.apiKey ?? (config.upstream === environment.upstream ? environment.apiKey : '');
+    config.apiKey = stored.demo ? '' : (stored.apiKey ?? (config.upstream === environment.upstream ? environment.apiKey : ''));
     config.keyOrigin = new URL(config.upstream).origin;
     // A server set in the app answers without a key (a local llama.cpp or Ollama needs none).
-    config.keyless = stored.upstream !== undefined && stored.upstream !== FEATHERLESS;
+    config.keyless = !stored.demo && stored.upstream !== undefined && stored.upstream !== FEATHERLESS;
     // Every key this relay has used stays redacted from anything it sends or logs, even after a change.
     if (config.apiKey && !secrets.includes(config.apiKey)) secrets.push(config.apiKey);
   };
@@ -112,21 +116,24 @@ export function createConnection(config: RelayConfig, secrets: string[], changed
 
   const status = (): ConnectionStatus => ({
     mode: config.apiKey || config.keyless ? 'upstream' : 'demo',
-    kind: config.upstream === FEATHERLESS ? 'featherless' : 'custom',
+    kind: stored.demo ? 'demo' : config.upstream === FEATHERLESS ? 'featherless' : 'custom',
     baseUrl: config.upstream,
     keySet: Boolean(config.apiKey),
     keyHint: config.apiKey ? `…${config.apiKey.slice(-4)}` : null,
-    source: stored.apiKey || stored.upstream ? 'app' : environment.apiKey ? 'environment' : null,
+    source: stored.apiKey || stored.upstream || stored.demo ? 'app' : environment.apiKey ? 'environment' : null,
   });
 
   return {
     status,
     set(body: unknown): ConnectionStatus {
       const parsed = connectionInput.safeParse(body);
-      if (!parsed.success) throw new RelayHttpError(400, 'invalid_request', 'Send { kind: "featherless", apiKey } or { kind: "custom", baseUrl, apiKey? }.');
+      if (!parsed.success) throw new RelayHttpError(400, 'invalid_request', 'Send { kind: "featherless", apiKey }, { kind: "custom", baseUrl, apiKey? } or { kind: "demo" }.');
       const input = parsed.data;
-      const apiKey = checkKey(input.apiKey);
-      if (input.kind === 'featherless') {
+      const apiKey = input.kind === 'demo' ? undefined : checkKey(input.apiKey);
+      if (input.kind === 'demo') {
+        // Back to the demo model: a key set from the app is forgotten with the server it was for.
+        stored = { demo: true };
+      } else if (input.kind === 'featherless') {
         const kept = config.upstream === FEATHERLESS ? config.apiKey : '';
         if (!apiKey && !kept) throw new RelayHttpError(400, 'invalid_request', 'Paste your Featherless API key.');
         stored = { apiKey: apiKey ?? kept, upstream: FEATHERLESS };

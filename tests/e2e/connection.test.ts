@@ -102,6 +102,27 @@ describe('the connection, in the app', () => {
     await expect.poll(() => page.getByTestId('connection-message').textContent()).toMatch(/does not look like an API key/);
     expect(await page.getByTestId('connection-state').textContent()).toContain('built-in demo model');
   });
+
+  it('after another server without a key, the built-in demo model can be chosen again', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/settings`);
+    const state = page.getByTestId('connection-state');
+    await page.getByLabel('Another OpenAI-compatible server').check();
+    await page.getByLabel('Server address').fill(upstream.url);
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await expect.poll(() => state.textContent()).toBe(`${upstream.url}: no key needed.`);
+    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(0);
+
+    await page.getByLabel(/built-in demo model/).check();
+    expect(await page.getByLabel(/API key/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await expect.poll(() => state.textContent()).toContain('built-in demo model');
+    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.getByLabel(/built-in demo model/).isChecked()).toBe(true);
+    // As the relay started: for the tests after this one.
+    await page.evaluate(() => fetch('/api/connection', { method: 'DELETE' }));
+  });
 });
 
 describe('the connection, when the relay cannot answer', () => {

@@ -29,6 +29,23 @@ const call = (relay: RunningRelay, method: string, body?: unknown, headers: Reco
 const complete = (relay: RunningRelay) => relay.client().chat.completions.create({ model: 'small-8b', messages: [{ role: 'user', content: 'Hi' }] });
 
 describe('the connection, set from the app', () => {
+  it('the demo model can be chosen again after another server, and is kept across a restart, whatever the environment holds', async () => {
+    upstream = await startFakeUpstream();
+    const file = connectionFile();
+    const relay = await relayWith({ RELAY_CONNECTION_FILE: file, FEATHERLESS_API_KEY: 'fl_env_key_1234567890' });
+    await call(relay, 'PUT', { kind: 'custom', baseUrl: upstream.url, apiKey: KEY });
+    const back = await call(relay, 'PUT', { kind: 'demo' });
+    expect(await back.json()).toMatchObject({ mode: 'demo', kind: 'demo', keySet: false, keyHint: null, source: 'app' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ demo: true });
+    const reply = await complete(relay);
+    expect(reply.choices[0]!.message.content).toMatch(/demo model/);
+    expect(upstream.completions()).toHaveLength(0);
+    const again = await relayWith({ RELAY_CONNECTION_FILE: file, FEATHERLESS_API_KEY: 'fl_env_key_1234567890' });
+    expect(await (await call(again, 'GET')).json()).toMatchObject({ mode: 'demo', kind: 'demo' });
+    // Remove goes back to the environment's own settings.
+    expect(await (await call(again, 'DELETE')).json()).toMatchObject({ mode: 'upstream', kind: 'featherless', source: 'environment' });
+  });
+
   it('a key set from the app is used at once, kept in a file only its user can read, never shown back but for its last four', async () => {
     upstream = await startFakeUpstream();
     const file = connectionFile();

@@ -27,7 +27,7 @@ export function ConnectionSection(props: { onChanged: () => void }) {
       return null;
     }),
   );
-  const [kind, setKind] = createSignal<'featherless' | 'custom' | null>(null);
+  const [kind, setKind] = createSignal<ConnectionStatus['kind'] | null>(null);
   const [replacing, setReplacing] = createSignal(false);
   const [busy, setBusy] = createSignal(false);
   const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
@@ -56,7 +56,12 @@ export function ConnectionSection(props: { onChanged: () => void }) {
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const apiKey = String(data.get('apiKey') ?? '').trim();
-    const body = chosen() === 'custom' ? { kind: 'custom', baseUrl: String(data.get('baseUrl') ?? ''), ...(apiKey ? { apiKey } : {}) } : { kind: 'featherless', ...(apiKey ? { apiKey } : {}) };
+    const body =
+      chosen() === 'demo'
+        ? { kind: 'demo' }
+        : chosen() === 'custom'
+          ? { kind: 'custom', baseUrl: String(data.get('baseUrl') ?? ''), ...(apiKey ? { apiKey } : {}) }
+          : { kind: 'featherless', ...(apiKey ? { apiKey } : {}) };
     void act(async () => {
       const saved = await relayJson<ConnectionStatus>('/api/connection', { method: 'PUT', body: JSON.stringify(body) });
       form.reset();
@@ -83,7 +88,9 @@ export function ConnectionSection(props: { onChanged: () => void }) {
       {(s) => (
         <form class="stack connection" aria-label="Model server" onSubmit={save}>
           <p data-testid="connection-state">
-            {s().mode === 'demo'
+            {s().kind === 'demo'
+              ? 'The built-in demo model, as chosen here: replies are canned.'
+              : s().mode === 'demo'
               ? 'No model server yet: replies come from the built-in demo model.'
               : `${s().kind === 'featherless' ? 'Featherless' : s().baseUrl}: ${s().keySet ? `key set (${s().keyHint})` : 'no key needed'}${s().source === 'environment' ? ', from the relay’s .relay.env' : ''}.`}
           </p>
@@ -96,6 +103,9 @@ export function ConnectionSection(props: { onChanged: () => void }) {
               <input type="radio" name="kind" value="custom" checked={chosen() === 'custom'} onChange={() => setKind('custom')} /> Another OpenAI-compatible server
               (llama.cpp, Ollama, …)
             </label>
+            <label class="check">
+              <input type="radio" name="kind" value="demo" checked={chosen() === 'demo'} onChange={() => setKind('demo')} /> The built-in demo model (canned replies, no key)
+            </label>
           </fieldset>
           <Show when={chosen() === 'custom'}>
             <label>
@@ -103,6 +113,9 @@ export function ConnectionSection(props: { onChanged: () => void }) {
               <input name="baseUrl" type="url" required placeholder="http://127.0.0.1:8080/v1" value={s().kind === 'custom' ? s().baseUrl : ''} />
             </label>
           </Show>
+          <Show
+            when={chosen() !== 'demo'}
+          >
           <Show
             when={s().keySet && !replacing() && chosen() === s().kind}
             fallback={
@@ -124,8 +137,9 @@ export function ConnectionSection(props: { onChanged: () => void }) {
               </Show>
             </p>
           </Show>
+          </Show>
           <div class="button-row">
-            <Show when={!s().keySet || replacing() || chosen() !== s().kind}>
+            <Show when={chosen() === 'demo' ? s().kind !== 'demo' : !s().keySet || replacing() || chosen() !== s().kind}>
               <button type="submit" disabled={busy()}>
                 Save connection
               </button>
