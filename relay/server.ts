@@ -165,6 +165,8 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
           upstream: mode() === 'demo' ? null : upstream.host,
           models: config.allowedModels,
           queue: queue.stats,
+          // Whether /sync/ leads anywhere: a device asks this before trying to sync.
+          sync: config.sync !== null,
         });
         return;
       case '/api/v1/models': {

@@ -1,8 +1,11 @@
 import { couchDatabase, type Fetch } from '../engine/sync/couch.ts';
+import { SyncError } from '../engine/sync/sync-error.ts';
 
 /**
  * Sync runs through the relay's /sync/ path with this tab's relay token; the relay holds the
- * server's credentials. A relay without a sync server answers 404, and sync says so.
+ * server's credentials. Before its first call it asks the relay's health whether there is a sync
+ * server at all: a relay without one is asked that once per start, instead of being sent a sync
+ * request it can only refuse (404) on every page load.
  */
 export function syncThroughRelay(relayToken: () => string) {
   const remote = new URL('/sync', self.location.origin).href;
@@ -10,5 +13,16 @@ export function syncThroughRelay(relayToken: () => string) {
     const token = relayToken();
     return fetch(url, { ...init, headers: { ...init?.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   };
-  return { couch: couchDatabase(remote, withToken), remote };
+  const couch = couchDatabase(remote, withToken);
+  const prepare = couch.prepare;
+  couch.prepare = async () => {
+    const health = await withToken(new URL('/api/health', self.location.origin).href)
+      .then((response) => (response.ok ? (response.json() as Promise<{ sync?: boolean }>) : null))
+      .catch(() => null);
+    if (health?.sync === false) {
+      throw new SyncError('This relay has no sync server: set SYNC_COUCHDB_URL (and SYNC_DATABASE) where the relay runs.', 404);
+    }
+    return prepare();
+  };
+  return { couch, remote };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freshDatabaseName, startCouch, type CouchServer } from '../support/couch-server.ts';
-import { browsers, message, openTab, type ServedApp, startApp, storyReady, waitForDatabase } from './harness.ts';
+import { browsers, chatAction, message, openTab, type ServedApp, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 /**
  * Two devices: two Chromium profiles (two OPFS stores) against one relay, which syncs through an
@@ -167,7 +167,7 @@ describe('sync between two devices', () => {
 
       // Delete forever on the laptop: gone from the phone, and its words from the server.
       const title = await laptop.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)).title as string, chatId);
-      await laptop.getByRole('button', { name: 'Delete chat' }).click();
+      await chatAction(laptop, 'Delete chat');
       await laptop.waitForURL(/\/chats\?deleted=/);
       await laptop.goto(`${own.url}/deleted`);
       await laptop.getByRole('button', { name: `Delete forever: ${title}` }).click();
@@ -246,6 +246,26 @@ describe('sync between two devices', () => {
       await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id))?.title ?? null, chatId), { timeout: 15_000 }).not.toBeNull();
     } finally {
       await sealedApp.relay.close();
+    }
+  });
+});
+
+describe('a relay without a sync server', () => {
+  it('is asked once per start whether it has one, and never sent a sync request it can only refuse', async () => {
+    const plain = await startApp();
+    try {
+      const { context } = await launch();
+      const page = await openTab(context, `${plain.url}/chats`);
+      await waitForDatabase(page);
+      for (const path of ['/bots', '/lore', '/settings']) {
+        await page.goto(`${plain.url}${path}`);
+        await waitForDatabase(page);
+      }
+      await expect.poll(() => syncState(page), { timeout: 20_000 }).toBe('unavailable');
+      expect(await page.getByTestId('sync-state').textContent()).toContain('Sync is not set up on the relay');
+      expect(plain.logs.filter((line) => line.includes('/sync'))).toEqual([]);
+    } finally {
+      await plain.relay.close();
     }
   });
 });
