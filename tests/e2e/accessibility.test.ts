@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browsers, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, freshProfile, messageAction, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -69,11 +69,11 @@ describe('accessibility', () => {
         await check(`drawer ${size}`);
         await page.getByRole('button', { name: 'Hide story state' }).click();
       }
-      await page.getByRole('button', { name: 'Why this reply?' }).last().click();
+      await messageAction(page.locator('.turn.assistant').last(), 'Why this reply?');
       await page.getByRole('dialog', { name: 'Why this reply' }).waitFor();
       await check(`why this reply ${size}`);
       await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: 'Rewind to here' }).first().click();
+      await messageAction(page.locator('.turn').first(), 'Rewind to here');
       await page.getByRole('dialog', { name: 'Rewind to here?' }).getByRole('button', { name: 'Cancel' }).waitFor();
       await check(`rewind ${size}`);
       await page.keyboard.press('Escape');

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { loadConfig } from '../../relay/config.ts';
@@ -133,6 +133,42 @@ export async function storyReady(page: Page): Promise<string> {
 export const message = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 /** The newest reply in the transcript. */
 export const lastReply = (page: Page) => page.locator('.turn.assistant').last();
+
+/** Opens a message's "Message actions" menu and chooses `name` in it. */
+export async function messageAction(turn: Locator, name: string): Promise<void> {
+  await turn.getByRole('button', { name: 'Message actions' }).click();
+  await turn.page().getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name, exact: true }).click();
+}
+
+/** Chooses `name` in the chat header's "Chat actions" menu. */
+export async function chatAction(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Chat actions' }).click();
+  await page.getByRole('menu', { name: 'Chat actions' }).getByRole('menuitem', { name, exact: true }).click();
+}
+
+/** The composer's "More ways to reply" menu item `name` (Impersonate, Continue, Regenerate), its menu opened. */
+export async function replyOption(page: Page, name: string): Promise<Locator> {
+  const more = page.getByRole('button', { name: 'More ways to reply' });
+  if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+  return page.getByRole('menu', { name: 'More ways to reply' }).getByRole('menuitem', { name, exact: true });
+}
+
+/** The names of what a menu button offers: its menu opened, read, and closed again with Esc. */
+export async function menuOffers(opener: Locator): Promise<string[]> {
+  await opener.click();
+  const menu = opener.page().locator(`#${await opener.getAttribute('aria-controls')}`);
+  const names = await menu.getByRole('menuitem').evaluateAll((items) => items.map((item) => item.firstElementChild?.textContent ?? ''));
+  await opener.page().keyboard.press('Escape');
+  return names;
+}
+
+/** What the composer's menu and the newest message's menu offer, together. */
+export async function offeredForTheLatest(page: Page): Promise<string[]> {
+  return [
+    ...(await menuOffers(page.getByRole('button', { name: 'More ways to reply' }))),
+    ...(await menuOffers(page.locator('.turn').last().getByRole('button', { name: 'Message actions' }))),
+  ];
+}
 
 /** Sends a line from the composer (Enter) and waits until the newest reply contains `reply`. */
 export async function say(page: Page, line: string, reply: string): Promise<void> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, exportLog, freshProfile, messageAction, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -85,7 +85,7 @@ describe('the Lore page', () => {
     const reply = page.locator('.turn.assistant').last();
     await expect.poll(() => reply.getAttribute('data-status'), { timeout: 20_000 }).toBe('done');
     await reply.hover();
-    await reply.getByRole('button', { name: 'Why this reply?' }).click();
+    await messageAction(reply, 'Why this reply?');
     const dialog = page.getByRole('dialog', { name: 'Why this reply' });
     await expect.poll(() => dialog.locator('[data-tier="should"]').innerText()).toMatch(/lore: The harbour \(harbour\)/);
     expect(await dialog.innerText()).not.toMatch(/Bell tower/);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, chatAction, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -22,7 +22,7 @@ describe('managing chats and bots', () => {
     await page.getByRole('textbox', { name: 'chat title' }).press('Enter');
     await expect.poll(() => page.locator('#chat-title').textContent()).toContain('The long night');
 
-    await page.getByRole('button', { name: 'Delete chat' }).click();
+    await chatAction(page, 'Delete chat');
     await page.waitForURL(/\/chats\?deleted=/);
     await expect.poll(() => page.getByTestId('deleted-toast').textContent()).toContain('“The long night” moved to Recently deleted.');
     await expect.poll(() => page.getByText('No chats yet').isVisible()).toBe(true);
@@ -30,7 +30,7 @@ describe('managing chats and bots', () => {
     await expect.poll(() => chatTitles(page)).toEqual(['The long night']);
 
     await page.goto(`${app.url}/chats/${chatId}`);
-    await page.getByRole('button', { name: 'Delete chat' }).click();
+    await chatAction(page, 'Delete chat');
     await page.waitForURL(/\/chats\?deleted=/);
     await page.getByRole('link', { name: 'Recently deleted' }).click();
     const deleted = page.getByRole('list', { name: 'Deleted chats' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
-import { browsers, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, offeredForTheLatest, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -61,6 +61,9 @@ describe('the first screens a newcomer meets', () => {
     await page.goto(`${app.url}/chats/${chatId}`);
     await page.locator('.turn.assistant').first().waitFor();
     for (const name of ['Regenerate', 'Continue']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    const offered = await offeredForTheLatest(page);
+    expect(offered).toContain('Impersonate');
+    expect(offered.filter((name) => name === 'Regenerate' || name === 'Continue')).toEqual([]);
     const box = page.getByRole('textbox', { name: 'Message' });
     await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Let them go on');
     await box.fill('"Hello."');
@@ -116,7 +119,7 @@ describe('the first screens a newcomer meets', () => {
     expect(await page.evaluate(() => localStorage.getItem('roleplay-engine/drawer'))).toBe('open');
   });
 
-  it("a phone's notices take one line until opened, and the composer stays a few lines tall", async () => {
+  it("on a phone the story comes first: notices fold into one line, the header is one line, the composer one row that grows", async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats`);
     const chatId = await storyReady(page);
@@ -137,14 +140,29 @@ describe('the first screens a newcomer meets', () => {
     expect((await shown()).visible).toBe(2);
     await page.getByRole('button', { name: 'Fewer notices' }).click();
     expect((await shown()).visible).toBe(1);
-    expect(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(150);
 
-    // With a reply to steer, all four composer buttons show, and still nothing is wider than the phone.
-    await page.getByRole('textbox', { name: 'Message' }).fill('"Hello."');
-    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    // A long reply on screen: the story has at least 65 % of the window.
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('"Tell me everything."');
+    await box.press('Enter');
     await expect.poll(() => page.getByRole('button', { name: 'Regenerate' }).isVisible(), { timeout: 20_000 }).toBe(true);
+    const story = await page.getByRole('log', { name: 'Story' }).evaluate((el) => el.getBoundingClientRect().height / innerHeight);
+    expect(story).toBeGreaterThanOrEqual(0.65);
+    // The header is one line; the composer one row, its other ways to reply behind one button.
+    const headerHeight = await page.locator('.chat-header').evaluate((el) => el.getBoundingClientRect().height);
+    expect(headerHeight).toBeLessThan(56);
+    const oneRow = await box.evaluate((el) => el.getBoundingClientRect().height);
+    expect(oneRow).toBeLessThan(56);
+    expect(await page.locator('.composer').getByRole('button').count()).toBe(2);
+    // Writing more grows it, up to a third of the screen.
+    await box.fill(Array.from({ length: 30 }, (_, i) => `Line ${i + 1}.`).join('\n'));
+    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThan(oneRow * 2);
+    expect(await box.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(844 / 3 + 4);
+    await box.fill('');
+    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height)).toBe(oneRow);
+    // Nothing is wider than the phone.
     const outside = await page.evaluate(() =>
-      [...document.querySelectorAll('.composer, .composer *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName),
+      [...document.querySelectorAll('.chat *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName),
     );
     expect(outside).toEqual([]);
   });

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { keptBackups, lastReply, launchBrowser, message, openStoryChat, openTab, say, startApp } from './harness.ts';
+import { keptBackups, lastReply, launchBrowser, message, messageAction, offeredForTheLatest, openStoryChat, openTab, say, startApp } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -132,7 +132,7 @@ describe('rewind to here', () => {
     // Rewind to the first reply: the preview says what goes, Esc changes nothing.
     const firstReply = leader.locator('.turn.assistant').nth(1);
     await firstReply.hover();
-    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    await messageAction(firstReply, 'Rewind to here');
     const dialog = leader.getByRole('dialog', { name: 'Rewind to here?' });
     await expect.poll(() => dialog.getByTestId('rewind-impact').textContent()).toContain('4 turns will be hidden.');
     const impact = await dialog.getByTestId('rewind-impact').innerText();
@@ -145,7 +145,7 @@ describe('rewind to here', () => {
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await texts(leader)).toEqual(all);
 
-    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    await messageAction(firstReply, 'Rewind to here');
     await dialog.getByRole('button', { name: 'Rewind' }).click();
     await expect.poll(() => texts(leader)).toEqual(all.slice(0, 3));
     await expect.poll(() => leader.getByTestId('rewind-toast').textContent()).toContain('Rewound 4 turns.');
@@ -159,7 +159,7 @@ describe('rewind to here', () => {
 
     // Rewound again, then restored after a reload, from the follower: the stub is for good.
     await firstReply.hover();
-    await firstReply.getByRole('button', { name: 'Rewind to here' }).click();
+    await messageAction(firstReply, 'Rewind to here');
     await dialog.getByRole('button', { name: 'Rewind' }).click();
     await expect.poll(() => texts(follower)).toEqual(all.slice(0, 3));
     await follower.reload();
@@ -178,13 +178,13 @@ describe('edit and delete', () => {
     // Esc cancels; Ctrl+Enter saves; the turn says it was edited, in both tabs.
     const mine = leader.locator('.turn.user').last();
     await mine.hover();
-    await mine.getByRole('button', { name: 'Edit' }).click();
+    await messageAction(mine, 'Edit');
     const editor = leader.getByRole('textbox', { name: 'Edit message' });
     await editor.fill('"Goodbye."');
     await editor.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
     expect((await texts(leader)).at(-2)).toBe('"Hello there."');
-    await mine.getByRole('button', { name: 'Edit' }).click();
+    await messageAction(mine, 'Edit');
     await editor.fill('"Hello, captain."');
     await editor.press('Control+Enter');
     await expect.poll(() => texts(follower).then((t) => t.at(-2))).toBe('"Hello, captain."');
@@ -192,7 +192,7 @@ describe('edit and delete', () => {
     expect((await texts(leader)).at(-1)).toContain('Answer 1.'); // Save keeps the reply
 
     // Save and regenerate: a new reply to the new words, as a second version.
-    await mine.getByRole('button', { name: 'Edit' }).click();
+    await messageAction(mine, 'Edit');
     await editor.fill('"Hello, Mira."');
     await leader.getByRole('button', { name: 'Save and regenerate' }).click();
     await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
@@ -201,7 +201,7 @@ describe('edit and delete', () => {
 
     // Delete hides the message behind a stub; Undo delete brings it back.
     await mine.hover();
-    await mine.getByRole('button', { name: 'Delete' }).click();
+    await messageAction(mine, 'Delete');
     await expect.poll(() => follower.getByTestId('deleted-stub').textContent()).toContain("Ada's message deleted");
     expect(await texts(follower)).not.toContain('"Hello, Mira."');
     await follower.getByRole('button', { name: 'Undo delete' }).click();
@@ -214,7 +214,7 @@ describe('continue', () => {
     const { app } = await numberedUpstream();
     const { leader, follower, chatId } = await storyInTwoTabs(app.url);
     await say(leader, '"Tell me more."', 'Answer 1.');
-    await follower.getByRole('button', { name: 'Continue' }).click();
+    await messageAction(lastReply(follower), 'Continue');
     await expect.poll(() => lastReply(leader).locator('.story-text').textContent(), { timeout: 20_000 }).toBe('Answer 1. Answer 2.');
     await expect.poll(() => lastReply(follower).locator('.story-text').textContent()).toBe('Answer 1. Answer 2.');
     expect(await leader.locator('.turn.assistant').count()).toBe(2); // the opening and this one reply
@@ -252,6 +252,8 @@ describe('reset a bot', () => {
     expect(await page.locator('.turn .story-text').allTextContents()).toContain('"Remember this."');
     // The reply above the divider is history: nothing offers to regenerate, continue or flip it.
     for (const name of ['Regenerate', 'Continue', 'Previous version']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    expect(await offeredForTheLatest(page)).not.toEqual(expect.arrayContaining(['Regenerate']));
+    expect(await offeredForTheLatest(page)).not.toEqual(expect.arrayContaining(['Continue']));
     await say(page, '"Hello again."', 'Answer 2.');
 
     await page.goto(`${app.url}/bots/${botId}/edit`);
@@ -280,7 +282,7 @@ describe('why this reply', () => {
     await page.reload();
     const first = page.locator('.turn.assistant').nth(1);
     await first.hover();
-    await first.getByRole('button', { name: 'Why this reply?' }).click();
+    await messageAction(first, 'Why this reply?');
     const dialog = page.getByRole('dialog', { name: 'Why this reply' });
     await expect.poll(() => dialog.getByTestId('prompt-total').textContent()).toMatch(/^[\d,]+ tokens sent \(budget 6,000 soft, 8,000 hard\)/);
     const must = dialog.locator('[data-tier="must"]');
@@ -303,7 +305,7 @@ describe('branch from here', () => {
     const all = await texts(page);
     const firstReply = page.locator('.turn.assistant').nth(1);
     await firstReply.hover();
-    await firstReply.getByRole('button', { name: 'Branch from here' }).click();
+    await messageAction(firstReply, 'Branch from here');
     await expect.poll(() => page.url()).not.toContain(chatId);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('A story with Mira (branch)');
     await expect.poll(() => texts(page)).toEqual(all.slice(0, 3));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { browsers, exportLog, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, exportLog, openTab, replyOption, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -47,21 +47,22 @@ describe('steering words', () => {
     const chatId = await storyReady(page);
     await page.goto(`${app.url}/chats/${chatId}`);
     const message = page.getByRole('textbox', { name: 'Message' });
-    const impersonate = page.getByRole('button', { name: 'Impersonate' });
     const before = (await exportLog(page)).events.length;
+    // Impersonate is behind the composer's one secondary button; each look opens that menu.
+    const impersonate = () => replyOption(page, 'Impersonate');
 
-    await impersonate.click();
+    await (await impersonate()).click();
     await expect.poll(() => message.inputValue(), { timeout: 15_000 }).toMatch(/\*I .+\*/);
     const drafted = await message.inputValue();
     expect(drafted).not.toMatch(/demo model|Mira says|^Ada:/);
     expect(await page.locator('.turn.user').count()).toBe(0);
     expect((await exportLog(page)).events.length).toBe(before);
-    await expect.poll(() => impersonate.isDisabled()).toBe(true);
+    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(true);
 
     await message.fill('');
-    await expect.poll(() => impersonate.isDisabled()).toBe(false);
+    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(false);
     await message.fill('"My own words."');
-    await expect.poll(() => impersonate.isDisabled()).toBe(true);
+    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(true);
     await message.press('Enter');
     await expect.poll(() => page.locator('.turn.user .story-text').last().textContent(), { timeout: 15_000 }).toContain('My own words.');
   });

@@ -1,18 +1,28 @@
 import { Show } from 'solid-js';
 import { describeFictionTime } from '../../engine/for-ui.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { MenuButton, type MenuItem } from '../menu.tsx';
 import type { ChatScope } from './chat-scope.ts';
 import { Editable } from './editable.tsx';
 
-/** The chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, and its actions. */
+/** One line: the chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, Story state and the chat's menu. */
 export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void }) {
   const chat = props.chat;
   const { client, chatId, header } = chat;
+  const chatActions = (): MenuItem[] => [
+    {
+      label: 'Delete chat',
+      onSelect: props.onDelete,
+      disabled: chat.sending() || Boolean(chat.pages.streaming()) || Boolean(header()?.deleted),
+      hint: 'Kept 30 days in Recently deleted',
+      danger: true,
+    },
+  ];
   const analysis = createLiveQuery(client, { query: 'analysisStatus', chatId }, () => client.engine.analysisStatus(chatId()));
   return (
     <>
       <header class="chat-header">
-        <div>
+        <div class="chat-heading">
           <Show when={header()} fallback={<h1 id="chat-title">Chat</h1>}>
             {(h) => (
               <div class="chat-title-line">
@@ -22,7 +32,7 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
               </div>
             )}
           </Show>
-          <p class="muted">
+          <p class="muted chat-meta">
             <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
             <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
             <Show when={header()?.weather}>{(weather) => <span> · {weather()}</span>}</Show>
@@ -35,12 +45,12 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
           </p>
         </div>
         <div class="row header-actions">
-          <button type="button" class="small quiet" onClick={props.onDelete} disabled={chat.sending() || Boolean(chat.pages.streaming()) || Boolean(header()?.deleted)}>
-            Delete chat
-          </button>
           <button type="button" class="small quiet drawer-toggle" aria-expanded={props.drawerOpen} aria-controls="story-drawer" onClick={props.onToggleDrawer}>
             {props.drawerOpen ? 'Hide story state' : 'Story state'}
           </button>
+          <MenuButton label="Chat actions" class="icon-button" items={chatActions}>
+            <span aria-hidden="true">⋯</span>
+          </MenuButton>
         </div>
       </header>
       <Show when={header()?.deleted}>

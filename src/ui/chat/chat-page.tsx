@@ -88,10 +88,10 @@ export function ChatPage() {
             )}
           </Show>
           <Show when={chat.inspecting()}>
-            {(turnId) => <PromptInspector client={client} chatId={chatId()} turnId={turnId()} onClose={() => chat.setInspecting(null)} />}
+            {(turnId) => <PromptInspector client={client} chatId={chatId()} turnId={turnId()} onClose={chat.closeInspector} />}
           </Show>
           <Show when={chat.rewindFrom()}>
-            {(fromSeq) => <RewindDialog client={client} chatId={chatId()} fromSeq={fromSeq()} onClose={() => chat.setRewindFrom(null)} onRewound={chat.showRewound} />}
+            {(fromSeq) => <RewindDialog client={client} chatId={chatId()} fromSeq={fromSeq()} onClose={chat.closeRewind} onRewound={chat.showRewound} />}
           </Show>
           <Composer chat={chat} onDirectorNote={openDirectorNote} />
         </div>

@@ -26,6 +26,44 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
   const { live, textOf } = createLiveReply(client, chatId, pages.streaming);
   const versions = createMemo(() => (pages.streaming() ? null : (pages.last()?.versions ?? null)));
 
+  // Focus goes back to what opened an editor or a dialog when it closes (a message's actions
+  // button, most often), or to the message box when that is gone.
+  let opener: HTMLElement | null = null;
+  const rememberOpener = () => {
+    opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+  };
+  const returnFocus = () =>
+    requestAnimationFrame(() => {
+      const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('textarea[aria-label="Message"]');
+      opener = null;
+      target?.focus();
+    });
+  // A Regenerate or Continue from the keyboard removes the button pressed: focus follows the reply,
+  // to Stop while it streams and to the new reply's Regenerate when it is done.
+  let focusFollowsReply = false;
+  const followReply = () => {
+    const from = document.activeElement;
+    focusFollowsReply = from instanceof HTMLElement && from !== document.body;
+  };
+  createEffect(
+    on(pages.streaming, (streaming) => {
+      if (!focusFollowsReply) return;
+      requestAnimationFrame(() => {
+        const lost = !document.activeElement || document.activeElement === document.body;
+        if (streaming) {
+          if (lost) document.querySelector<HTMLElement>('.composer .stop')?.focus();
+          return;
+        }
+        focusFollowsReply = false;
+        const stillOnStop = document.activeElement?.classList.contains('stop');
+        if (lost || stillOnStop) {
+          const latest = [...document.querySelectorAll<HTMLElement>('.turn-footer button')].find((b) => b.textContent?.trim() === 'Regenerate');
+          (latest ?? document.querySelector<HTMLElement>('textarea[aria-label="Message"]'))?.focus();
+        }
+      });
+    }),
+  );
+
   // The toast after a rewind offers Undo for a while; the stub in the story offers Restore for good.
   let toastTimer: ReturnType<typeof setTimeout> | undefined;
   onCleanup(() => clearTimeout(toastTimer));
@@ -54,8 +92,43 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       const marker = settings()?.oocMarker ?? '((';
       return [marker, closingMarker(marker)];
     }),
-    regenerate: () => void run(() => client.engine.regenerate(chatId())),
-    continueReply: () => void run(() => client.engine.continueReply(chatId())),
+    /** Whether the latest turn is a reply the narrator may write again or go on with (not the author's opening, nor history before a reset). */
+    canRedoLast: () => {
+      const last = pages.last();
+      return last?.role === 'assistant' && last.model !== 'kickoff' && !pages.beforeReset(last);
+    },
+    regenerate: () => {
+      followReply();
+      void run(() => client.engine.regenerate(chatId()));
+    },
+    continueReply: () => {
+      followReply();
+      void run(() => client.engine.continueReply(chatId()));
+    },
+    startEditing(turn: TranscriptTurn) {
+      rememberOpener();
+      setEditing({ turnId: turn.turnId, text: turn.text });
+    },
+    closeEditor() {
+      setEditing(null);
+      returnFocus();
+    },
+    inspect(turnId: string) {
+      rememberOpener();
+      setInspecting(turnId);
+    },
+    closeInspector() {
+      setInspecting(null);
+      returnFocus();
+    },
+    rewindTo(seq: number) {
+      rememberOpener();
+      setRewindFrom(seq);
+    },
+    closeRewind() {
+      setRewindFrom(null);
+      returnFocus();
+    },
     stop: () => void client.engine.stopTurn(chatId()),
     chooseVersion(number: number) {
       const shown = versions();
@@ -69,6 +142,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       }),
     showRewound(rewind: { seq: number; turns: number }) {
       setRewindFrom(null);
+      returnFocus();
       setRewound(rewind);
       clearTimeout(toastTimer);
       toastTimer = setTimeout(() => setRewound(null), 12_000);
@@ -78,7 +152,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       if (!edit) return;
       void run(async () => {
         await client.engine.editTurn(chatId(), edit.turnId, edit.text);
-        setEditing(null);
+        scope.closeEditor();
         if (regenerateAfter) await client.engine.regenerate(chatId());
       });
     },

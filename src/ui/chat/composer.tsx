@@ -1,10 +1,12 @@
-import { createSignal, onCleanup, onMount, Show } from 'solid-js';
+import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js';
+import { MenuButton, type MenuItem } from '../menu.tsx';
 import type { ChatScope } from './chat-scope.ts';
 import { replyProblem } from './reply-problem.ts';
 
 /**
- * Where the player writes: Send (or "Let them go on" when empty), Stop while a reply streams,
- * Impersonate, Continue and Regenerate, and the hint about asides and the director's note.
+ * Where the player writes: one row that grows as they type, Send (or "Let them go on" when empty),
+ * Stop while a reply streams, and behind one button Impersonate, Continue, Regenerate and the
+ * director's note. The hint about asides shows where there is room for it.
  */
 export function Composer(props: { chat: ChatScope; onDirectorNote: () => void }) {
   const chat = props.chat;
@@ -13,6 +15,15 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
   const [drafting, setDrafting] = createSignal(false);
   let input: HTMLTextAreaElement | undefined;
   onMount(() => input?.focus());
+  // One row at rest, growing with what is typed up to a third of the screen (Firefox has no
+  // field-sizing yet); a draft set from outside (Impersonate, after Send) fits too.
+  const fitToText = (box: HTMLTextAreaElement) => {
+    box.style.height = '';
+    if (!box.value) return;
+    box.style.height = 'auto';
+    box.style.height = `${Math.min(box.scrollHeight + 2, Math.round(window.innerHeight / 3))}px`;
+  };
+  createEffect(on(draft, () => input && queueMicrotask(() => input && fitToText(input)), { defer: true }));
 
   // Once per chat, when the player starts writing: the first Send then finds the leader ready.
   let preparedFor: string | undefined;
@@ -58,6 +69,25 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
   onCleanup(() => window.removeEventListener('keydown', onArrow));
 
   const last = pages.last;
+  /** Impersonate, and for the latest reply Continue and Regenerate, behind one button beside Send. */
+  const moreWays = (): MenuItem[] => {
+    const items: MenuItem[] = [
+      {
+        label: drafting() ? 'Drafting…' : 'Impersonate',
+        onSelect: impersonate,
+        disabled: chat.sending() || Boolean(draft().trim()),
+        hint: draft().trim() ? 'Clear your message to have one drafted' : 'Drafts your next message; nothing is sent',
+      },
+    ];
+    // Not on the opening (the author's kickoff) nor on history before a reset.
+    if (chat.canRedoLast()) {
+      if (last()?.text.trim()) items.push({ label: 'Continue', onSelect: chat.continueReply, disabled: chat.sending(), hint: 'The narrator goes on from the last word' });
+      // A reply with a problem offers its own Regenerate or Retry, in its banner.
+      if (!replyProblem(last()!)) items.push({ label: 'Regenerate', onSelect: chat.regenerate, disabled: chat.sending(), hint: 'A new version of the last reply' });
+    }
+    items.push({ label: "Director's note", onSelect: props.onDirectorNote, hint: 'Steer the narrator without saying it aloud' });
+    return items;
+  };
   return (
     <form
       class="composer"
@@ -70,11 +100,12 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
         ref={input}
         aria-label="Message"
         placeholder={`"Say something," *do something*  ${chat.ooc()[0]}out of character${chat.ooc()[1]}`}
-        rows={2}
+        rows={1}
         aria-describedby="composer-hint"
         value={draft()}
         onInput={(event) => {
           setDraft(event.currentTarget.value);
+          fitToText(event.currentTarget);
           prepareToSend();
         }}
         onKeyDown={(event) => {
@@ -89,30 +120,10 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
           when={pages.streaming()}
           fallback={
             <>
-              <button
-                type="button"
-                class="quiet"
-                onClick={impersonate}
-                disabled={chat.sending() || Boolean(draft().trim())}
-                title={draft().trim() ? 'Clear your message to have one drafted' : 'The narrator drafts your next message in your voice; nothing is sent'}
-              >
-                {drafting() ? 'Drafting…' : 'Impersonate'}
-              </button>
-              {/* Not on the opening (the author's kickoff) nor on history before a reset. */}
-              <Show when={last()?.role === 'assistant' && last()!.model !== 'kickoff' && !pages.beforeReset(last()!)}>
-                <Show when={last()?.text.trim()}>
-                  <button type="button" onClick={chat.continueReply} disabled={chat.sending()} title="The narrator goes on from the last word">
-                    Continue
-                  </button>
-                </Show>
-                {/* A reply with a problem offers its own Regenerate or Retry, in its banner. */}
-                <Show when={!replyProblem(last()!)}>
-                  <button type="button" onClick={chat.regenerate} disabled={chat.sending()}>
-                    Regenerate
-                  </button>
-                </Show>
-              </Show>
-              <button type="submit" disabled={chat.sending() || Boolean(pages.streaming())} title={draft().trim() ? undefined : 'Send nothing: the narrator carries the scene on'}>
+              <MenuButton label="More ways to reply" class="icon-button composer-more" items={moreWays}>
+                <span aria-hidden="true">{drafting() ? '…' : '⋯'}</span>
+              </MenuButton>
+              <button type="submit" class="send" disabled={chat.sending() || Boolean(pages.streaming())} title={draft().trim() ? undefined : 'Send nothing: the narrator carries the scene on'}>
                 {draft().trim() ? 'Send' : 'Let them go on'}
               </button>
             </>
@@ -121,7 +132,7 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
           <button type="button" class="stop" onClick={chat.stop}>
             Stop
           </button>
-          <button type="submit" disabled>
+          <button type="submit" class="send" disabled>
             Send
           </button>
         </Show>

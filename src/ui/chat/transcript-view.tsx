@@ -1,6 +1,7 @@
 import { useSearchParams } from '@solidjs/router';
-import { createEffect, For, on, onCleanup, onMount, Show } from 'solid-js';
+import { createEffect, createMemo, For, Match, on, onCleanup, onMount, Show, Switch } from 'solid-js';
 import type { ChatScope } from './chat-scope.ts';
+import type { TranscriptItem } from './transcript-pages.ts';
 import { TurnView } from './turn-view.tsx';
 
 /** How far above the screen the earlier turns start loading, so scrolling up rarely waits. */
@@ -91,6 +92,12 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
   );
 
   const busy = () => chat.sending() || Boolean(pages.streaming());
+  // Rows are keyed by what they show (a turn by its id), not by the object: a turn that changes
+  // (its reply finishing, its analysis landing) updates in place, so an open menu, a selection or
+  // a focused control in it stays.
+  const keyOf = (item: TranscriptItem) => (item.kind === 'turn' ? `turn:${item.turn.turnId}` : item.kind === 'rewound' ? `rewound:${item.stretch.seq}` : 'reset');
+  const itemsByKey = createMemo(() => new Map(pages.items().map((item) => [keyOf(item), item])));
+  const keys = createMemo(() => pages.items().map(keyOf), [], { equals: (a, b) => a.length === b.length && a.every((key, i) => key === b[i]) });
   return (
     <div
       class="transcript"
@@ -101,6 +108,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
       onScroll={onScroll}
       role="log"
       aria-label="Story"
+      tabindex="-1"
       aria-live="polite"
     >
       <Show when={pages.cursor() !== null && pages.latest()}>
@@ -116,37 +124,50 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
           Load earlier turns
         </button>
       </Show>
-      <For each={pages.items()}>
-        {(item) =>
-          item.kind === 'reset' ? (
-            <p class="reset-divider" role="separator" data-testid="reset-divider">
-              Before the reset · {chat.header()?.names[chat.header()!.botId] ?? 'The bot'} starts over from here; the narrator no longer reads what is above
-            </p>
-          ) : item.kind === 'rewound' ? (
-            <div class="rewound-stub" role="note" data-testid="rewound-stub">
-              <span>{item.stretch.turns === 1 ? '1 turn' : `${item.stretch.turns} turns`} rewound</span>
-              <span aria-hidden="true"> — </span>
-              <button type="button" class="small quiet" onClick={() => chat.restore(item.stretch.seq)} disabled={busy()}>
-                Restore
-              </button>
-            </div>
-          ) : (
-            <Show
-              when={!item.turn.hidden}
-              fallback={
-                <div class="rewound-stub" role="note" data-testid="deleted-stub">
-                  <span>{item.turn.speakerName}'s message deleted</span>
-                  <span aria-hidden="true"> — </span>
-                  <button type="button" class="small quiet" onClick={() => chat.setHidden(item.turn.turnId, false)} disabled={chat.sending()}>
-                    Undo delete
-                  </button>
-                </div>
-              }
-            >
-              <TurnView chat={chat} turn={item.turn} next={item.next} />
-            </Show>
-          )
-        }
+      <For each={keys()}>
+        {(key) => {
+          // A row being removed may read once more after its key went: it keeps what it last showed.
+          let lastSeen = itemsByKey().get(key)!;
+          const item = () => (lastSeen = itemsByKey().get(key) ?? lastSeen);
+          return (
+            <Switch>
+              <Match when={item().kind === 'reset'}>
+                <p class="reset-divider" role="separator" data-testid="reset-divider">
+                  Before the reset · {chat.header()?.names[chat.header()!.botId] ?? 'The bot'} starts over from here; the narrator no longer reads what is above
+                </p>
+              </Match>
+              <Match when={item().kind === 'rewound' ? (item() as Extract<TranscriptItem, { kind: 'rewound' }>) : null}>
+                {(rewound) => (
+                  <div class="rewound-stub" role="note" data-testid="rewound-stub">
+                    <span>{rewound().stretch.turns === 1 ? '1 turn' : `${rewound().stretch.turns} turns`} rewound</span>
+                    <span aria-hidden="true"> — </span>
+                    <button type="button" class="small quiet" onClick={() => chat.restore(rewound().stretch.seq)} disabled={busy()}>
+                      Restore
+                    </button>
+                  </div>
+                )}
+              </Match>
+              <Match when={item().kind === 'turn' ? (item() as Extract<TranscriptItem, { kind: 'turn' }>) : null}>
+                {(row) => (
+                  <Show
+                    when={!row().turn.hidden}
+                    fallback={
+                      <div class="rewound-stub" role="note" data-testid="deleted-stub">
+                        <span>{row().turn.speakerName}'s message deleted</span>
+                        <span aria-hidden="true"> — </span>
+                        <button type="button" class="small quiet" onClick={() => chat.setHidden(row().turn.turnId, false)} disabled={chat.sending()}>
+                          Undo delete
+                        </button>
+                      </div>
+                    }
+                  >
+                    <TurnView chat={chat} turn={row().turn} next={row().next} />
+                  </Show>
+                )}
+              </Match>
+            </Switch>
+          );
+        }}
       </For>
       <Show when={pages.turns().length === 0 && pages.latest()}>
         <p class="muted">The story has not begun. Write the first line below.</p>

@@ -16,7 +16,7 @@ export function TurnEditor(props: { chat: ChatScope; turn: TranscriptTurn }) {
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             event.preventDefault();
-            chat.setEditing(null);
+            chat.closeEditor();
           } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
             event.preventDefault();
             chat.saveEdit(false);
@@ -25,7 +25,7 @@ export function TurnEditor(props: { chat: ChatScope; turn: TranscriptTurn }) {
       />
       <p class="muted small-text">{chat.editHint(props.turn)}</p>
       <div class="editor-actions">
-        <button type="button" onClick={() => chat.setEditing(null)}>
+        <button type="button" onClick={() => chat.closeEditor()}>
           Cancel
         </button>
         <Show when={props.turn === chat.pages.latestOfYours() && chat.pages.last()?.role === 'assistant'}>

@@ -1,25 +1,92 @@
-import { Show } from 'solid-js';
+import { createSignal, onCleanup, Show } from 'solid-js';
 import type { TranscriptTurn } from '../../engine/for-ui.ts';
 import { Avatar } from '../avatar.tsx';
+import { MenuButton, type MenuHandle, type MenuItem } from '../menu.tsx';
 import type { ChatScope } from './chat-scope.ts';
+import { replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { TurnEditor } from './turn-editor.tsx';
 import { VersionSwitcher } from './version-switcher.tsx';
 
-/** One turn of the story, with its controls: versions on the latest reply, Rewind to here on all but the last. */
+/** How long a finger rests on a message before its actions open. */
+const LONG_PRESS_MS = 500;
+
+/**
+ * One turn of the story. At rest it shows its speaker, its text and (on the latest reply) its
+ * versions and Regenerate; every other action is in its "Message actions" menu, one click, tap,
+ * long-press, right-click or key away.
+ */
 export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: TranscriptTurn | undefined }) {
   const chat = props.chat;
   const streaming = () => Boolean(chat.pages.streaming());
   const editingThis = () => chat.editing()?.turnId === props.turn.turnId;
+  const done = () => props.turn.status !== 'streaming';
+  const isLatestReply = () => props.turn === chat.pages.last() && chat.canRedoLast();
+  const [copied, setCopied] = createSignal(false);
+  let menu: MenuHandle | undefined;
+
+  const copy = async () => {
+    await navigator.clipboard.writeText(chat.textOf(props.turn));
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2_000);
+  };
+  const items = (): MenuItem[] => {
+    const turn = props.turn;
+    const busy = chat.sending() || streaming();
+    const list: MenuItem[] = [{ label: 'Copy', onSelect: () => void copy().catch(() => undefined) }];
+    if (done() && !editingThis()) list.push({ label: 'Edit', onSelect: () => chat.startEditing(turn) });
+    if (isLatestReply() && !streaming()) {
+      list.push({ label: 'Regenerate', onSelect: chat.regenerate, disabled: busy, hint: 'A new version of this reply' });
+      if (turn.text.trim()) list.push({ label: 'Continue', onSelect: chat.continueReply, disabled: busy, hint: 'Goes on from the last word' });
+    }
+    if (turn.role === 'assistant' && done()) {
+      const usage = turn.completionTokens !== null ? `${turn.promptTokens} → ${turn.completionTokens} tokens` : undefined;
+      list.push({ label: 'Why this reply?', onSelect: () => chat.inspect(turn.turnId), hint: usage });
+    }
+    if (props.next && !streaming()) list.push({ label: 'Rewind to here', onSelect: () => chat.rewindTo(props.next!.seq) });
+    if (done() && !streaming()) list.push({ label: 'Branch from here', onSelect: () => chat.branchFrom(turn.seq), disabled: chat.sending(), hint: 'A new chat with the story up to here' });
+    if (done()) list.push({ label: 'Delete', onSelect: () => chat.setHidden(turn.turnId, true), disabled: chat.sending(), danger: true });
+    return list;
+  };
+
+  // A finger resting on the message opens its actions (iOS sends no contextmenu for it).
+  let press: { timer: ReturnType<typeof setTimeout>; x: number; y: number } | undefined;
+  const endPress = () => {
+    if (press) clearTimeout(press.timer);
+    press = undefined;
+  };
+  onCleanup(endPress);
+  const selectedInside = (article: HTMLElement) => {
+    const selection = getSelection();
+    return Boolean(selection && !selection.isCollapsed && article.contains(selection.anchorNode));
+  };
+
   return (
     <article
       class={`turn ${props.turn.role}${chat.pages.beforeReset(props.turn) ? ' before-reset' : ''}`}
       data-status={props.turn.status}
       data-turn-id={props.turn.turnId}
       data-seq={props.turn.seq}
+      onContextMenu={(event) => {
+        // Selected words keep the browser's own menu (to copy them, look them up).
+        if (editingThis() || selectedInside(event.currentTarget)) return;
+        event.preventDefault();
+        menu?.open({ x: event.clientX, y: event.clientY });
+      }}
+      onPointerDown={(event) => {
+        if (event.pointerType !== 'touch' || editingThis()) return;
+        const { clientX: x, clientY: y } = event;
+        press = { x, y, timer: setTimeout(() => menu?.open({ x, y }), LONG_PRESS_MS) };
+      }}
+      onPointerMove={(event) => {
+        if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > 10) endPress();
+      }}
+      onPointerUp={endPress}
+      onPointerCancel={endPress}
     >
+      <Avatar client={chat.client} name={props.turn.speakerName} hash={chat.avatarOf(props.turn.speaker)} size="portrait" />
+      <div class="turn-body">
       <div class="speaker">
-        <Avatar client={chat.client} name={props.turn.speakerName} hash={chat.avatarOf(props.turn.speaker)} />
         <strong>{props.turn.speakerName}</strong>
         <Show when={props.turn.edited}>
           <span class="edited-mark">edited</span>
@@ -31,6 +98,15 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
             <i />
           </span>
         </Show>
+        <Show when={copied()}>
+          <span class="muted small-text" role="status">
+            Copied
+          </span>
+        </Show>
+        <span class="speaker-spacer" />
+        <MenuButton label="Message actions" class="icon-button message-actions" items={items} ref={(handle) => (menu = handle)}>
+          <span aria-hidden="true">⋯</span>
+        </MenuButton>
       </div>
       <Show
         when={editingThis()}
@@ -42,36 +118,16 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       >
         <TurnEditor chat={chat} turn={props.turn} />
       </Show>
-      <div class="turn-footer">
-        <Show when={props.turn === chat.pages.last() ? chat.versions() : null}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
-        <Show when={props.turn.role === 'assistant' && props.turn.completionTokens !== null}>
-          <p class="usage" title="Tokens: prompt → reply">
-            {props.turn.promptTokens} → {props.turn.completionTokens} tokens
-          </p>
-        </Show>
-        <Show when={props.turn.status !== 'streaming' && !editingThis()}>
-          <button type="button" class="small quiet turn-action" onClick={() => chat.setEditing({ turnId: props.turn.turnId, text: props.turn.text })}>
-            Edit
-          </button>
-          <button type="button" class="small quiet turn-action" onClick={() => chat.setHidden(props.turn.turnId, true)} disabled={chat.sending()}>
-            Delete
-          </button>
-        </Show>
-        <Show when={props.turn.role === 'assistant' && props.turn.status !== 'streaming'}>
-          <button type="button" class="small quiet turn-action" onClick={() => chat.setInspecting(props.turn.turnId)}>
-            Why this reply?
-          </button>
-        </Show>
-        <Show when={props.next && !streaming()}>
-          <button type="button" class="small quiet turn-action" onClick={() => chat.setRewindFrom(props.next!.seq)}>
-            Rewind to here
-          </button>
-        </Show>
-        <Show when={props.turn.status !== 'streaming' && !streaming()}>
-          <button type="button" class="small quiet turn-action" onClick={() => chat.branchFrom(props.turn.seq)} disabled={chat.sending()} title="A new chat with the story up to here">
-            Branch from here
-          </button>
-        </Show>
+      <Show when={(props.turn === chat.pages.last() && chat.versions()) || (isLatestReply() && !streaming() && !replyProblem(props.turn))}>
+        <div class="turn-footer">
+          <Show when={props.turn === chat.pages.last() ? chat.versions() : null}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
+          <Show when={isLatestReply() && !streaming() && !replyProblem(props.turn)}>
+            <button type="button" class="small quiet" onClick={chat.regenerate} disabled={chat.sending()} title="A new version of this reply">
+              Regenerate
+            </button>
+          </Show>
+        </div>
+      </Show>
       </div>
     </article>
   );

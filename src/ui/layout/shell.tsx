@@ -1,4 +1,4 @@
-import { A } from '@solidjs/router';
+import { A, useLocation } from '@solidjs/router';
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
@@ -48,8 +48,22 @@ export function Shell(props: ShellProps) {
   const banners = createDismissals();
   // On a phone the notices take one line until the reader opens them (CSS keys off data-open).
   const [noticesOpen, setNoticesOpen] = createSignal(false);
+  const location = useLocation();
+  const inChat = () => /^\/chats\/[^/]+/.test(location.pathname);
   return (
     <div class="shell">
+      <a
+        class="skip-link"
+        href="#content"
+        onClick={(event) => {
+          // Past the navigation and the notices: to the story when a chat is open, else the page.
+          event.preventDefault();
+          const target = document.querySelector<HTMLElement>('[role="log"][aria-label="Story"]') ?? document.getElementById('content');
+          target?.focus();
+        }}
+      >
+        {inChat() ? 'Skip to story' : 'Skip to content'}
+      </a>
       <nav class="rail" aria-label="Main">
         <div class="brand" aria-hidden="true">
           <span class="brand-mark">◆</span> <span class="brand-name">Roleplay Engine</span>
@@ -70,6 +84,15 @@ export function Shell(props: ShellProps) {
       <div class="main">
         <div class="notices" data-open={noticesOpen() ? 'true' : 'false'}>
         <div class="banners" role="status" aria-live="polite">
+          {/* Most pressing first: folded, the notices show only the first of them. */}
+          <Show when={props.notSaved}>
+            {(problem) => (
+              <p class="banner error" data-banner="not-saved" role="alert">
+                <span class="banner-text">{problem()}</span>
+                <Dismiss onClick={() => props.onDismissNotSaved()} />
+              </p>
+            )}
+          </Show>
           <Show when={props.status.storage === 'memory'}>
             <p class="banner warn" data-banner="memory">
               <span class="banner-text">
@@ -88,9 +111,25 @@ export function Shell(props: ShellProps) {
               </p>
             )}
           </Show>
+          <Show when={props.updateReady}>
+            <p class="banner info" data-banner="update">
+              <span class="banner-text">A new version is ready.</span>
+              <button type="button" onClick={() => props.onUpdate()}>
+                Reload to update
+              </button>
+            </p>
+          </Show>
           <Show when={props.relay.state === 'offline'}>
             <p class="banner" data-banner="offline">
               <span class="banner-text">Offline: your chats and memories are here to read; new replies need the relay.</span>
+            </p>
+          </Show>
+          <Show when={props.storageNearlyFull}>
+            <p class="banner warn" data-banner="storage-full">
+              <span class="banner-text">
+                Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some
+                space.
+              </span>
             </p>
           </Show>
           <Show when={props.relay.state === 'online' && props.relay.mode === 'demo' && banners.shown('demo')}>
@@ -110,30 +149,6 @@ export function Shell(props: ShellProps) {
               <Dismiss onClick={() => banners.dismiss('not-persisted')} />
             </p>
           </Show>
-          <Show when={props.notSaved}>
-            {(problem) => (
-              <p class="banner error" data-banner="not-saved" role="alert">
-                <span class="banner-text">{problem()}</span>
-                <Dismiss onClick={() => props.onDismissNotSaved()} />
-              </p>
-            )}
-          </Show>
-          <Show when={props.storageNearlyFull}>
-            <p class="banner warn" data-banner="storage-full">
-              <span class="banner-text">
-                Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some
-                space.
-              </span>
-            </p>
-          </Show>
-          <Show when={props.updateReady}>
-            <p class="banner info" data-banner="update">
-              <span class="banner-text">A new version is ready.</span>
-              <button type="button" onClick={() => props.onUpdate()}>
-                Reload to update
-              </button>
-            </p>
-          </Show>
         </div>
         <button
           type="button"
@@ -145,7 +160,9 @@ export function Shell(props: ShellProps) {
           {noticesOpen() ? 'Fewer' : 'More'}
         </button>
         </div>
-        <main class="content">{props.children}</main>
+        <main class="content" id="content" tabindex="-1">
+          {props.children}
+        </main>
       </div>
     </div>
   );
