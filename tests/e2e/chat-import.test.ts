@@ -73,6 +73,23 @@ describe('importing a SillyTavern chat', () => {
     expect(events.filter((e) => e.kind === 'chat_created')).toHaveLength(1);
   });
 
+  it('chooses the bot the file names, not the first one listed, and gives it every reply', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await setUp(page, 'Amy');
+    await setUp(page, 'Seraphina');
+    await page.goto(`${app.url}/`);
+    // A file big enough to be read after the bots are listed (how the wrong bot came to be chosen).
+    await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('Seraphina - 2024-2-1@10h00m00s.jsonl', stChat('Seraphina', 3_001)));
+    const preview = page.getByTestId('chat-preview');
+    await expect.poll(() => preview.textContent()).toMatch(/with Seraphina/);
+    expect(await preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Seraphina');
+    await preview.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.waitForURL(/\/chats\/[^/?]+$/);
+    await expect.poll(() => page.locator('.turn.assistant .speaker strong').last().textContent()).toBe('Seraphina');
+    expect(new Set(await page.locator('.turn.assistant .speaker strong').allTextContents())).toEqual(new Set(['Seraphina']));
+  });
+
   it('refuses a file with a bad line by its number, writing nothing; a chat can be imported for a card imported on the way', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/`);

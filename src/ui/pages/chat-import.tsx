@@ -46,11 +46,12 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
   const [cardFile, setCardFile] = createSignal<File | null>(null);
   const [error, setError] = createSignal<string | null>(null);
   const [progress, setProgress] = createSignal<ImportProgress | null>(null);
-  // The bot the file names, once both are known; the player can pick another.
+  // The bot the file names, once both are known (the file is read after the bots are listed: choosing
+  // before then chose the first bot); the player can pick another.
   createEffect(() => {
     const name = loaded()?.plan.characterName.toLowerCase();
     const list = bots();
-    if (!list || botId()) return;
+    if (!list || name === undefined || botId()) return;
     setBotId((list.find((b) => b.name.toLowerCase() === name) ?? list[0])?.id ?? '');
   });
   const chosenTitle = () => (title() ?? titleFrom(props.file.name)).trim();
