@@ -201,11 +201,16 @@ describe('playing a story', () => {
     await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
     const banner = page.locator('[data-banner="reply-problem"]');
     await expect.poll(() => banner.textContent()).toMatch(/rejected the API key. Check FEATHERLESS_API_KEY/);
+    // The failed reply is a clearly failed entry, not an empty "…" message; being empty, it is in no prompt.
+    expect(await lastReply(page).getByTestId('failed-reply').textContent()).toMatch(/^No reply: it failed/);
+    expect(await lastReply(page).locator('.story-text').count()).toBe(0);
     failNext = 503;
     await banner.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toMatch(/The model server had a problem \(503, overloaded\)\. Try again\./);
     await banner.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(async () => (await replyTexts(page)).at(-1), { timeout: 10_000 }).toMatch(/word59$/);
+    const lastPrompt = narratorCalls().at(-1)!.body as CompletionRequest;
+    expect(lastPrompt.messages.filter((m) => m.role === 'assistant' && !String(m.content).trim())).toEqual([]);
     expect(await banner.count()).toBe(0);
     expect(await page.locator('.turn.assistant').count()).toBe(2); // the kickoff and the one reply that stands
   });

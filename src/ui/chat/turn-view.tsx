@@ -23,6 +23,7 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
   const done = () => props.turn.status !== 'streaming';
   const isLatestReply = () => props.turn === chat.pages.last() && chat.canRedoLast();
   const [copied, setCopied] = createSignal(false);
+  const failedEmpty = () => props.turn.role === 'assistant' && replyProblem(props.turn)?.action === 'Retry' && !chat.textOf(props.turn).trim();
   let menu: MenuHandle | undefined;
 
   const copy = async () => {
@@ -111,9 +112,19 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       <Show
         when={editingThis()}
         fallback={
-          <div class="story-text">
-            <StoryText text={chat.textOf(props.turn)} ooc={chat.ooc()} />
-          </div>
+          <Show
+            when={failedEmpty()}
+            fallback={
+              <div class="story-text">
+                <StoryText text={chat.textOf(props.turn)} ooc={chat.ooc()} />
+              </div>
+            }
+          >
+            {/* Nothing arrived: not an empty message, and (being empty) in no prompt and no analysis. */}
+            <p class="failed-reply" data-testid="failed-reply">
+              No reply: it failed before a word arrived. Retry is below.
+            </p>
+          </Show>
         }
       >
         <TurnEditor chat={chat} turn={props.turn} />
