@@ -1,4 +1,5 @@
 import type { CompletionRequest } from './request-body.ts';
+import { fitToKickoff } from './demo-kickoff.ts';
 import { instanceOf, schemaInPrompt } from './demo-json.ts';
 
 /**
@@ -47,7 +48,9 @@ export function demoReply(request: CompletionRequest): string {
   const lastUser = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   if (wantsJson(request)) {
     const schema = schemaInPrompt(request.messages.map((m) => m.content).join('\n'));
-    return JSON.stringify(schema ? instanceOf(schema, topicOf(lastUser)) : {});
+    const proposal = schema ? instanceOf(schema, topicOf(lastUser)) : {};
+    const kickoff = /\nKickoff scene:\n([\s\S]*)$/.exec(lastUser)?.[1];
+    return JSON.stringify(kickoff ? fitToKickoff(proposal, kickoff) : proposal);
   }
   const name = speakerName(system);
   if (/\(Write .{1,80}'s next message in the story/.test(lastUser)) return demoDraft(lastUser, request);

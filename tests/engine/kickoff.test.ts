@@ -60,4 +60,27 @@ describe('kickoff', () => {
     expect(result).toMatchObject({ ok: true, calls: 1 });
     expect(() => engine.startChat(bot, result.value)).not.toThrow();
   });
+
+  it("the demo model's proposal takes the place, the time of day and a title from the kickoff's own words", async () => {
+    const propose = async (kickoff: string) => {
+      const llm = scriptedLlm((messages) =>
+        demoReply({ model: 'demo', messages: messages.map((m) => ({ role: m.role, content: m.content })), response_format: { type: 'json_object' } }),
+      );
+      const id = engine.newId();
+      engine.append([draft.bot(id, { kickoff })]);
+      const prompt = kickoffPrompt(engine.getBot(id)!, engine.getYou());
+      const result = await engine.classify(llm.client, kickoffSchema, prompt, { task: 'kickoff', fallback: defaultKickoff(engine.getBot(id)!, new Date()) });
+      expect(result).toMatchObject({ ok: true, calls: 1 });
+      return result.value;
+    };
+    const airship = await propose('The airship Meridian drifts above the clouds at dawn.');
+    expect(airship).toMatchObject({ title: 'The airship Meridian drifts above', place: { name: 'The airship Meridian', type: 'airship' } });
+    expect(airship.fictionTime).toMatch(/T06:00:00$/);
+    const forest = await propose('Deep in the old forest, at dusk, a fox watches you.');
+    expect(forest).toMatchObject({ title: 'Deep in the old forest', place: { name: 'The old forest', type: 'forest' } });
+    expect(forest.fictionTime).toMatch(/T19:00:00$/);
+    const tavern = await propose('You meet at the Rusty Anchor at 21:30 in 1923.');
+    expect(tavern.place.name).toBe('The Rusty Anchor');
+    expect(tavern.fictionTime).toMatch(/^1923-.*T21:30:00$/);
+  });
 });
