@@ -178,7 +178,7 @@ describe('lorebooks in play', () => {
     const count = await loadTokenCounter();
     const fired = () => engine.narratorPrompt(chat, engine.headSeq() + 1, count).parts.filter((p) => p.label.startsWith('lore:')).map((p) => p.text);
     expect(fired()).toEqual(['The reef is sharp.']);
-    expect(engine.listLorebooks()).toEqual([{ ref: { botId }, name: 'Vale’s waters', kind: 'card', entries: 2, enabled: 2 }]);
+    expect(engine.listLorebooks()).toEqual([{ ref: { botId }, name: 'Vale’s waters', kind: 'card', owner: 'Vale', entries: 2, enabled: 2 }]);
 
     const [reef, tide] = engine.lorebook({ botId })!.entryList;
     engine.saveLoreEntry({ botId }, { ...reef!, enabled: false, wholeWords: true });

@@ -13,6 +13,8 @@ export interface LorebookSummary {
   name: string;
   /** 'lorebook': imported on its own; 'card': came with a bot's card. */
   kind: 'lorebook' | 'card';
+  /** The bot whose card it came with (two cards' books often share a name, "Eldoria"). */
+  owner?: string;
   entries: number;
   enabled: number;
 }
@@ -93,10 +95,14 @@ export function listLorebooks(db: Db): LorebookSummary[] {
     )
     .map((r): LorebookSummary => ({ ref: { lorebookId: r.id }, name: r.name, kind: 'lorebook', entries: r.entries, enabled: r.enabled }));
   const cards = db
-    .all<{ bot_id: string }>('SELECT c.bot_id FROM bot_cards c JOIN bots b ON b.id = c.bot_id WHERE b.deleted_ts IS NULL ORDER BY b.name COLLATE NOCASE')
+    .all<{ bot_id: string; bot_name: string }>(
+      'SELECT c.bot_id, b.name AS bot_name FROM bot_cards c JOIN bots b ON b.id = c.bot_id WHERE b.deleted_ts IS NULL ORDER BY b.name COLLATE NOCASE',
+    )
     .flatMap((r): LorebookSummary[] => {
       const book = entriesOf(db, { botId: r.bot_id });
-      return book ? [{ ref: { botId: r.bot_id }, name: book.name, kind: 'card', entries: book.entries.length, enabled: book.entries.filter((e) => e.enabled).length }] : [];
+      return book
+        ? [{ ref: { botId: r.bot_id }, name: book.name, kind: 'card', owner: r.bot_name, entries: book.entries.length, enabled: book.entries.filter((e) => e.enabled).length }]
+        : [];
     });
   return [...own, ...cards];
 }
