@@ -44,7 +44,7 @@ export function hueOf(name: string): number {
  * A face: the stored picture when there is one, else the name's initials on the name's colour.
  * Decorative beside a written name (alt=""), so screen readers read the name once.
  */
-export function Avatar(props: { client: AppClient; name: string; hash: string | null | undefined; size?: 'small' | 'large' | 'portrait' }) {
+export function Avatar(props: { client: AppClient; name: string; hash: string | null | undefined; size?: 'small' | 'large' | 'portrait' | 'stage' }) {
   const [url] = createResource(
     () => props.hash || null,
     (hash) => pictureUrl(props.client, hash),

@@ -5,7 +5,7 @@ export interface MenuItem {
   label: string;
   onSelect: () => void;
   disabled?: boolean;
-  /** A quiet line under the label (a shortcut, what it will do). */
+  /** What it will do: its tooltip, and read after its name. */
   hint?: string;
   danger?: boolean;
 }
@@ -147,8 +147,9 @@ export function MenuButton(props: {
                   <button
                     type="button"
                     role="menuitem"
-                    // The hint describes the item; its name stays the label alone.
-                    aria-label={item().label}
+                    // The hint describes the item (a tooltip, and read after its name); the name
+                    // stays the label, which is all the item shows.
+                    title={item().hint}
                     aria-describedby={item().hint ? `${id}-hint-${index()}` : undefined}
                     classList={{ danger: Boolean(item().danger) }}
                     disabled={item().disabled}
@@ -160,7 +161,7 @@ export function MenuButton(props: {
                   >
                     <span>{item().label}</span>
                     <Show when={item().hint}>
-                      <span class="menu-hint" id={`${id}-hint-${index()}`}>
+                      <span class="visually-hidden" id={`${id}-hint-${index()}`}>
                         {item().hint}
                       </span>
                     </Show>

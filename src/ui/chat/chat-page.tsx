@@ -7,6 +7,7 @@ import { Composer } from './composer.tsx';
 import { PromptInspector } from './prompt-inspector.tsx';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { RewindDialog } from './rewind-dialog.tsx';
+import { SpeakerPortrait } from './speaker-portrait.tsx';
 import { StoryDrawer } from './drawer/story-drawer.tsx';
 import { createTranscriptPages } from './transcript-pages.ts';
 import { TranscriptView } from './transcript-view.tsx';
@@ -59,7 +60,10 @@ export function ChatPage() {
       <ChatHeader chat={chat} drawerOpen={drawerOpen()} onToggleDrawer={toggleDrawer} onDelete={deleteChat} />
       <div class="chat-body" data-drawer={drawerOpen() ? 'open' : 'closed'}>
         <div class="chat-main">
-          <TranscriptView chat={chat} ref={(el) => (scroller = el)} />
+          <div class="story-stage">
+            <TranscriptView chat={chat} ref={(el) => (scroller = el)} />
+            <SpeakerPortrait chat={chat} />
+          </div>
           <Show when={last() && !pages.streaming() ? replyProblem(last()!) : null}>
             {(problem) => (
               <div class="reply-problem" role="status" data-banner="reply-problem">

@@ -5,6 +5,7 @@ import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
+import { LookSection } from './look-section.tsx';
 import { SyncSection } from './sync-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
 import { ConnectionSection } from './connection-section.tsx';
@@ -83,6 +84,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
           <button type="submit">Save</button>
         </form>
       </Show>
+
+      <h2 id="look">Look</h2>
+      <LookSection />
 
       <h2 id="connection">Connection</h2>
       <p data-testid="relay-state">

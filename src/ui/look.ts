@@ -1,0 +1,84 @@
+import { createSignal } from 'solid-js';
+
+/**
+ * How the app looks on this device: its theme, text size, the story's reading width and the
+ * speaker's portrait beside it. A device's own choice (a phone and a laptop differ), so it lives in
+ * localStorage, not in the synced story; every tab of this browser follows a change at once.
+ */
+export interface Look {
+  theme: 'system' | 'dark' | 'light' | 'paper';
+  textSize: 'small' | 'medium' | 'large' | 'larger';
+  chatWidth: 'narrow' | 'comfortable' | 'wide' | 'full';
+  /** On wide screens, a large portrait of who is speaking beside the story. */
+  portrait: boolean;
+}
+
+export const LOOK_CHOICES = {
+  theme: [
+    ['system', 'As the system is'],
+    ['dark', 'Dark'],
+    ['light', 'Light'],
+    ['paper', 'Paper'],
+  ],
+  textSize: [
+    ['small', 'Small'],
+    ['medium', 'Medium'],
+    ['large', 'Large'],
+    ['larger', 'Larger'],
+  ],
+  chatWidth: [
+    ['narrow', 'Narrow'],
+    ['comfortable', 'Comfortable'],
+    ['wide', 'Wide'],
+    ['full', 'Full width'],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, string])[]>;
+
+const KEY = 'roleplay-engine/look';
+const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true };
+
+function read(): Look {
+  let stored: Partial<Look> = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<Look>;
+  } catch {
+    // A damaged value is forgotten: the defaults stand.
+  }
+  const pick = <K extends keyof typeof LOOK_CHOICES>(key: K): Look[K] =>
+    (LOOK_CHOICES[key].some(([value]) => value === stored[key]) ? stored[key] : DEFAULT[key]) as Look[K];
+  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), portrait: typeof stored.portrait === 'boolean' ? stored.portrait : DEFAULT.portrait };
+}
+
+const [look, setLookSignal] = createSignal<Look>(read());
+export { look };
+
+const prefersLight = () => globalThis.matchMedia?.('(prefers-color-scheme: light)').matches ?? false;
+
+/** Puts the look on the page: attributes the stylesheet keys off ("system" resolved to light or dark). */
+function apply(value: Look): void {
+  const root = document.documentElement;
+  root.dataset.theme = value.theme === 'system' ? (prefersLight() ? 'light' : 'dark') : value.theme;
+  root.dataset.themeChoice = value.theme;
+  root.dataset.textSize = value.textSize;
+  root.dataset.chatWidth = value.chatWidth;
+  root.dataset.portrait = value.portrait ? 'shown' : 'hidden';
+}
+
+export function setLook(change: Partial<Look>): void {
+  const next = { ...look(), ...change };
+  localStorage.setItem(KEY, JSON.stringify(next));
+  setLookSignal(next);
+  apply(next);
+}
+
+/** Before the first render, so the page never flashes in another theme; then follows the system and other tabs. */
+export function startLook(): void {
+  apply(look());
+  globalThis.matchMedia?.('(prefers-color-scheme: light)').addEventListener('change', () => apply(look()));
+  globalThis.addEventListener('storage', (event: StorageEvent) => {
+    if (event.key !== KEY) return;
+    const next = read();
+    setLookSignal(next);
+    apply(next);
+  });
+}

@@ -1,0 +1,34 @@
+import { For } from 'solid-js';
+import { look, LOOK_CHOICES, setLook, type Look } from '../look.ts';
+
+type Choice = keyof typeof LOOK_CHOICES;
+
+/** Settings → Look: theme, text size, the story's width and the speaker's portrait, on this device, at once. */
+export function LookSection() {
+  const group = (key: Choice, legend: string) => (
+    <fieldset class="look-choice">
+      <legend>{legend}</legend>
+      <div class="row">
+        <For each={LOOK_CHOICES[key]}>
+          {([value, label]) => (
+            <label class="check">
+              <input type="radio" name={`look-${key}`} value={value} checked={look()[key] === value} onChange={() => setLook({ [key]: value } as Partial<Look>)} /> {label}
+            </label>
+          )}
+        </For>
+      </div>
+    </fieldset>
+  );
+  return (
+    <div class="stack" data-testid="look-section">
+      {group('theme', 'Theme')}
+      {group('textSize', 'Text size')}
+      {group('chatWidth', 'Story width')}
+      <label class="check">
+        <input type="checkbox" checked={look().portrait} onChange={(event) => setLook({ portrait: event.currentTarget.checked })} /> Show the speaker’s portrait
+        beside the story on wide screens
+      </label>
+      <p class="muted small-text">Kept on this device only: a phone and a laptop can each look their own way.</p>
+    </div>
+  );
+}
