@@ -83,7 +83,7 @@ describe('Firefox', () => {
     await databaseReady(page);
     await waitUntil(page, () => Boolean(document.querySelector('textarea[aria-label="Message"], textarea')), 'the composer');
     const repliesBefore = await page.evaluate(() => document.querySelectorAll('.turn.assistant').length);
-    await page.type('textarea', 'Hello, captain.');
+    await page.type('textarea', '*waves* "**Hello**, captain." ~~No.~~ ((brb))');
     await page.keyboard.press('Enter');
     // The reply comes through the database worker, which runs under the same policy.
     await page.waitForFunction(
@@ -94,6 +94,24 @@ describe('Firefox', () => {
       { timeout: 30_000, polling: 100 },
       repliesBefore,
     );
+    // The player's line in its markdown; the reply's actions in their menu, closed by Esc onto its button.
+    const marks = await page.evaluate(() => {
+      const mine = [...document.querySelectorAll('.turn.user .story-text')].at(-1)!;
+      return [mine.querySelector('em')?.textContent, mine.querySelector('.speech strong')?.textContent, mine.querySelector('del')?.textContent, mine.querySelector('.ooc')?.textContent];
+    });
+    expect(marks).toEqual(['waves', 'Hello', 'No.', '((brb))']);
+    await waitUntil(page, () => document.querySelectorAll('.turn.assistant[data-status="done"]').length >= 2, 'the reply finishing');
+    await page.evaluate(() => ([...document.querySelectorAll<HTMLButtonElement>('.turn.assistant button[aria-label="Message actions"]')].at(-1)!).click());
+    await waitUntil(page, () => document.querySelectorAll('[role=menu] [role=menuitem]').length > 0, 'the message actions menu');
+    const offered = await page.evaluate(() => [...document.querySelectorAll('[role=menu] [role=menuitem]')].map((item) => item.firstElementChild?.textContent));
+    expect(offered).toEqual(['Copy', 'Edit', 'Regenerate', 'Continue', 'Why this reply?', 'Branch from here', 'Delete']);
+    await page.keyboard.press('Escape');
+    await waitUntil(page, () => !document.querySelector('[role=menu]') && document.activeElement?.getAttribute('aria-label') === 'Message actions', 'the menu closing onto its button');
+    // A theme chosen holds in Firefox too.
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/look', JSON.stringify({ theme: 'paper' })));
+    await page.reload();
+    await databaseReady(page);
+    expect(await page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).colorScheme])).toEqual(['paper', 'light']);
     for (const path of ['/bots', '/lore', '/settings', '/search']) {
       await page.goto(`${app.url}${path}`);
       await databaseReady(page);
