@@ -72,7 +72,7 @@ describe('faces', () => {
 
     await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => page.locator('.turn.assistant .speaker img.avatar').count()).toBe(1);
+    await expect.poll(() => page.locator('.turn.assistant > img.avatar.portrait').count()).toBe(1);
     await expect.poll(() => page.getByTestId('story-drawer').locator('img.avatar').count()).toBe(1);
     // You have no picture: your initials, on your name's colour.
     await expect.poll(() => page.getByTestId('story-drawer').locator('.avatar.generated').first().textContent()).toBe('AD');
