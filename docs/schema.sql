@@ -11,15 +11,15 @@ CREATE TABLE activity (
   attention TEXT NOT NULL,
   holding TEXT NOT NULL,                   -- JSON array of strings
   status TEXT NOT NULL,
-  updated_seq INTEGER NOT NULL,
+  updated_seq INTEGER NOT NULL, muted INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (chat_id, entity)
 ) STRICT;
 
-CREATE TRIGGER journal_activity_delete AFTER DELETE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'delete', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_activity_delete AFTER DELETE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'delete', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
 
 CREATE TRIGGER journal_activity_insert AFTER INSERT ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'activity', json_object('chat_id', NEW.chat_id, 'entity', NEW.entity), 'insert', NULL); END;
 
-CREATE TRIGGER journal_activity_update AFTER UPDATE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'update', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_activity_update AFTER UPDATE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'update', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
 
 CREATE TABLE bot_cards (
   bot_id TEXT PRIMARY KEY,
@@ -63,13 +63,13 @@ CREATE TABLE chat_state (
   weather TEXT NOT NULL,
   active_scene_id TEXT,
   narrative_anchor TEXT NOT NULL
-, director_note TEXT NOT NULL DEFAULT '') STRICT;
+, director_note TEXT NOT NULL DEFAULT '', reply_order TEXT NOT NULL DEFAULT 'named') STRICT;
 
-CREATE TRIGGER journal_chat_state_delete AFTER DELETE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'delete', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note)); END;
+CREATE TRIGGER journal_chat_state_delete AFTER DELETE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'delete', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
 
 CREATE TRIGGER journal_chat_state_insert AFTER INSERT ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'chat_state', json_object('chat_id', NEW.chat_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chat_state_update AFTER UPDATE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'update', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note)); END;
+CREATE TRIGGER journal_chat_state_update AFTER UPDATE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'update', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
 
 CREATE TABLE chats (
   id TEXT PRIMARY KEY,

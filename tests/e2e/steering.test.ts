@@ -69,7 +69,7 @@ describe('steering words', () => {
 });
 
 describe('group scenes', () => {
-  it('invites a guest from the drawer, who is voiced in the next reply; the guest leaves and comes back, in every tab', async () => {
+  it('invites a guest from the drawer, who answers in its own voice when named or given the turn, can be muted, and all answer in turn if asked; the guest leaves and comes back, in every tab', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/`);
     const chatId = await storyReady(page);
@@ -94,12 +94,42 @@ describe('group scenes', () => {
     await message.press('Enter');
     const replied = () => page.evaluate(() => [...document.querySelectorAll('.turn.assistant')].map((t) => t.getAttribute('data-status')));
     await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done']);
-    const guestPart = await page.evaluate(async (chatId) => {
-      const engine = (globalThis as any).roleplayEngine.engine;
-      const turn = (await engine.transcript(chatId)).turns.at(-1);
-      return (await engine.replyPrompt(chatId, turn.turnId)).parts.find((p: { label: string }) => p.label === 'guest: Theo');
-    }, chatId);
-    expect(guestPart.text).toContain('Theo (he/him): A lighthouse keeper.');
+    // Named, Theo answers in his own voice: the reply is his, with his face, from his own prompt.
+    const promptOf = () =>
+      page.evaluate(async (chatId) => {
+        const engine = (globalThis as any).roleplayEngine.engine;
+        const turn = (await engine.transcript(chatId)).turns.at(-1);
+        return (await engine.replyPrompt(chatId, turn.turnId)).parts as { label: string; text: string }[];
+      }, chatId);
+    const speakerOfLast = () => page.locator('.turn.assistant').last().locator('.speaker strong').textContent();
+    await expect.poll(speakerOfLast).toBe('Theo');
+    expect(await page.locator('.turn.assistant').last().locator('> .avatar').textContent()).toBe('TH');
+    expect((await promptOf()).find((p) => p.label === 'persona')!.text).toContain('Theo (he/him): A lighthouse keeper.');
+    expect((await promptOf()).some((p) => p.label === 'host: Mira')).toBe(true);
+
+    // Any bot present can be given the turn, from the composer or the drawer.
+    await (await replyOption(page, 'Let Mira speak')).click();
+    await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done']);
+    await expect.poll(speakerOfLast).toBe('Mira');
+    await drawer.getByRole('button', { name: 'Let Theo speak' }).click();
+    await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done', 'done']);
+    await expect.poll(speakerOfLast).toBe('Theo');
+
+    // Muted, Theo stays present but is never chosen: named or not, Mira answers; the other tab sees it.
+    await drawer.getByRole('button', { name: 'Mute Theo' }).click();
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Unmute Theo' }).isVisible()).toBe(true);
+    await message.fill('"Theo? Anything?"');
+    await message.press('Enter');
+    await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done', 'done', 'done']);
+    await expect.poll(speakerOfLast).toBe('Mira');
+    await drawer.getByRole('button', { name: 'Unmute Theo' }).click();
+
+    // Everyone answers, one after another: one line brings both replies.
+    await drawer.getByRole('combobox', { name: 'Who answers you' }).selectOption('all');
+    await message.fill('"Good night, both."');
+    await message.press('Enter');
+    await expect.poll(replied, { timeout: 30_000 }).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'done']);
+    expect(await page.locator('.turn.assistant .speaker strong').evaluateAll((names) => names.slice(-2).map((n) => n.textContent))).toEqual(['Mira', 'Theo']);
 
     await drawer.getByRole('button', { name: 'Theo leaves' }).click();
     await expect.poll(() => drawer.textContent()).toContain('Theo (away)');

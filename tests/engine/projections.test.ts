@@ -111,6 +111,7 @@ describe('chats, clock, places, scenes, activity', () => {
         attention: 'the charts',
         holding: ['compass'],
         status: 'present',
+        muted: false,
       },
     ]);
 

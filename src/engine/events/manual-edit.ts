@@ -7,6 +7,7 @@ import { supersede } from '../log/visibility.ts';
 import { markEdited, type EditTarget } from './edit-marks.ts';
 import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
 import { targetSchema, whereOf } from '../state/tracked-value.ts';
+import { REPLY_ORDERS } from '../turn/reply-order.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -32,13 +33,16 @@ const targets = {
     },
   },
   chat: { table: 'chats', fields: { title: requiredText(120) } },
-  chat_state: { table: 'chat_state', fields: { weather: shortText(200), narrativeAnchor: shortText(2_000), directorNote: shortText(2_000) } },
+  chat_state: {
+    table: 'chat_state',
+    fields: { weather: shortText(200), narrativeAnchor: shortText(2_000), directorNote: shortText(2_000), replyOrder: z.enum(REPLY_ORDERS) },
+  },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
   memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },
   turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },
   activity: {
     table: 'activity',
-    fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120) },
+    fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120), muted: z.union([z.literal(0), z.literal(1)]) },
   },
 } as const satisfies Record<string, { table: string; fields: Record<string, z.ZodType> }>;
 

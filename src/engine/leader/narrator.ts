@@ -13,6 +13,7 @@ import type { TokenCounter } from '../turn/tokens.ts';
 import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
 import type { PromptReport } from '../turn/prompt-report.ts';
+import { nextToAnswer } from '../turn/reply-order.ts';
 
 import { streamTopic, type StreamMessage } from './stream.ts';
 
@@ -142,8 +143,21 @@ export class NarratorService {
       this.turns.finishTurn(turn, result, report);
       this.deps.notify(false);
       this.deps.publish(topic, { turnId: turn.turnId, type: 'end' });
+      // Where everyone answers, the next present bot takes its turn (a stopped or failed reply ends the round).
+      if (!result.truncated) this.answerInTurn(turn.chatId);
     })();
     return { turnId: turn.turnId };
+  }
+
+  private answerInTurn(chatId: string): void {
+    try {
+      const next = nextToAnswer(this.deps.ctx.db, chatId);
+      if (!next) return;
+      this.stream(this.turns.beginTurn(chatId, '', undefined, next));
+      this.deps.notify(false);
+    } catch {
+      // The chat went on another way meanwhile (a turn started from a tab, the chat deleted): nothing to chain.
+    }
   }
 
   /**
@@ -195,6 +209,13 @@ export const narratorCalls = {
     rebuilds: true,
     run(env: NarratorEnv, chatId: string): { turnId: string } {
       return env.narrator.stream(turnCommands(env).regenerate(chatId, env.commandId));
+    },
+  }),
+  /** "Let <name> speak": that bot, present in the scene, answers next (muted or not). */
+  letSpeak: defineCommand({
+    args: z.tuple([id, id]),
+    run(env: NarratorEnv, chatId: string, botId: string): { turnId: string } {
+      return env.narrator.stream(turnCommands(env).beginTurn(chatId, '', env.commandId, botId));
     },
   }),
   /** "Continue": the latest reply streams on from its last word, as part of the same reply. */

@@ -9,6 +9,7 @@ import { editedValues, latestEdit } from './state-edits.ts';
 import { z } from 'zod';
 import { defineQuery, id } from '../call.ts';
 import { TRACKED_TABLES } from '../state/tracked-values.ts';
+import type { ReplyOrder } from '../turn/reply-order.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -30,6 +31,8 @@ export interface Activity {
   attention: string;
   holding: string[];
   status: string;
+  /** Kept present but silent: never given the turn unless the player asks ("Let <name> speak"). */
+  muted: boolean;
 }
 
 export interface Edge {
@@ -51,6 +54,8 @@ export interface ChatState {
   narrativeAnchor: string;
   /** The player's standing instruction to the narrator, told near the end of every prompt ('' when none). */
   directorNote: string;
+  /** Who answers the player when guests are present (turn/reply-order.ts). */
+  replyOrder: ReplyOrder;
   /** This chat's own sampling knobs (null: it follows the global settings). */
   sampler: SamplerOverrides | null;
   /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
@@ -78,6 +83,7 @@ interface StateRow {
   weather: string;
   narrative_anchor: string;
   director_note: string;
+  reply_order: ReplyOrder;
   chat_deleted: number | null;
   bot_deleted: number | null;
   scene_id: string | null;
@@ -100,7 +106,7 @@ export const samplerFor = (db: Db, chatId: string): Sampler => effectiveSampler(
 
 export function chatState(db: Db, chatId: string): ChatState | undefined {
   const state = db.get<StateRow>(
-    `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor, s.director_note,
+    `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor, s.director_note, s.reply_order,
        c.deleted_ts AS chat_deleted, (SELECT b.deleted_ts FROM bots b WHERE b.id = c.bot_id) AS bot_deleted,
        sc.id AS scene_id, sc.participants, sc.opened_fiction_time, sc.container_id AS scene_container
      FROM chats c JOIN chat_state s ON s.chat_id = c.id
@@ -112,7 +118,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
 
   const activities = db
     .all<Record<string, string | null>>(
-      `SELECT entity, container_id, slot, posture, action, attention, holding, status
+      `SELECT entity, container_id, slot, posture, action, attention, holding, status, muted
        FROM activity WHERE chat_id = ? ORDER BY entity = 'you' DESC, entity`,
       [chatId],
     )
@@ -126,6 +132,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
         attention: r.attention!,
         holding: JSON.parse(r.holding!) as string[],
         status: r.status!,
+        muted: Number(r.muted) === 1,
       }),
     );
 
@@ -182,6 +189,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     weather: state.weather,
     narrativeAnchor: state.narrative_anchor,
     directorNote: state.director_note,
+    replyOrder: state.reply_order,
     sampler: chatSampler(db, chatId),
     deleted: state.chat_deleted !== null ? 'chat' : state.bot_deleted !== null ? 'bot' : null,
     scene:

@@ -8,20 +8,20 @@ import { trackedValueOf } from '../state/tracked-values.ts';
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
   switch (target.type) {
     case 'chat_state': {
-      const row = db.get<{ weather: string; narrative_anchor: string; director_note: string }>(
-        'SELECT weather, narrative_anchor, director_note FROM chat_state WHERE chat_id = ?',
+      const row = db.get<{ weather: string; narrative_anchor: string; director_note: string; reply_order: string }>(
+        'SELECT weather, narrative_anchor, director_note, reply_order FROM chat_state WHERE chat_id = ?',
         [chatId],
       );
-      return row && ({ weather: row.weather, narrativeAnchor: row.narrative_anchor, directorNote: row.director_note } as Record<string, unknown>)[field];
+      return row && ({ weather: row.weather, narrativeAnchor: row.narrative_anchor, directorNote: row.director_note, replyOrder: row.reply_order } as Record<string, unknown>)[field];
     }
     case 'chat':
       return db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [chatId])?.title;
     case 'activity': {
-      const row = db.get<{ slot: string; posture: string; attention: string; verb: string }>(
-        "SELECT slot, posture, attention, json_extract(action, '$.verb') AS verb FROM activity WHERE chat_id = ? AND entity = ?",
+      const row = db.get<{ slot: string; posture: string; attention: string; verb: string; muted: number }>(
+        "SELECT slot, posture, attention, json_extract(action, '$.verb') AS verb, muted FROM activity WHERE chat_id = ? AND entity = ?",
         [chatId, target.entity],
       );
-      return row && ({ slot: row.slot, posture: row.posture, attention: row.attention, doing: row.verb } as Record<string, unknown>)[field];
+      return row && ({ slot: row.slot, posture: row.posture, attention: row.attention, doing: row.verb, muted: row.muted } as Record<string, unknown>)[field];
     }
     case 'edge': {
       const row = db.get<{ affinity: number; trust: number; summary: string }>('SELECT affinity, trust, summary FROM edges WHERE chat_id = ? AND source = ? AND target = ?', [

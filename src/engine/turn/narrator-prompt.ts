@@ -36,7 +36,11 @@ export function narratorPrompt(
 ): AssembledPrompt & { report: PromptReport } {
   const drawer = chatState(db, chatId);
   if (!drawer) throw new Error(`No chat ${chatId}`);
-  const bot = getBot(db, drawer.botId);
+  // Whose reply this is: the host's, or a guest's given the turn. Theirs is the voice, the card,
+  // the lore and the memories; everyone else present is voiced beside them.
+  const speaking =
+    mode === 'reply' ? (db.get<{ speaker: string }>("SELECT speaker FROM transcript WHERE chat_id = ? AND seq = ? AND role = 'assistant'", [chatId, replySeq])?.speaker ?? drawer.botId) : drawer.botId;
+  const bot = getBot(db, speaking);
   const you = getYou(db);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
@@ -44,7 +48,7 @@ export function narratorPrompt(
   // {{char}} stands for. Names in the card's texts are filled in here, at prompt time.
   const card = db.get<{ nickname: string; system_prompt: string; post_history: string }>(
     'SELECT nickname, system_prompt, post_history FROM bot_cards WHERE bot_id = ?',
-    [drawer.botId],
+    [speaking],
   );
   const fill = (text: string) => substituteNames(text, { char: card?.nickname || botName, user: youName });
   const nameOf = (entity: EntityRef) => (entity === 'you' ? youName : (drawer.names[entity] ?? 'someone'));
@@ -72,7 +76,7 @@ export function narratorPrompt(
   // The story before this reply, read once: the lore scans its end, the history below tells it.
   const page = chatTranscript(db, chatId, { limit: HISTORY_LIMIT, beforeSeq: replySeq });
   const shown = page.turns.filter((t) => t.status !== 'streaming' && !t.hidden);
-  const lore = firedLore(db, chatId, drawer.botId, shown.slice(-LORE_SCAN), count);
+  const lore = firedLore(db, chatId, speaking, shown.slice(-LORE_SCAN), count);
   const loreParts = (placement: 'before_char' | 'after_char') => {
     for (const hit of lore.filter((f) => f.entry.placement === placement)) {
       system(hit.entry.constant ? 'must' : 'should', `lore: ${hit.entry.name ? `${hit.entry.name} (${hit.key})` : hit.key}`.slice(0, 120), fill(hit.entry.content), 4);
@@ -81,13 +85,14 @@ export function narratorPrompt(
   loreParts('before_char');
   system('must', 'persona', `${botName}${bot?.pronouns ? ` (${bot.pronouns})` : ''}: ${fill(bot?.persona ?? '')}${bot?.traits.length ? `\nTraits: ${bot.traits.join(', ')}.` : ''}`);
   loreParts('after_char');
-  // Guests present are the narrator's to voice too, each knowing only what they witnessed.
-  const guests = (castOf(db, chatId)?.present ?? []).filter((m) => m.role === 'guest');
+  if (speaking !== drawer.botId) system('must', 'turn', `It is ${botName}'s turn: ${botName} speaks and acts now; the others present may react, briefly.`);
+  // The others present are the narrator's to voice too, each knowing only what they witnessed.
+  const guests = (castOf(db, chatId)?.present ?? []).filter((m) => m.role !== 'you' && m.ref !== speaking);
   for (const guest of guests) {
     const guestBot = getBot(db, guest.ref);
     system(
       'must',
-      `guest: ${guest.name}`,
+      `${guest.role}: ${guest.name}`,
       `Also here, and yours to voice: ${guest.name}${guestBot?.pronouns ? ` (${guestBot.pronouns})` : ''}: ${guestBot?.persona ?? ''}\n` +
         `${guest.name} knows only what ${guest.name} saw and heard while present; what was said while ${guest.name} was away is unknown to ${guest.name}. ` +
         `When several people speak, make clear who says what.`,
@@ -121,7 +126,7 @@ export function narratorPrompt(
       `feelings: ${nameOf(edge.source)} → ${nameOf(edge.target)}`,
       `${nameOf(edge.source)} toward ${nameOf(edge.target)}: affinity ${Math.round(edge.affinity)}/100, trust ${Math.round(edge.trust)}/100.` +
         `${edge.summary ? ` ${edge.summary}` : ''}${known}`,
-      edge.source === drawer.botId ? 7 : 5,
+      edge.source === speaking ? 7 : 5,
     );
   }
   // After a reset of the host, the story before it stays readable but is no longer told.
@@ -152,15 +157,16 @@ export function narratorPrompt(
   // What the bot remembers: its pinned memories, and the ones that fit this moment best. Only what
   // it witnessed, as the host: both lists filter on the host witness flag.
   const recall = (m: Memory) => `- (${describeFictionTime(m.fictionTime)}) ${m.summary}`;
-  const pinned = pinnedMemories(db, chatId, drawer.botId, 'host');
+  const role = speaking === drawer.botId ? 'host' : 'guest';
+  const pinned = pinnedMemories(db, chatId, speaking, role);
   system('should', 'pinned memories', pinned.length ? `${botName} will never forget:\n${pinned.map(recall).join('\n')}` : '', 8);
   // A memory of a turn still in the recent history would say it twice. Its tail is the reply's
   // text (or, for a long reply cut to fit a memory, a stretch of it), so that is what is looked for.
   const recentText = kept.map((k) => k.text);
   const recalled = searchMemories(db, {
-    ownerId: drawer.botId,
+    ownerId: speaking,
     chatId,
-    role: 'host',
+    role,
     query: [answering?.text ?? history.at(-1)?.text ?? '', drawer.place?.name ?? '', drawer.activities.map((a) => a.action.verb).join(' ')].join('\n'),
     k: settings.retrievalK,
     now: drawer.fictionTime,
@@ -169,11 +175,11 @@ export function narratorPrompt(
     return !tail || !recentText.some((t) => t.includes(tail));
   });
   system('should', 'recalled memories', recalled.length ? `${botName} remembers:\n${recalled.map(recall).join('\n')}` : '', 6);
-  // Each guest's own memories, only those the guest role witnessed: nothing said while they were away.
+  // Each other's own memories, only those their role witnessed: nothing said while they were away.
   for (const guest of guests) {
     const theirs = [
-      ...pinnedMemories(db, chatId, guest.ref, 'guest'),
-      ...searchMemories(db, { ownerId: guest.ref, chatId, role: 'guest', query: answering?.text ?? history.at(-1)?.text ?? '', k: settings.retrievalK, now: drawer.fictionTime }),
+      ...pinnedMemories(db, chatId, guest.ref, guest.role),
+      ...searchMemories(db, { ownerId: guest.ref, chatId, role: guest.role, query: answering?.text ?? history.at(-1)?.text ?? '', k: settings.retrievalK, now: drawer.fictionTime }),
     ];
     const unique = theirs.filter((m, i) => theirs.findIndex((o) => o.id === m.id) === i);
     system('should', `${guest.name}'s memories`, unique.length ? `${guest.name} remembers:\n${unique.map(recall).join('\n')}` : '', 5);

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { castOf } from '../analysis/cast.ts';
+import { castOf, type CastMember } from '../analysis/cast.ts';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -11,6 +11,11 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function speakerOf(db: Db, chatId: string, text: string, host: string): string {
   const bots = castOf(db, chatId)?.present.filter((m) => m.role !== 'you') ?? [];
   if (bots.length < 2) return host;
+  return firstNamed(bots, text) ?? host;
+}
+
+/** Of these bots, the one whose name (its full name, or its first word) comes first in `text`. */
+export function firstNamed(bots: readonly Pick<CastMember, 'ref' | 'name'>[], text: string): string | undefined {
   let best: { ref: string; at: number } | null = null;
   for (const bot of bots) {
     const names = [...new Set([bot.name, bot.name.split(/\s+/)[0]!])].filter((n) => n.length > 1);
@@ -19,5 +24,5 @@ export function speakerOf(db: Db, chatId: string, text: string, host: string): s
       if (at >= 0 && (best === null || at < best.at)) best = { ref: bot.ref, at };
     }
   }
-  return best?.ref ?? host;
+  return best?.ref;
 }

@@ -13,6 +13,7 @@ import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { speakerOf } from './speaker.ts';
+import { canSpeak, chooseSpeaker } from './reply-order.ts';
 import { z } from 'zod';
 import { defineCommand, id } from '../call.ts';
 
@@ -97,14 +98,19 @@ export function turnCommands(ctx: LogContext) {
   }
 
   return {
-    /** The user's turn (if they wrote anything) and the start of the narrator's reply, in one command. */
-    beginTurn(chatId: string, text: string, commandId?: string): StartedTurn {
+    /**
+     * The user's turn (if they wrote anything) and the start of the reply, in one command. The reply
+     * is `asked`'s when the player gave that bot the turn, else whoever the chat's reply order picks.
+     */
+    beginTurn(chatId: string, text: string, commandId?: string, asked?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
-        const speaker = hostOf(chatId);
+        hostOf(chatId);
         refuseWhileStreaming(chatId);
+        if (asked !== undefined && !canSpeak(db, chatId, asked)) throw new CommandRejectedError('Only someone present in the scene can be given the turn.');
         const settings = readSettings(db);
         const trimmed = text.trim();
         const segments = trimmed ? parseUserText(trimmed, { oocMarker: settings.oocMarker }) : [];
+        const speaker = asked ?? chooseSpeaker(db, chatId, trimmed ? inCharacterText(segments) : '');
         const turnId = ctx.newId();
         const drafts: EventDraft[] = [
           ...(trimmed ? [{ kind: 'user_turn' as const, chatId, payload: { turnId: ctx.newId(), text: trimmed, segments } }] : []),
@@ -140,7 +146,9 @@ export function turnCommands(ctx: LogContext) {
             payload: {
               turnId: turn.turnId,
               // With guests present the narrator voices several: the reply is whoever it names first.
-              speaker: speakerOf(db, turn.chatId, result.text, turn.speaker),
+              // A reply given to a guest stays theirs; the host's goes to whoever it names first
+              // when the narrator wrote the scene for everyone.
+              speaker: turn.speaker === hostOf(turn.chatId) ? speakerOf(db, turn.chatId, result.text, turn.speaker) : turn.speaker,
               model: turn.model,
               text: result.text,
               truncated: result.truncated,
@@ -244,9 +252,14 @@ export function turnCommands(ctx: LogContext) {
     /** A new reply in place of the last one, which stays in the log as an earlier version. */
     regenerate(chatId: string, commandId?: string): StartedTurn {
       return command(ctx, commandId, (stampFirst) => {
-        const speaker = hostOf(chatId);
+        const host = hostOf(chatId);
         refuseWhileStreaming(chatId);
-        const last = db.get<{ seq: number; role: string; model: string | null }>('SELECT seq, role, model FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
+        const last = db.get<{ seq: number; role: string; model: string | null; speaker: string }>(
+          'SELECT seq, role, model, speaker FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1',
+          [chatId],
+        );
+        // A new version of a guest's reply is the guest's again.
+        const speaker = last?.role === 'assistant' && canSpeak(db, chatId, last.speaker) ? last.speaker : host;
         if (!last) throw new CommandRejectedError('There is no reply to regenerate yet.');
         refuseBeforeReset(chatId, last.seq);
         if (last.role === 'assistant') refuseOpening(last.model);

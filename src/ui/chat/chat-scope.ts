@@ -105,6 +105,18 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       followReply();
       void run(() => client.engine.continueReply(chatId()));
     },
+    /** "Let <name> speak": that bot answers next. */
+    letSpeak: (botId: string) => {
+      followReply();
+      void run(() => client.engine.letSpeak(chatId(), botId));
+    },
+    /** The bots present who may be given the turn, when there is more than one (a group scene). */
+    voices: createMemo((): { id: string; name: string }[] => {
+      const state = header();
+      if (!state) return [];
+      const present = state.activities.filter((a) => a.entity !== 'you' && a.status === 'present');
+      return present.length > 1 ? present.map((a) => ({ id: a.entity, name: state.names[a.entity] ?? 'Someone' })) : [];
+    }),
     startEditing(turn: TranscriptTurn) {
       rememberOpener();
       setEditing({ turnId: turn.turnId, text: turn.text });

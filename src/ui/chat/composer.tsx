@@ -85,6 +85,8 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
       // A reply with a problem offers its own Regenerate or Retry, in its banner.
       if (!replyProblem(last()!)) items.push({ label: 'Regenerate', onSelect: chat.regenerate, disabled: chat.sending(), hint: 'A new version of the last reply' });
     }
+    // In a group scene, any bot present can be given the turn.
+    for (const voice of chat.voices()) items.push({ label: `Let ${voice.name} speak`, onSelect: () => chat.letSpeak(voice.id), disabled: chat.sending() });
     items.push({ label: "Director's note", onSelect: props.onDirectorNote, hint: 'Steer the narrator without saying it aloud' });
     return items;
   };

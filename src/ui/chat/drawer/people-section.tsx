@@ -13,6 +13,24 @@ export function PeopleSection(props: { d: DrawerScope }) {
     <Show when={d.drawer().activities.length > 0}>
       <section aria-labelledby="drawer-people">
         <h2 id="drawer-people">Who is doing what</h2>
+        <Show when={d.drawer().activities.filter((a) => a.entity !== 'you').length > 1}>
+          <label class="reply-order small-text">
+            Who answers you
+            <select
+              value={d.drawer().replyOrder}
+              disabled={d.busy()}
+              onChange={(event) => {
+                const order = event.currentTarget.value;
+                void d.act(() => d.edit({ type: 'chat_state' }, 'replyOrder')(order));
+              }}
+            >
+              <option value="named">Whoever you name, else each in turn</option>
+              <option value="rotate">Each in turn</option>
+              <option value="all">Everyone, one after another</option>
+              <option value="asked">{d.name(d.drawer().botId)}, unless you give another the turn</option>
+            </select>
+          </label>
+        </Show>
         <ul class="plain">
           <For each={d.drawer().activities}>
             {(a) => (
@@ -21,6 +39,20 @@ export function PeopleSection(props: { d: DrawerScope }) {
                 <strong>{d.name(a.entity)}</strong>
                 <Show when={a.status !== 'present'}>
                   <span class="muted"> ({a.status})</span>
+                </Show>
+                <Show when={a.muted}>
+                  <span class="muted"> (muted)</span>
+                </Show>
+                {/* In a group scene, each bot present can be given the turn, or kept silent. */}
+                <Show when={a.entity !== 'you' && a.status === 'present' && d.drawer().activities.filter((o) => o.entity !== 'you' && o.status === 'present').length > 1}>
+                  <span class="voice-actions">
+                    <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.letSpeak(d.chatId(), a.entity))}>
+                      Let {d.name(a.entity)} speak
+                    </button>
+                    <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.edit({ type: 'activity', entity: a.entity }, 'muted')(a.muted ? 0 : 1))}>
+                      {a.muted ? `Unmute ${d.name(a.entity)}` : `Mute ${d.name(a.entity)}`}
+                    </button>
+                  </span>
                 </Show>
                 {/* A guest comes and goes; the host and you stay. */}
                 <Show when={a.entity !== 'you' && a.entity !== d.drawer().botId}>
