@@ -160,14 +160,17 @@ export function MenuButton(props: {
                     }}
                   >
                     <span>{item().label}</span>
-                    <Show when={item().hint}>
-                      <span class="visually-hidden" id={`${id}-hint-${index()}`}>
-                        {item().hint}
-                      </span>
-                    </Show>
                   </button>
                   );
                 }}
+              </For>
+              {/* Descriptions, outside the items so no item's name holds more than its label. */}
+              <For each={labels()}>
+                {(label, index) => (
+                  <span hidden id={`${id}-hint-${index()}`}>
+                    {props.items().find((candidate) => candidate.label === label)?.hint ?? ''}
+                  </span>
+                )}
               </For>
             </div>
           </Portal>
