@@ -78,13 +78,13 @@ CREATE TABLE chats (
   created_ts INTEGER NOT NULL,
   created_seq INTEGER NOT NULL,
   last_seq INTEGER NOT NULL                -- newest event of this chat, for "newest first"
-, deleted_ts INTEGER, sampler TEXT) STRICT;
+, deleted_ts INTEGER, sampler TEXT, persona_id TEXT) STRICT;
 
-CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler)); END;
+CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id)); END;
 
 CREATE TRIGGER journal_chats_insert AFTER INSERT ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.id, 'chats', json_object('id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler)); END;
+CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler, persona_id ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id)); END;
 
 CREATE TABLE classifier_failures (
   seq INTEGER PRIMARY KEY,                 -- the classifier_failed event
@@ -422,7 +422,7 @@ CREATE TABLE "transcript" (
   error TEXT,
   analyzed_seq INTEGER,
   edited INTEGER NOT NULL DEFAULT 0,
-  hidden INTEGER NOT NULL DEFAULT 0, sent_at INTEGER,
+  hidden INTEGER NOT NULL DEFAULT 0, sent_at INTEGER, persona_id TEXT,
   PRIMARY KEY (chat_id, turn_id)
 ) STRICT;
 
@@ -432,11 +432,11 @@ CREATE INDEX transcript_by_seq ON transcript (seq);
 
 CREATE INDEX transcript_unanalyzed ON transcript (chat_id, seq) WHERE role = 'assistant' AND analyzed_seq IS NULL;
 
-CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at)); END;
+CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id)); END;
 
 CREATE TRIGGER journal_transcript_insert AFTER INSERT ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'transcript', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at)); END;
+CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id)); END;
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
@@ -474,10 +474,13 @@ CREATE TABLE visibility (
 
 CREATE INDEX visibility_by_rewind ON visibility (hidden_by) WHERE hidden_by IS NOT NULL;
 
-CREATE TABLE you (
-  id TEXT PRIMARY KEY CHECK (id = 'you'),
+CREATE TABLE "you" (
+  id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
   pronouns TEXT NOT NULL,
   persona TEXT NOT NULL,
-  updated_seq INTEGER NOT NULL
-, avatar TEXT) STRICT;
+  updated_seq INTEGER NOT NULL,
+  avatar TEXT,
+  is_default INTEGER NOT NULL DEFAULT 0,
+  removed INTEGER NOT NULL DEFAULT 0
+) STRICT;

@@ -114,6 +114,8 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     listBots: [],
     getBot: [bot],
     getYou: [],
+    listPersonas: [],
+    chatPersona: [chat],
     listChats: [],
     transcript: [chat, { limit: 50 }],
     chatState: [chat],

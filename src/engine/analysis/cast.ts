@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { personaOf } from '../authoring/personas.ts';
 import type { ChatRole } from '../memory/memory-row.ts';
 
 export interface CastMember {
@@ -29,7 +30,7 @@ export interface Cast {
 export function castOf(db: Db, chatId: string): Cast | undefined {
   const chat = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
   if (!chat) return undefined;
-  const you = db.get<{ name: string }>("SELECT name FROM you WHERE id = 'you'")?.name ?? 'You';
+  const you = personaOf(db, chatId)?.name ?? 'You';
   const status = new Map(
     db.all<{ entity: string; status: string }>('SELECT entity, status FROM activity WHERE chat_id = ?', [chatId]).map((r) => [r.entity, r.status]),
   );

@@ -6,6 +6,7 @@ import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
 import { checkAvatar } from './images.ts';
+import { defaultPersona } from './personas.ts';
 
 /** A read model sent back as a form (its `avatar: null`) means no picture: the field is left out, as events expect. */
 function withoutEmptyAvatar(fields: unknown): unknown {
@@ -20,7 +21,7 @@ function withoutEmptyAvatar(fields: unknown): unknown {
  * is refused with the field and the rule named, and nothing is written.
  */
 export const authoringCalls = {
-  /** Saves who you are; there is one you, and saving again replaces it. */
+  /** Saves who you are by default (Settings' "Who you are"): the default persona, replaced. */
   saveYou: defineCommand({
     args: z.tuple([z.unknown()]),
     run(ctx, given: unknown): void {
@@ -30,7 +31,77 @@ export const authoringCalls = {
         ctx.commandId,
         (stampFirst) => {
           checkAvatar(ctx, fields);
-          appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: fields as never }]));
+          const personaId = defaultPersona(ctx.db)?.id ?? 'you';
+          appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: { ...(fields as object), ...(personaId === 'you' ? {} : { personaId }) } as never }]));
+        },
+        () => undefined,
+      );
+    },
+  }),
+
+  /** Creates a persona (`personaId` null) or saves one; answers its id. */
+  savePersona: defineCommand({
+    args: z.tuple([z.unknown(), z.union([z.literal('you'), id]).nullable()]),
+    run(ctx, given: unknown, personaId: string | null): string {
+      const fields = withoutEmptyAvatar(given);
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          if (personaId !== null && !ctx.db.get("SELECT 1 AS x FROM you WHERE id = ? AND removed = 0", [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+          checkAvatar(ctx, fields);
+          const target = personaId ?? ctx.newId();
+          appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: { ...(fields as object), ...(target === 'you' ? {} : { personaId: target }) } as never }]));
+          return target;
+        },
+        (first) => (first.payload as { personaId?: string }).personaId ?? 'you',
+      );
+    },
+  }),
+
+  /** The persona new chats (and chats that chose none) play. */
+  setDefaultPersona: defineCommand({
+    args: z.tuple([z.union([z.literal('you'), id])]),
+    run(ctx, personaId: string): void {
+      command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+          appendEvents(ctx, stampFirst([{ kind: 'default_persona_set', payload: { personaId } }]));
+        },
+        () => undefined,
+      );
+    },
+  }),
+
+  /** Puts a persona away (not the first): chats that played it play the default; their lines keep its name. */
+  removePersona: defineCommand({
+    args: z.tuple([id]),
+    run(ctx, personaId: string): void {
+      command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+          appendEvents(ctx, stampFirst([{ kind: 'persona_removed', payload: { personaId } }]));
+        },
+        () => undefined,
+      );
+    },
+  }),
+
+  /** Who you play in this chat from now on: an event of the story, so it follows rewind, branch and sync. */
+  choosePersona: defineCommand({
+    args: z.tuple([id, z.union([z.literal('you'), id])]),
+    run(ctx, chatId: string, personaId: string): void {
+      command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          if (!ctx.db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat is no longer there.');
+          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+          appendEvents(ctx, stampFirst([{ kind: 'chat_persona_chosen', chatId, payload: { personaId } }]));
         },
         () => undefined,
       );

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { DEFAULT_PERSONA_SQL, listPersonas, personaOf } from './personas.ts';
 import { z } from 'zod';
 import { defineQuery, id, none } from '../call.ts';
 
@@ -75,8 +76,9 @@ export function getBot(db: Db, id: string): Bot | undefined {
   return row && toBot(row);
 }
 
+/** The default persona: who a new chat plays, and the one Settings' "Who you are" shows. */
 export function getYou(db: Db): You | undefined {
-  return db.get<You>("SELECT name, pronouns, persona, avatar FROM you WHERE id = 'you'");
+  return db.get<You>(`SELECT name, pronouns, persona, avatar FROM you WHERE id = ${DEFAULT_PERSONA_SQL}`);
 }
 
 export interface StoredImage {
@@ -108,6 +110,10 @@ export const authoredCalls = {
   listBots: defineQuery({ args: none, reads: ['bots'], run: ({ db }) => listBots(db) }),
   getBot: defineQuery({ args: z.tuple([id]), reads: ['bots'], run: ({ db }, botId) => getBot(db, botId) }),
   getYou: defineQuery({ args: none, reads: ['you'], run: ({ db }) => getYou(db) }),
+  /** Every persona of yours, the first first; which is the default. */
+  listPersonas: defineQuery({ args: none, reads: ['you'], run: ({ db }) => listPersonas(db) }),
+  /** Who you play in this chat. */
+  chatPersona: defineQuery({ args: z.tuple([id]), reads: ['you', 'chats'], run: ({ db }, chatId: string) => personaOf(db, chatId) ?? null }),
   /** A stored picture, by hash: never changes once stored. */
   image: defineQuery({ args: z.tuple([z.string().max(64)]), reads: ['images'], run: ({ db }, hash) => getImage(db, hash) ?? null }),
 };

@@ -5,12 +5,20 @@ import { defineEvent, json } from './define.ts';
 import { eventId, imageHash, uuid, longText, requiredText, shortText } from './fields.ts';
 import { TRACKED_VALUES } from '../state/tracked-values.ts';
 
-/** The user's own character. There is one "you"; authoring again replaces it. */
+/** A persona: 'you' (the first one) or another's id. */
+export const personaRef = z.union([z.literal('you'), uuid]);
+
+/**
+ * One of the user's own characters (personas). The first is 'you' (events from before personas name
+ * none); authoring one again replaces it.
+ */
 export const youAuthored = defineEvent({
   kind: 'you_authored',
   writes: ['you'],
   scope: 'global',
   schema: z.object({
+    /** Which persona; absent: the first ('you'). Optional, not defaulted: an old event's payload stays byte for byte. */
+    personaId: uuid.optional(),
     name: requiredText(80),
     pronouns: shortText(40),
     persona: longText,
@@ -19,11 +27,33 @@ export const youAuthored = defineEvent({
   }),
   apply(db, { seq, payload: p }) {
     db.run(
-      `INSERT INTO you (id, name, pronouns, persona, updated_seq, avatar) VALUES ('you', ?, ?, ?, ?, ?)
+      `INSERT INTO you (id, name, pronouns, persona, updated_seq, avatar) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns,
-         persona = excluded.persona, updated_seq = excluded.updated_seq, avatar = excluded.avatar`,
-      [p.name, p.pronouns, p.persona, seq, p.avatar ?? null],
+         persona = excluded.persona, updated_seq = excluded.updated_seq, avatar = excluded.avatar, removed = 0`,
+      [p.personaId ?? 'you', p.name, p.pronouns, p.persona, seq, p.avatar ?? null],
     );
+  },
+});
+
+/** The persona a chat without its own choice plays. */
+export const defaultPersonaSet = defineEvent({
+  kind: 'default_persona_set',
+  writes: ['you'],
+  scope: 'global',
+  schema: z.object({ personaId: personaRef }),
+  apply(db, { payload: p }) {
+    db.run('UPDATE you SET is_default = (id = ?)', [p.personaId]);
+  },
+});
+
+/** A persona put away: it is offered no more, and the lines it wrote keep its name. */
+export const personaRemoved = defineEvent({
+  kind: 'persona_removed',
+  writes: ['you'],
+  scope: 'global',
+  schema: z.object({ personaId: uuid }),
+  apply(db, { payload: p }) {
+    db.run('UPDATE you SET removed = 1, is_default = 0 WHERE id = ?', [p.personaId]);
   },
 });
 

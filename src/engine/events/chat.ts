@@ -46,6 +46,17 @@ export const clockAdvanced = defineEvent({
   },
 });
 
+/** Who the player plays in this chat from here on (a persona); lines written before keep theirs. */
+export const chatPersonaChosen = defineEvent({
+  kind: 'chat_persona_chosen',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({ personaId: z.union([z.literal('you'), uuid]) }),
+  apply(db, { chatId, payload }) {
+    db.run('UPDATE chats SET persona_id = ? WHERE id = ?', [payload.personaId, chatId]);
+  },
+});
+
 /**
  * The player's sampling for this chat: the knobs given win over the global settings, the rest
  * follow them. The whole override is stated each time (an empty one follows the settings again).

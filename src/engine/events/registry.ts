@@ -1,6 +1,6 @@
 import type { EventDefinition } from './define.ts';
-import { botAuthored, botReset, botResetUndone, youAuthored } from './authoring.ts';
-import { chatCreated, chatSamplerSet, clockAdvanced } from './chat.ts';
+import { botAuthored, botReset, botResetUndone, defaultPersonaSet, personaRemoved, youAuthored } from './authoring.ts';
+import { chatCreated, chatPersonaChosen, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
 import { cardKept } from './cards.ts';
@@ -19,6 +19,8 @@ import { TRACKED_EVENTS } from '../state/tracked-values.ts';
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
 export const EVENT_DEFINITIONS = [
   youAuthored,
+  defaultPersonaSet,
+  personaRemoved,
   botAuthored,
   botReset,
   chatCreated,
@@ -54,6 +56,7 @@ export const EVENT_DEFINITIONS = [
   botRestored,
   purged,
   chatSamplerSet,
+  chatPersonaChosen,
   imageAdded,
   cardKept,
   lorebookAdded,

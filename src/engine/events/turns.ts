@@ -27,9 +27,10 @@ export const userTurn = defineEvent({
   }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at)
-       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?, ?) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
-      [p.turnId, chatId, seq, p.text, json(p.segments), seq, p.sentAt ?? null],
+      // Written by the persona the chat plays now (none chosen: whoever is the default when it is read).
+      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
+       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?, ?, (SELECT persona_id FROM chats WHERE id = ?)) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
+      [p.turnId, chatId, seq, p.text, json(p.segments), seq, p.sentAt ?? null, chatId],
     );
   },
 });

@@ -1,4 +1,5 @@
 import type { LogContext } from '../log/context.ts';
+import { defaultPersona } from '../authoring/personas.ts';
 import { appendEvents } from '../log/append.ts';
 import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
@@ -68,7 +69,7 @@ export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'>, k: Kickoff)
 export function namesFor(ctx: LogContext, bot: Pick<Bot, 'id' | 'name'>): { char: string; user: string } {
   return {
     char: ctx.db.get<{ nickname: string }>('SELECT nickname FROM bot_cards WHERE bot_id = ?', [bot.id])?.nickname || bot.name,
-    user: ctx.db.get<{ name: string }>("SELECT name FROM you WHERE id = 'you'")?.name ?? 'you',
+    user: defaultPersona(ctx.db)?.name ?? 'you',
   };
 }
 

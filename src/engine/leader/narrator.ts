@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand, defineQuery, id, type CallEnv } from '../call.ts';
 import type { LogContext } from '../log/context.ts';
-import { getYou } from '../authoring/queries.ts';
+import { personaOf } from '../authoring/personas.ts';
 import { readSettings } from '../settings/settings.ts';
 import { narratorPrompt } from '../turn/narrator-prompt.ts';
 import { turnCommands } from '../turn/turn-commands.ts';
@@ -251,7 +251,7 @@ export const narratorCalls = {
         repetitionPenalty: sampler.repetitionPenalty,
         priority: 'narrator',
       });
-      return { text: draftOf(completion.text, getYou(db)?.name ?? '') };
+      return { text: draftOf(completion.text, personaOf(db, chatId)?.name ?? '') };
     },
   }),
 

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { personaOf, TURN_PERSONA_SQL } from '../authoring/personas.ts';
 import { replyVersions } from '../log/visibility.ts';
 import { readSettings } from '../settings/settings.ts';
 import { closingMarker } from '../turn/parse.ts';
@@ -28,7 +29,7 @@ function sendDate(ms: number): string {
 /** The chat's story as shown: turns in order, without deleted or streaming ones. */
 function storyRows(db: Db, chatId: string): Row[] {
   return db.all<Row>(
-    `SELECT t.seq, t.role, t.speaker, CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you') ELSE b.name END AS name,
+    `SELECT t.seq, t.role, t.speaker, CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = ${TURN_PERSONA_SQL}) ELSE b.name END AS name,
        t.text, coalesce(t.sent_at, e.ts) AS ts
      FROM transcript t JOIN events e ON e.seq = t.seq LEFT JOIN bots b ON b.id = t.speaker
      WHERE t.chat_id = ? AND t.hidden = 0 AND t.status != 'streaming' ORDER BY t.seq`,
@@ -46,7 +47,7 @@ export function chatAsSillyTavern(db: Db, chatId: string): string {
     [chatId],
   );
   if (!chat) throw new Error('That chat does not exist.');
-  const you = db.get<{ name: string }>("SELECT name FROM you WHERE id = 'you'")?.name ?? 'You';
+  const you = personaOf(db, chatId)?.name ?? 'You';
   const created = new Date(chat.created);
   const stamp = `${created.getUTCFullYear()}-${created.getUTCMonth() + 1}-${created.getUTCDate()}@${String(created.getUTCHours()).padStart(2, '0')}h${String(created.getUTCMinutes()).padStart(2, '0')}m${String(created.getUTCSeconds()).padStart(2, '0')}s`;
   const lines = [JSON.stringify({ user_name: you, character_name: chat.bot ?? 'Character', create_date: stamp, chat_metadata: {} })];

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { TURN_PERSONA_SQL } from '../authoring/personas.ts';
 import { indexAllPendingTranscript } from './search-index.ts';
 import { z } from 'zod';
 import { defineQuery } from '../call.ts';
@@ -43,7 +44,7 @@ export function searchChats(db: Db, text: string): SearchHit[] {
   return db
     .all<{ chat_id: string; title: string; bot_name: string | null; turn_id: string; seq: number; speaker_name: string | null; snippet: string }>(
       `SELECT t.chat_id, c.title, b.name AS bot_name, t.turn_id, t.seq,
-         CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you') ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name,
+         CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = ${TURN_PERSONA_SQL}) ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name,
          snippet(transcript_fts, 0, ?2, ?3, '…', 16) AS snippet
        FROM transcript_fts f
        JOIN transcript t ON t.seq = f.rowid

@@ -1,4 +1,5 @@
 import type { Db } from '../db/port.ts';
+import { TURN_PERSONA_SQL } from '../authoring/personas.ts';
 import { versionOfReply } from '../log/visibility.ts';
 import { hostResetSeq } from './chats.ts';
 import { rewoundStretches, type RewoundStretch } from '../rewind/commands.ts';
@@ -13,6 +14,8 @@ export interface TranscriptTurn {
   role: 'user' | 'assistant';
   speaker: EntityRef;
   speakerName: string;
+  /** The speaker's picture: the bot's, or for a line of the player's, the persona's who wrote it. */
+  speakerAvatar: string | null;
   text: string;
   segments: Segment[] | null;
   status: 'streaming' | 'done' | 'truncated';
@@ -49,6 +52,7 @@ interface TurnRow {
   role: 'user' | 'assistant';
   speaker: string;
   speaker_name: string | null;
+  speaker_avatar: string | null;
   text: string;
   segments: string | null;
   status: TranscriptTurn['status'];
@@ -77,8 +81,10 @@ export function chatTranscript(
   const rows = db.all<TurnRow>(
     `SELECT t.turn_id, t.seq, t.role, t.speaker, t.text, t.segments, t.status, t.reason, t.model,
        t.prompt_tokens, t.completion_tokens, t.error, t.edited, t.hidden,
-       CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = 'you')
-            ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name
+       CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = ${TURN_PERSONA_SQL})
+            ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name,
+       CASE WHEN t.speaker = 'you' THEN (SELECT avatar FROM you WHERE id = ${TURN_PERSONA_SQL})
+            ELSE (SELECT avatar FROM bots WHERE id = t.speaker) END AS speaker_avatar
      FROM transcript t
      WHERE t.chat_id = ? AND t.seq < ?
      ORDER BY t.seq DESC LIMIT ?`,
@@ -93,6 +99,7 @@ export function chatTranscript(
       role: r.role,
       speaker: r.speaker,
       speakerName: r.speaker_name ?? (r.speaker === 'you' ? 'You' : 'Unknown'),
+      speakerAvatar: r.speaker_avatar ?? null,
       text: r.text,
       segments: r.segments === null ? null : (JSON.parse(r.segments) as Segment[]),
       status: r.status,

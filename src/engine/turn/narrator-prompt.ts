@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
-import { getBot, getYou } from '../authoring/queries.ts';
+import { getBot } from '../authoring/queries.ts';
+import { personaOf } from '../authoring/personas.ts';
 import { chatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
@@ -41,7 +42,7 @@ export function narratorPrompt(
   const speaking =
     mode === 'reply' ? (db.get<{ speaker: string }>("SELECT speaker FROM transcript WHERE chat_id = ? AND seq = ? AND role = 'assistant'", [chatId, replySeq])?.speaker ?? drawer.botId) : drawer.botId;
   const bot = getBot(db, speaking);
-  const you = getYou(db);
+  const you = personaOf(db, chatId);
   const botName = bot?.name ?? 'The character';
   const youName = you?.name ?? 'the user';
   // A bot imported from a card: its system prompt and post-history instructions, and the name

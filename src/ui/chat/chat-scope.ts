@@ -14,9 +14,6 @@ import type { TranscriptPages } from './transcript-pages.ts';
 export function createChatScope(client: AppClient, chatId: Accessor<string>, pages: TranscriptPages, navigate: (to: string) => void) {
   const header = createLiveQuery(client, { query: 'chatState', chatId }, () => client.engine.chatState(chatId()));
   const settings = createLiveQuery(client, { query: 'settings' }, () => client.engine.settings());
-  // Faces beside each speaker: yours, and every bot's (a guest's too).
-  const bots = createLiveQuery(client, { query: 'listBots' }, () => client.engine.listBots());
-  const me = createLiveQuery(client, { query: 'getYou' }, () => client.engine.getYou());
   const { run, busy: sending, error, clearError } = createAction();
   const [editing, setEditing] = createSignal<{ turnId: string; text: string } | null>(null);
   const [inspecting, setInspecting] = createSignal<string | null>(null);
@@ -86,7 +83,6 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
     setRewindFrom,
     rewound,
     versions,
-    avatarOf: (speaker: string) => (speaker === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === speaker)?.avatar ?? null)),
     /** The out-of-character marker and its closing mirror, as the settings have them. */
     ooc: createMemo((): [string, string] => {
       const marker = settings()?.oocMarker ?? '((';

@@ -13,7 +13,7 @@ export function SpeakerPortrait(props: { chat: ChatScope }) {
     <Show when={look().portrait && speaker()}>
       {(turn) => (
         <aside class="speaker-portrait" aria-label="Who is speaking" data-testid="speaker-portrait">
-          <Avatar client={props.chat.client} name={turn().speakerName} hash={props.chat.avatarOf(turn().speaker)} size="stage" />
+          <Avatar client={props.chat.client} name={turn().speakerName} hash={turn().speakerAvatar} size="stage" />
           <strong>{turn().speakerName}</strong>
         </aside>
       )}

@@ -85,7 +85,7 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       onPointerUp={endPress}
       onPointerCancel={endPress}
     >
-      <Avatar client={chat.client} name={props.turn.speakerName} hash={chat.avatarOf(props.turn.speaker)} size="portrait" />
+      <Avatar client={chat.client} name={props.turn.speakerName} hash={props.turn.speakerAvatar} size="portrait" />
       <div class="turn-body">
       <div class="speaker">
         <strong>{props.turn.speakerName}</strong>

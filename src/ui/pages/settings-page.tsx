@@ -6,6 +6,7 @@ import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
 import { LookSection } from './look-section.tsx';
+import { PersonasSection } from './personas-section.tsx';
 import { SyncSection } from './sync-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
 import { ConnectionSection } from './connection-section.tsx';
@@ -84,6 +85,10 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
           <button type="submit">Save</button>
         </form>
       </Show>
+
+      <h2 id="personas">Your personas</h2>
+      <p class="muted small-text">Who you play: the default above in new chats; a chat can choose another in its Story state.</p>
+      <PersonasSection client={client} />
 
       <h2 id="look">Look</h2>
       <LookSection />

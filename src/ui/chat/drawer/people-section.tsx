@@ -8,11 +8,27 @@ import type { DrawerScope } from './drawer-scope.ts';
 export function PeopleSection(props: { d: DrawerScope }) {
   const d = props.d;
   const bots = createLiveQuery(d.client, { query: 'listBots' }, () => d.client.engine.listBots());
-  const me = createLiveQuery(d.client, { query: 'getYou' }, () => d.client.engine.getYou());
+  const personas = createLiveQuery(d.client, { query: 'listPersonas' }, () => d.client.engine.listPersonas());
+  const chosen = createLiveQuery(d.client, { query: 'chatPersona', chatId: d.chatId }, () => d.client.engine.chatPersona(d.chatId()));
   return (
     <Show when={d.drawer().activities.length > 0}>
       <section aria-labelledby="drawer-people">
         <h2 id="drawer-people">Who is doing what</h2>
+        <Show when={(personas() ?? []).length > 1}>
+          <label class="reply-order small-text">
+            You play as
+            <select
+              value={chosen()?.id ?? ''}
+              disabled={d.busy()}
+              onChange={(event) => {
+                const personaId = event.currentTarget.value;
+                void d.act(() => d.client.engine.choosePersona(d.chatId(), personaId));
+              }}
+            >
+              <For each={personas() ?? []}>{(persona) => <option value={persona.id}>{persona.name}</option>}</For>
+            </select>
+          </label>
+        </Show>
         <Show when={d.drawer().activities.filter((a) => a.entity !== 'you').length > 1}>
           <label class="reply-order small-text">
             Who answers you
@@ -35,7 +51,7 @@ export function PeopleSection(props: { d: DrawerScope }) {
           <For each={d.drawer().activities}>
             {(a) => (
               <li>
-                <Avatar client={d.client} name={d.name(a.entity)} hash={a.entity === 'you' ? (me()?.avatar ?? null) : (bots()?.find((b) => b.id === a.entity)?.avatar ?? null)} />{' '}
+                <Avatar client={d.client} name={d.name(a.entity)} hash={a.entity === 'you' ? (chosen()?.avatar ?? null) : (bots()?.find((b) => b.id === a.entity)?.avatar ?? null)} />{' '}
                 <strong>{d.name(a.entity)}</strong>
                 <Show when={a.status !== 'present'}>
                   <span class="muted"> ({a.status})</span>
