@@ -1,21 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { browsers, freshProfile, messageAction, openTab, servedApp, storyReady } from './harness.ts';
+import { violations } from './axe.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
 let context: BrowserContext | undefined;
 
-/** axe-core's serious and critical findings on what the page shows now, one line each. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
-}
 
 describe('accessibility', () => {
   it('every page and dialog has no serious or critical axe violation, wide and on a phone', async () => {

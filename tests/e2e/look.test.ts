@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browsers, openStoryChat, openTab, say, servedApp } from './harness.ts';
+import { violations } from './axe.ts';
 
 const app = servedApp();
 const launch = browsers();
@@ -13,13 +13,6 @@ const theme = (page: Page) =>
     background: getComputedStyle(document.documentElement).backgroundColor,
   }));
 
-/** axe-core's serious and critical findings on what the page shows now, one line each. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${v.help}`));
-}
 
 describe('a look of one’s own', () => {
   it('follows the system’s light or dark until a theme is chosen; the choice holds across a reload and reaches every tab', async () => {

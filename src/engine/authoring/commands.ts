@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCommand, id } from '../call.ts';
 import { appendEvents } from '../log/append.ts';
 import type { LogContext } from '../log/context.ts';
+import type { EventDraft } from '../log/draft.ts';
 import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
@@ -15,6 +16,22 @@ function withoutEmptyAvatar(fields: unknown): unknown {
   return rest;
 }
 
+function refuseGonePersona(ctx: LogContext, personaId: string): void {
+  if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+}
+
+/** One event about a persona that is still there (a re-sent command writes nothing again). */
+function withPersona(ctx: LogContext & { commandId?: string }, personaId: string, draft: EventDraft): void {
+  command(
+    ctx,
+    ctx.commandId,
+    (stampFirst) => {
+      refuseGonePersona(ctx, personaId);
+      appendEvents(ctx, stampFirst([draft]));
+    },
+    () => undefined,
+  );
+}
 
 /**
  * Writing yourself and your bots. The fields are checked against the event's schema, so a bad form
@@ -48,7 +65,7 @@ export const authoringCalls = {
         ctx,
         ctx.commandId,
         (stampFirst) => {
-          if (personaId !== null && !ctx.db.get("SELECT 1 AS x FROM you WHERE id = ? AND removed = 0", [personaId])) throw new CommandRejectedError('That persona is no longer there.');
+          if (personaId !== null) refuseGonePersona(ctx, personaId);
           checkAvatar(ctx, fields);
           const target = personaId ?? ctx.newId();
           appendEvents(ctx, stampFirst([{ kind: 'you_authored', payload: { ...(fields as object), ...(target === 'you' ? {} : { personaId: target }) } as never }]));
@@ -62,49 +79,21 @@ export const authoringCalls = {
   /** The persona new chats (and chats that chose none) play. */
   setDefaultPersona: defineCommand({
     args: z.tuple([z.union([z.literal('you'), id])]),
-    run(ctx, personaId: string): void {
-      command(
-        ctx,
-        ctx.commandId,
-        (stampFirst) => {
-          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
-          appendEvents(ctx, stampFirst([{ kind: 'default_persona_set', payload: { personaId } }]));
-        },
-        () => undefined,
-      );
-    },
+    run: (ctx, personaId: string) => withPersona(ctx, personaId, { kind: 'default_persona_set', payload: { personaId } }),
   }),
 
   /** Puts a persona away (not the first): chats that played it play the default; their lines keep its name. */
   removePersona: defineCommand({
     args: z.tuple([id]),
-    run(ctx, personaId: string): void {
-      command(
-        ctx,
-        ctx.commandId,
-        (stampFirst) => {
-          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
-          appendEvents(ctx, stampFirst([{ kind: 'persona_removed', payload: { personaId } }]));
-        },
-        () => undefined,
-      );
-    },
+    run: (ctx, personaId: string) => withPersona(ctx, personaId, { kind: 'persona_removed', payload: { personaId } }),
   }),
 
   /** Who you play in this chat from now on: an event of the story, so it follows rewind, branch and sync. */
   choosePersona: defineCommand({
     args: z.tuple([id, z.union([z.literal('you'), id])]),
     run(ctx, chatId: string, personaId: string): void {
-      command(
-        ctx,
-        ctx.commandId,
-        (stampFirst) => {
-          if (!ctx.db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat is no longer there.');
-          if (!ctx.db.get('SELECT 1 AS x FROM you WHERE id = ? AND removed = 0', [personaId])) throw new CommandRejectedError('That persona is no longer there.');
-          appendEvents(ctx, stampFirst([{ kind: 'chat_persona_chosen', chatId, payload: { personaId } }]));
-        },
-        () => undefined,
-      );
+      if (!ctx.db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat is no longer there.');
+      withPersona(ctx, personaId, { kind: 'chat_persona_chosen', chatId, payload: { personaId } });
     },
   }),
 
