@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +89,40 @@ describe('the Lore page', () => {
     const dialog = page.getByRole('dialog', { name: 'Why this reply' });
     await expect.poll(() => dialog.locator('[data-tier="should"]').innerText()).toMatch(/lore: The harbour \(harbour\)/);
     expect(await dialog.innerText()).not.toMatch(/Bell tower/);
+  });
+});
+
+describe('a lorebook of one’s own', () => {
+  it('is made from nothing on the Lore page, gets entries, and exports as SillyTavern world info that imports back the same', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/lore`);
+    await page.getByRole('textbox', { name: "New lorebook's name" }).fill('The Gull');
+    await page.getByRole('button', { name: 'New lorebook' }).click();
+    await page.waitForURL(/\/lore\/book\/[^/]+$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('The Gull');
+
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    const form = page.getByRole('form', { name: 'Edit Entry 1' });
+    await form.getByLabel('Name').fill('The ship');
+    await form.getByLabel(/^Keys/).fill('Gull, schooner');
+    await form.getByLabel('Content').fill('The Gull is a two-masted schooner.');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const entries = page.getByRole('list', { name: 'Entries' });
+    await expect.poll(() => entries.textContent()).toContain('The ship');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export as world info' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe('The Gull.json');
+    const path = join(freshProfile(), 'The Gull.json');
+    await saved.saveAs(path);
+    const worldInfo = JSON.parse(readFileSync(path, 'utf8'));
+    expect(Object.values(worldInfo.entries)).toEqual([expect.objectContaining({ key: ['Gull', 'schooner'], comment: 'The ship', content: 'The Gull is a two-masted schooner.', disable: false })]);
+
+    await page.goto(`${app.url}/lore`);
+    await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(path);
+    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).locator('strong').allTextContents()).toEqual(['The Gull', 'The Gull']);
+    await page.getByTestId('lorebook-added').getByRole('link', { name: 'Open it' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).textContent()).toContain('The ship');
   });
 });

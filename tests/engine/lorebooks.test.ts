@@ -202,3 +202,57 @@ describe('lorebooks in play', () => {
     expect(db.all("SELECT kind FROM events WHERE kind IN ('lore_entry_saved', 'card_kept')")).toEqual([]);
   });
 });
+
+describe('lorebooks made here, and taken out', () => {
+  it('a lorebook made from nothing gets entries, fires in a chat it is attached to, and exports as world info that reads back the same', async () => {
+    const { engine } = await openTestEngine();
+    const bot = engine.newId();
+    engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+    const chat = engine.startChat(bot, kickoffInput());
+    expect(() => engine.createLorebook('  ')).toThrow(/Give the lorebook a name/);
+    const lorebookId = engine.createLorebook('The Gull');
+    expect(engine.listLorebooks()).toEqual([{ ref: { lorebookId }, name: 'The Gull', kind: 'lorebook', entries: 0, enabled: 0 }]);
+    const ref = { lorebookId };
+    const first = engine.addLoreEntry(ref);
+    const second = engine.addLoreEntry(ref);
+    expect([first, second]).toEqual([0, 1]);
+    const [a, b] = engine.lorebook(ref)!.entryList;
+    engine.saveLoreEntry(ref, { ...a!, name: 'The ship', keys: ['Gull', '/sch?ooner/i'], content: 'The Gull is a two-masted schooner.', wholeWords: true });
+    engine.saveLoreEntry(ref, {
+      ...b!,
+      name: 'The captain',
+      keys: ['captain'],
+      secondaryKeys: ['ship'],
+      selective: true,
+      logic: 'not_any',
+      content: 'Mira has captained her for ten years.',
+      placement: 'after_char',
+      enabled: false,
+      scanDepth: 4,
+      insertionOrder: 7,
+      probability: 60,
+      useProbability: true,
+      caseSensitive: true,
+      constant: true,
+      preventRecursion: true,
+      excludeRecursion: true,
+      ignoreBudget: true,
+    });
+    engine.attachLorebook(chat, lorebookId, true);
+    const count = await loadTokenCounter();
+    engine.turns.beginTurn(chat, '"Aboard the Gull at last."');
+    expect(engine.narratorPrompt(chat, engine.headSeq(), count).parts.filter((p) => p.label.startsWith('lore:')).map((p) => p.text)).toEqual(['The Gull is a two-masted schooner.']);
+
+    const file = engine.lorebookAsWorldInfo(ref)!;
+    expect(file.fileName).toBe('The Gull.json');
+    const again = readLorebookFile(file.text, file.fileName);
+    expect(again.format).toBe('sillytavern');
+    expect(again.name).toBe('The Gull');
+    const strip = (entries: readonly object[]) => entries.map((entry) => { const { edited: _e, keyProblems: _k, ...rest } = entry as Record<string, unknown>; return rest; });
+    expect(again.book.entries).toEqual(strip(engine.lorebook(ref)!.entryList));
+    // Imported again, it is the same lorebook, entry for entry.
+    const copy = engine.addLorebook({ text: file.text, fileName: file.fileName });
+    expect(strip(engine.lorebook({ lorebookId: copy })!.entryList)).toEqual(strip(engine.lorebook(ref)!.entryList));
+    expect(() => engine.addLoreEntry({ lorebookId: engine.newId() })).toThrow(/no longer exists/);
+  });
+});

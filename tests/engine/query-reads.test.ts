@@ -136,6 +136,7 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     searchChats: ['lantern'],
     listLorebooks: [],
     lorebook: [{ lorebookId: lorebook }],
+    lorebookAsWorldInfo: [{ lorebookId: lorebook }],
     chatLorebooks: [chat],
     analysisStatus: [chat],
     syncStatus: [],

@@ -5,7 +5,9 @@ import { appendEvents } from '../log/append.ts';
 import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { CardError } from '../cards/errors.ts';
-import { readLorebookFile } from './lorebook-file.ts';
+import { MAX_LOREBOOK_ENTRIES, readLorebookFile } from './lorebook-file.ts';
+import { blankEntry } from './world-info.ts';
+import { shortText } from '../events/fields.ts';
 import { lorebookAdded, loreEntrySchema } from './events.ts';
 import { lorebookDetail, lorebookRef, type LorebookRef } from './queries.ts';
 
@@ -42,6 +44,46 @@ export const loreCalls = {
           return lorebookId;
         },
         (first) => (first.payload as { lorebookId: string }).lorebookId,
+      );
+    },
+  }),
+
+  /** "New lorebook": an empty one of the player's own, named; answers its id. */
+  createLorebook: defineCommand({
+    args: z.tuple([z.string()]),
+    run(ctx, name: string): string {
+      const checked = shortText(120).safeParse(name);
+      if (!checked.success || !checked.data) throw new CommandRejectedError('Give the lorebook a name (up to 120 characters).');
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          const lorebookId = ctx.newId();
+          const settings = { scanDepth: 2, tokenBudget: 1_024, recursive: false, maxRecursion: 3 };
+          appendEvents(ctx, stampFirst([{ kind: 'lorebook_added', payload: { lorebookId, name: checked.data, format: 'app', settings, entries: [] } }]));
+          return lorebookId;
+        },
+        (first) => (first.payload as { lorebookId: string }).lorebookId,
+      );
+    },
+  }),
+
+  /** "Add entry": a blank entry at the end of a lorebook, for the editor to fill; answers its position. */
+  addLoreEntry: defineCommand({
+    args: z.tuple([lorebookRef]),
+    run(ctx, ref: LorebookRef): number {
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          const book = lorebookDetail(ctx.db, ref);
+          if (!book) throw new CommandRejectedError('That lorebook no longer exists.');
+          if (book.entryList.length >= MAX_LOREBOOK_ENTRIES) throw new CommandRejectedError(`A lorebook holds at most ${MAX_LOREBOOK_ENTRIES} entries.`);
+          const position = Math.max(-1, ...book.entryList.map((e) => e.position)) + 1;
+          appendEvents(ctx, stampFirst([{ kind: 'lore_entry_saved', payload: { ...ref, entry: blankEntry(position) } }]));
+          return position;
+        },
+        (first) => (first.payload as { entry: { position: number } }).entry.position,
       );
     },
   }),

@@ -41,9 +41,11 @@ export const lorebookAdded = defineEvent({
   schema: z.object({
     lorebookId: uuid,
     name: shortText(120),
-    format: z.enum(['sillytavern', 'lorebook_v3', 'character_book']),
+    /** 'app': made here, from nothing. */
+    format: z.enum(['sillytavern', 'lorebook_v3', 'character_book', 'app']),
     settings: lorebookSettings,
-    entries: z.array(loreEntrySchema).min(1).max(MAX_LOREBOOK_ENTRIES),
+    // A file brings at least one entry (readLorebookFile refuses an empty one); a lorebook made here starts with none.
+    entries: z.array(loreEntrySchema).max(MAX_LOREBOOK_ENTRIES),
   }),
   apply(db, { seq, payload: p }) {
     db.run('INSERT INTO lorebooks (id, seq, name, format, settings) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING', [p.lorebookId, seq, p.name, p.format, json(p.settings)]);

@@ -3,7 +3,7 @@ import { CardError, jsonTooDeep, MAX_JSON_DEPTH } from '../cards/errors.ts';
 import { lorebookOf, type Lorebook } from './activation.ts';
 
 /** Where a standalone lorebook came from. */
-export type LorebookFormat = 'sillytavern' | 'lorebook_v3' | 'character_book';
+export type LorebookFormat = 'sillytavern' | 'lorebook_v3' | 'character_book' | 'app';
 
 export interface LorebookFile {
   name: string;

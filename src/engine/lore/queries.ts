@@ -4,6 +4,7 @@ import { keyProblem, lorebookOf, type LoreEntry, type Lorebook } from './activat
 import { keptCard } from '../authoring/queries.ts';
 import { z } from 'zod';
 import { defineQuery, id, none } from '../call.ts';
+import { toWorldInfo } from './world-info.ts';
 
 /** A lorebook the Lore page names: one of its own, or a bot's card book. */
 export type LorebookRef = { lorebookId: string } | { botId: string };
@@ -168,6 +169,15 @@ export const loreQueryCalls = {
   /** The Lore page: lorebooks of their own and the bots' card books, with their entries. */
   listLorebooks: defineQuery({ args: none, reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'], run: ({ db }) => listLorebooks(db) }),
   lorebook: defineQuery({ args: z.tuple([lorebookRef]), reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'], run: ({ db }, ref) => lorebookDetail(db, ref) }),
+  /** A lorebook as a SillyTavern world info file (its text), the player's edits in; null when it is gone. */
+  lorebookAsWorldInfo: defineQuery({
+    args: z.tuple([lorebookRef]),
+    reads: ['lorebooks', 'lore_entries', 'bot_cards', 'bots'],
+    run: ({ db }, ref) => {
+      const book = lorebookDetail(db, ref);
+      return book && { fileName: `${book.name.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'Lorebook'}.json`, text: toWorldInfo({ name: book.name, settings: book.settings, entries: book.entryList }) };
+    },
+  }),
   /** The lorebooks that can be attached to this chat, and which are. */
   chatLorebooks: defineQuery({ args: z.tuple([id]), reads: ['lorebooks', 'chat_lorebooks'], run: ({ db }, chatId) => chatLorebooks(db, chatId) }),
 };

@@ -1,4 +1,4 @@
-import { A } from '@solidjs/router';
+import { A, useNavigate } from '@solidjs/router';
 import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
@@ -18,6 +18,7 @@ export function LorePage() {
   const client = useClient();
   const books = createLiveQuery(client, { query: 'listLorebooks' }, () => client.engine.listLorebooks());
   const { run, busy, error } = createAction();
+  const navigate = useNavigate();
   const [added, setAdded] = createSignal<{ id: string; name: string } | null>(null);
   const addFile = (file: File) =>
     void run(async () => {
@@ -29,6 +30,20 @@ export function LorePage() {
     <section aria-labelledby="lore-title">
       <div class="title-row">
         <h1 id="lore-title">Lore</h1>
+        <form
+          class="row new-lorebook"
+          aria-label="New lorebook"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const name = String(new FormData(event.currentTarget).get('name') ?? '');
+            void run(async () => navigate(`/lore/book/${await client.engine.createLorebook(name)}`));
+          }}
+        >
+          <input name="name" aria-label="New lorebook's name" placeholder="New lorebook's name" maxLength={120} required />
+          <button type="submit" disabled={busy()}>
+            New lorebook
+          </button>
+        </form>
         <FileButton
           label="Import lorebook"
           title="SillyTavern world info or a V3 lorebook (.json)"

@@ -1,3 +1,4 @@
+import { downloadBlob } from '../backup-file.ts';
 import { A, useLocation, useNavigate, useParams } from '@solidjs/router';
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
@@ -154,6 +155,18 @@ export function LorebookPage() {
       navigate('/lore', { replace: true });
     });
   const save = (entry: LoreEntry) => client.engine.saveLoreEntry(ref(), entry);
+  /** A blank entry at the end, opened in the editor. */
+  const addEntry = () =>
+    void run(async () => {
+      setFind('');
+      setEditing(await client.engine.addLoreEntry(ref()));
+    });
+  /** The book as SillyTavern world info, the edits in: importing it again gives the same entries. */
+  const exportWorldInfo = () =>
+    void run(async () => {
+      const file = await client.engine.lorebookAsWorldInfo(ref());
+      if (file) downloadBlob(new Blob([file.text], { type: 'application/json' }), file.fileName);
+    });
   const shown = () => {
     const needle = find().trim().toLowerCase();
     const entries = book()?.entryList ?? [];
@@ -170,11 +183,19 @@ export function LorebookPage() {
             <>
               <div class="title-row">
                 <h1 id="lorebook-title">{b().name}</h1>
-                <Show when={'lorebookId' in b().ref}>
-                  <button type="button" class="quiet" onClick={() => setConfirmDelete(true)}>
-                    Delete lorebook
+                <div class="row">
+                  <button type="button" class="quiet" disabled={busy()} onClick={addEntry}>
+                    Add entry
                   </button>
-                </Show>
+                  <button type="button" class="quiet" disabled={busy()} onClick={exportWorldInfo}>
+                    Export as world info
+                  </button>
+                  <Show when={'lorebookId' in b().ref}>
+                    <button type="button" class="quiet" onClick={() => setConfirmDelete(true)}>
+                      Delete lorebook
+                    </button>
+                  </Show>
+                </div>
               </div>
               <Show when={confirmDelete()}>
                 <Modal title={`Delete ${b().name}?`} id="delete-lorebook-title" onClose={() => setConfirmDelete(false)}>
