@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { browsers, chatAction, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
@@ -95,5 +96,50 @@ describe('managing chats and bots', () => {
     expect(messages).toEqual([expect.objectContaining({ name: 'Mira', is_user: false, mes: 'The storm breaks.' })]);
     const markdown = await save('Export as Markdown');
     expect(markdown).toEqual({ name: 'A story with Mira.md', text: expect.stringContaining('**Mira:** The storm breaks.') });
+  });
+});
+
+describe('export everything', () => {
+  it('every bot as a PNG card and every chat as a SillyTavern chat, in one zip, with a progress bar; two of one name are both kept', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/`);
+    await storyReady(page);
+    // A second chat of the same title: both are kept, the second as "(2)".
+    const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 2, 9));
+    await page.evaluate(async (kickoff) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      const [chat] = await engine.listChats();
+      await engine.startChat(chat.botId, kickoff);
+    }, kickoff);
+    await page.goto(`${app.url}/settings`);
+    const section = page.getByTestId('export-everything');
+    // Every value the progress bar shows, as it shows it.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (globalThis as any).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[data-testid="export-everything"] progress');
+        if (bar) seen.push(`${bar.getAttribute('value')}/${bar.getAttribute('max')}`);
+      }).observe(document.body, { subtree: true, attributes: true, childList: true });
+    });
+    const download = page.waitForEvent('download');
+    await section.getByRole('button', { name: 'Export everything' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^roleplay-engine-export-\d{4}-\d\d-\d\d\.zip$/);
+    const path = join(freshProfile(), file.suggestedFilename());
+    await file.saveAs(path);
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const files = unzipSync(new Uint8Array(readFileSync(path)));
+    expect(Object.keys(files).filter((f) => f.startsWith('bots/'))).toEqual(['bots/Mira.png']);
+    expect(Object.keys(files).filter((f) => f.startsWith('chats/')).sort()).toEqual(['chats/Mira - A story with Mira (2).jsonl', 'chats/Mira - A story with Mira.jsonl']);
+    const png = files['bots/Mira.png']!;
+    expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
+    expect(strFromU8(png, true)).toContain('ccv3');
+    const header = JSON.parse(strFromU8(files['chats/Mira - A story with Mira.jsonl']!).split('\n')[0]!);
+    expect(header).toMatchObject({ character_name: 'Mira', user_name: 'Ada' });
+    await expect.poll(() => section.getByRole('status').textContent()).toBe('Exported 1 bot and 2 chats.');
+    const seen = (await page.evaluate(() => (globalThis as any).progressSeen)) as string[];
+    // It moved file by file (the last step and the zip come in one go, gone before it is drawn).
+    expect(seen).toEqual(expect.arrayContaining(['1/3', '2/3']));
   });
 });

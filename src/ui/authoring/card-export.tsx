@@ -1,41 +1,8 @@
 import { createSignal } from 'solid-js';
 import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
-import { hueOf, initialsOf } from '../avatar.tsx';
-
-function base64Utf8(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-function download(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** The bot's face as PNG bytes: its picture redrawn, or its initials on its colour. */
-async function facePng(client: AppClient, name: string, avatar: string | null): Promise<Uint8Array> {
-  const canvas = new OffscreenCanvas(512, 512);
-  const context = canvas.getContext('2d')!;
-  const image = avatar ? await client.engine.image(avatar) : null;
-  if (image) {
-    const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0))], { type: image.mime }));
-    context.drawImage(bitmap, 0, 0, 512, 512);
-  } else {
-    context.fillStyle = `hsl(${hueOf(name)} 45% 34%)`;
-    context.fillRect(0, 0, 512, 512);
-    context.fillStyle = '#fff';
-    context.font = 'bold 200px sans-serif';
-    context.textAlign = 'center';
-    context.textBaseline = 'middle';
-    context.fillText(initialsOf(name), 256, 270);
-  }
-  return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
-}
+import { downloadBlob } from '../backup-file.ts';
+import { cardPng, fileNameOf } from './card-files.ts';
 
 /** "Export card": the bot as a PNG card (V3 in `ccv3`, a V2 copy in `chara`) or as V3 JSON. */
 export function CardExport(props: { client: AppClient; botId: string }) {
@@ -46,17 +13,12 @@ export function CardExport(props: { client: AppClient; botId: string }) {
     setBusy(true);
     try {
       const card = await props.client.engine.exportCard(props.botId);
-      const file = card.name.replace(/[\\/:*?"<>|]+/g, '_') || 'character';
+      const file = fileNameOf(card.name, 'character');
       if (as === 'json') {
-        download(new Blob([JSON.stringify(card.v3, null, 2)], { type: 'application/json' }), `${file}.json`);
+        downloadBlob(new Blob([JSON.stringify(card.v3, null, 2)], { type: 'application/json' }), `${file}.json`);
         return;
       }
-      const { withTextChunks } = await import('../../engine/for-ui-files.ts');
-      const png = withTextChunks(await facePng(props.client, card.name, card.avatar), [
-        { keyword: 'ccv3', text: base64Utf8(JSON.stringify(card.v3)) },
-        { keyword: 'chara', text: base64Utf8(JSON.stringify(card.v2)) },
-      ]);
-      download(new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `${file}.png`);
+      downloadBlob(new Blob([(await cardPng(props.client, card)) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `${file}.png`);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {

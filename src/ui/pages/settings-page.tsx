@@ -5,6 +5,7 @@ import { createStillHere } from '../still-here.ts';
 import type { RelayHealth } from '../relay-health.ts';
 import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
+import { ExportEverything } from './export-everything.tsx';
 import { LookSection } from './look-section.tsx';
 import { PersonasSection } from './personas-section.tsx';
 import { SyncSection } from './sync-section.tsx';
@@ -125,6 +126,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         {props.storage.usage !== null ? `; ${formatBytes(props.storage.usage)} of ${formatBytes(props.storage.quota)} used.` : '.'}
       </p>
       <BackupSection client={client} />
+
+      <h2>Export everything</h2>
+      <ExportEverything client={client} />
     </section>
   );
 }
