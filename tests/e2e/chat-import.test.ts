@@ -45,7 +45,7 @@ describe('importing a SillyTavern chat', () => {
     await page.goto(`${app.url}/`);
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('Mira - 2024-2-1@10h00m00s.jsonl', stChat('Mira', 2_001)));
     const preview = page.getByTestId('chat-preview');
-    await expect.poll(() => preview.textContent()).toMatch(/2,001 messages from SillyTavern with Mira, Feb 1, 2024\./);
+    await expect.poll(() => preview.textContent(), { timeout: 15_000 }).toMatch(/2,001 messages from SillyTavern with Mira, Feb 1, 2024\./);
     expect(await preview.textContent()).toMatch(/1,000 of yours · 1,001 replies, 1 with versions to swipe/);
     expect(await preview.getByLabel('Title').inputValue()).toBe('Mira');
     expect(await preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Mira');
@@ -64,9 +64,9 @@ describe('importing a SillyTavern chat', () => {
     const seen = (await page.evaluate(() => (globalThis as any).progressSeen)) as string[];
     expect(seen.map(Number).some((v) => v > 0 && v < 1_000)).toBe(true);
 
-    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent()).toBe('Second try.');
-    await expect.poll(() => page.locator('.turn.assistant .versions').textContent()).toContain('2/3');
-    await expect.poll(() => page.locator('.turn.user .story-text').last().textContent()).toBe('Message 2000.');
+    await expect.poll(() => page.locator('.turn.assistant .story-text').last().textContent(), { timeout: 15_000 }).toBe('Second try.');
+    await expect.poll(() => page.locator('.turn.assistant .versions').textContent(), { timeout: 15_000 }).toContain('2/3');
+    await expect.poll(() => page.locator('.turn.user .story-text').last().textContent(), { timeout: 15_000 }).toBe('Message 2000.');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('The long voyage');
     const events = (await exportLog(page)).events;
     expect(events.filter((e) => e.kind === 'user_turn')).toHaveLength(1_000);
@@ -82,11 +82,11 @@ describe('importing a SillyTavern chat', () => {
     // A file big enough to be read after the bots are listed (how the wrong bot came to be chosen).
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('Seraphina - 2024-2-1@10h00m00s.jsonl', stChat('Seraphina', 3_001)));
     const preview = page.getByTestId('chat-preview');
-    await expect.poll(() => preview.textContent()).toMatch(/with Seraphina/);
+    await expect.poll(() => preview.textContent(), { timeout: 15_000 }).toMatch(/with Seraphina/);
     expect(await preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Seraphina');
     await preview.getByRole('button', { name: 'Import', exact: true }).click();
     await page.waitForURL(/\/chats\/[^/?]+$/);
-    await expect.poll(() => page.locator('.turn.assistant .speaker strong').last().textContent()).toBe('Seraphina');
+    await expect.poll(() => page.locator('.turn.assistant .speaker strong').last().textContent(), { timeout: 15_000 }).toBe('Seraphina');
     expect(new Set(await page.locator('.turn.assistant .speaker strong').allTextContents())).toEqual(new Set(['Seraphina']));
   });
 
@@ -99,7 +99,7 @@ describe('importing a SillyTavern chat', () => {
     const broken = stChat('Vale', 6).split('\n');
     broken[4] = '{"name": "Vale", "mes": "cut off';
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('broken.jsonl', broken.join('\n')));
-    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/Line 5 is not JSON/);
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/Line 5 is not JSON/);
     expect(await page.getByRole('button', { name: 'Import', exact: true }).count()).toBe(0);
     await page.getByRole('dialog').press('Escape');
     expect((await exportLog(page)).events.length).toBe(before);
@@ -116,21 +116,21 @@ describe('importing a SillyTavern chat', () => {
       });
     });
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('huge.jsonl', stChat('Vale', 2)));
-    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/This chat file is 1\.1 GB; a chat file can be at most 200 MB/);
+    await expect.poll(() => page.getByRole('dialog').getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/This chat file is 1\.1 GB; a chat file can be at most 200 MB/);
     await page.getByRole('dialog').press('Escape');
     expect((await exportLog(page)).events.length).toBe(before);
 
     await page.locator('label:has-text("Import chat") input[type=file]').setInputFiles(file('vale.jsonl', stChat('Vale', 4)));
     const preview = page.getByTestId('chat-preview');
-    await expect.poll(() => preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Someone else');
+    await expect.poll(() => preview.getByLabel('Bot').locator('option:checked').textContent(), { timeout: 15_000 }).toBe('Someone else');
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Vale', description: 'A harbour pilot.', first_mes: 'Hello.' } };
     await preview
       .locator('label:has-text("Import their card") input[type=file]')
       .setInputFiles(file('vale.png', withTextChunks(new Uint8Array(PIXEL), [{ keyword: 'chara', text: Buffer.from(JSON.stringify(card)).toString('base64') }])));
     await page.getByTestId('card-preview').getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => preview.getByLabel('Bot').locator('option:checked').textContent()).toBe('Vale');
+    await expect.poll(() => preview.getByLabel('Bot').locator('option:checked').textContent(), { timeout: 15_000 }).toBe('Vale');
     await preview.getByRole('button', { name: 'Import', exact: true }).click();
     await page.waitForURL(/\/chats\/[^/?]+$/);
-    await expect.poll(() => page.locator('.turn.assistant .speaker').last().textContent()).toContain('Vale');
+    await expect.poll(() => page.locator('.turn.assistant .speaker').last().textContent(), { timeout: 15_000 }).toContain('Vale');
   });
 });

@@ -38,20 +38,20 @@ describe('the connection, in the app', () => {
     await storyReady(page);
     await page.goto(`${app.url}/settings`);
     const state = page.getByTestId('connection-state');
-    await expect.poll(() => state.textContent()).toContain('built-in demo model');
-    await expect.poll(() => page.locator('[data-banner="demo"]').textContent()).toContain('Settings → Connection');
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toContain('built-in demo model');
+    await expect.poll(() => page.locator('[data-banner="demo"]').textContent(), { timeout: 15_000 }).toContain('Settings → Connection');
 
     await page.getByLabel('Another OpenAI-compatible server').check();
     await page.getByLabel('Server address').fill(upstream.url);
     await page.getByLabel(/API key/).fill(KEY);
     await page.getByRole('button', { name: 'Save connection' }).click();
-    await expect.poll(() => state.textContent()).toBe(`${upstream.url}: key set (…QRST).`);
-    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(0);
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe(`${upstream.url}: key set (…QRST).`);
+    await expect.poll(() => page.locator('[data-banner="demo"]').count(), { timeout: 15_000 }).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(await page.getByLabel(/API key/).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => page.getByTestId('connection-message').textContent()).toBe('Connected: 3 models available.');
+    await expect.poll(() => page.getByTestId('connection-message').textContent(), { timeout: 15_000 }).toBe('Connected: 3 models available.');
     expect(await page.getByRole('list', { name: 'Available models' }).locator('li').allTextContents()).toEqual([
       'acme/Storyteller-24B · 24B',
       'acme/Mixtral-8x7B-Instruct · 8x7B',
@@ -64,7 +64,7 @@ describe('the connection, in the app', () => {
     // that server, with that key and those knobs.
     await page.getByLabel('Min-p').fill('0.07');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => page.getByText('Settings saved.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Settings saved.').isVisible(), { timeout: 15_000 }).toBe(true);
     const chats = await page.evaluate(() => (globalThis as any).roleplayEngine.engine.listChats());
     await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
     await page.goto(`${app.url}/chats/${chats[0].id}`);
@@ -74,7 +74,7 @@ describe('the connection, in the app', () => {
     await sampling.getByLabel('Temperature').fill('1.25');
     await sampling.getByLabel('Max reply tokens').fill('300');
     await sampling.getByRole('button', { name: 'Save sampling' }).click();
-    await expect.poll(() => page.getByText('Sampling for this chat (its own)').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Sampling for this chat (its own)').isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole('textbox', { name: 'Message' }).fill('"Hello?"');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect.poll(() => upstream.completions().length, { timeout: 15_000 }).toBeGreaterThan(0);
@@ -90,8 +90,8 @@ describe('the connection, in the app', () => {
     expect(JSON.stringify(await exportLog(page))).not.toContain(KEY);
 
     await page.getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => state.textContent()).toContain('built-in demo model');
-    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(1);
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toContain('built-in demo model');
+    await expect.poll(() => page.locator('[data-banner="demo"]').count(), { timeout: 15_000 }).toBe(1);
   });
 
   it('a refused key says why, beside the form, and nothing changes', async () => {
@@ -99,7 +99,7 @@ describe('the connection, in the app', () => {
     const page = await openTab(context, `${app.url}/settings`);
     await page.getByLabel(/API key/).fill('not a key');
     await page.getByRole('button', { name: 'Save connection' }).click();
-    await expect.poll(() => page.getByTestId('connection-message').textContent()).toMatch(/does not look like an API key/);
+    await expect.poll(() => page.getByTestId('connection-message').textContent(), { timeout: 15_000 }).toMatch(/does not look like an API key/);
     expect(await page.getByTestId('connection-state').textContent()).toContain('built-in demo model');
   });
 
@@ -110,16 +110,16 @@ describe('the connection, in the app', () => {
     await page.getByLabel('Another OpenAI-compatible server').check();
     await page.getByLabel('Server address').fill(upstream.url);
     await page.getByRole('button', { name: 'Save connection' }).click();
-    await expect.poll(() => state.textContent()).toBe(`${upstream.url}: no key needed.`);
-    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(0);
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toBe(`${upstream.url}: no key needed.`);
+    await expect.poll(() => page.locator('[data-banner="demo"]').count(), { timeout: 15_000 }).toBe(0);
 
     await page.getByLabel(/built-in demo model/).check();
     expect(await page.getByLabel(/API key/).count()).toBe(0);
     await page.getByRole('button', { name: 'Save connection' }).click();
-    await expect.poll(() => state.textContent()).toContain('built-in demo model');
-    await expect.poll(() => page.locator('[data-banner="demo"]').count()).toBe(1);
+    await expect.poll(() => state.textContent(), { timeout: 15_000 }).toContain('built-in demo model');
+    await expect.poll(() => page.locator('[data-banner="demo"]').count(), { timeout: 15_000 }).toBe(1);
     await page.reload();
-    await expect.poll(() => page.getByLabel(/built-in demo model/).isChecked()).toBe(true);
+    await expect.poll(() => page.getByLabel(/built-in demo model/).isChecked(), { timeout: 15_000 }).toBe(true);
     // As the relay started: for the tests after this one.
     await page.evaluate(() => fetch('/api/connection', { method: 'DELETE' }));
   });
@@ -133,7 +133,7 @@ describe('the connection, when the relay cannot answer', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     await page.route('**/api/connection', (route) => route.abort('connectionreset'));
     await page.goto(`${app.url}/settings`);
-    await expect.poll(() => page.getByText(/The relay's connection cannot be read/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/The relay's connection cannot be read/).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.getByRole('heading', { name: 'Storage and backup' }).isVisible()).toBe(true);
     await page.waitForTimeout(300);
     expect(errors).toEqual([]);

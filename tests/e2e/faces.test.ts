@@ -49,7 +49,7 @@ describe('faces', () => {
     const notAPicture = join(freshProfile(), 'notes.png');
     writeFileSync(notAPicture, 'just some text, not a picture');
     await page.locator('.picture-field input[type=file]').setInputFiles(notAPicture);
-    await expect.poll(() => page.locator('.picture-field [role=alert]').textContent()).toMatch(/not a picture this browser can read/);
+    await expect.poll(() => page.locator('.picture-field [role=alert]').textContent(), { timeout: 15_000 }).toMatch(/not a picture this browser can read/);
 
     await page.locator('.picture-field input[type=file]').setInputFiles(bigPicture());
     const preview = page.locator('.picture-field img.avatar');
@@ -59,7 +59,7 @@ describe('faces', () => {
     await page.waitForURL(/\/bots$/);
 
     const listed = page.getByRole('list', { name: 'Bots' }).locator('img.avatar');
-    await expect.poll(() => listed.count()).toBe(1);
+    await expect.poll(() => listed.count(), { timeout: 15_000 }).toBe(1);
     const log = await exportLog(page);
     const images = log.events.filter((e) => e.kind === 'image_added');
     expect(images).toHaveLength(1);
@@ -68,20 +68,20 @@ describe('faces', () => {
     expect(stored.data.length).toBeLessThan(200_000);
 
     await page.goto(`${app.url}/chats`);
-    await expect.poll(() => page.getByRole('list', { name: 'Chats' }).locator('img.avatar').count()).toBe(1);
+    await expect.poll(() => page.getByRole('list', { name: 'Chats' }).locator('img.avatar').count(), { timeout: 15_000 }).toBe(1);
 
     await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => page.locator('.turn.assistant > img.avatar.portrait').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('story-drawer').locator('img.avatar').count()).toBe(1);
+    await expect.poll(() => page.locator('.turn.assistant > img.avatar.portrait').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('story-drawer').locator('img.avatar').count(), { timeout: 15_000 }).toBe(1);
     // You have no picture: your initials, on your name's colour.
-    await expect.poll(() => page.getByTestId('story-drawer').locator('.avatar.generated').first().textContent()).toBe('AD');
+    await expect.poll(() => page.getByTestId('story-drawer').locator('.avatar.generated').first().textContent(), { timeout: 15_000 }).toBe('AD');
 
     // The same picture chosen again is not stored twice.
     await page.goto(`${app.url}/settings`);
     await page.locator('.picture-field input[type=file]').setInputFiles(bigPicture());
     await expect.poll(() => page.locator('.picture-field img.avatar').count(), { timeout: 20_000 }).toBe(1);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(async () => (await exportLog(page)).events.filter((e) => e.kind === 'image_added').length).toBe(1);
+    await expect.poll(async () => (await exportLog(page)).events.filter((e) => e.kind === 'image_added').length, { timeout: 15_000 }).toBe(1);
   });
 });

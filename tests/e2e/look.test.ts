@@ -19,19 +19,19 @@ describe('a look of one’s own', () => {
     const { context } = await launch();
     const { page } = await openStoryChat(context, app.url);
     await page.emulateMedia({ colorScheme: 'light' });
-    await expect.poll(() => theme(page)).toEqual({ theme: 'light', scheme: 'light', background: 'rgb(250, 249, 252)' });
+    await expect.poll(() => theme(page), { timeout: 15_000 }).toEqual({ theme: 'light', scheme: 'light', background: 'rgb(250, 249, 252)' });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expect.poll(() => theme(page)).toEqual({ theme: 'dark', scheme: 'dark', background: 'rgb(22, 20, 29)' });
+    await expect.poll(() => theme(page), { timeout: 15_000 }).toEqual({ theme: 'dark', scheme: 'dark', background: 'rgb(22, 20, 29)' });
 
     const other = await openTab(context, `${app.url}/chats`);
     await page.goto(`${app.url}/settings`);
     const look = page.getByTestId('look-section');
     await look.getByRole('group', { name: 'Theme' }).getByLabel('Paper').check();
-    await expect.poll(() => theme(page)).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
-    await expect.poll(() => theme(other)).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
+    await expect.poll(() => theme(page), { timeout: 15_000 }).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
+    await expect.poll(() => theme(other), { timeout: 15_000 }).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
     await page.emulateMedia({ colorScheme: 'dark' }); // a chosen theme no longer follows the system
     await page.reload();
-    await expect.poll(() => theme(page)).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
+    await expect.poll(() => theme(page), { timeout: 15_000 }).toEqual({ theme: 'paper', scheme: 'light', background: 'rgb(243, 234, 213)' });
     expect(await page.getByTestId('look-section').getByRole('group', { name: 'Theme' }).getByLabel('Paper').isChecked()).toBe(true);
   });
 
@@ -42,7 +42,7 @@ describe('a look of one’s own', () => {
     await page.setViewportSize({ width: 1400, height: 850 });
     await say(page, '"Hello."', 'demo model');
     const portrait = page.getByTestId('speaker-portrait');
-    await expect.poll(() => portrait.isVisible()).toBe(true);
+    await expect.poll(() => portrait.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await portrait.locator('strong').textContent()).toBe('Mira');
     const width = () => page.locator('.turn').first().evaluate((el) => el.getBoundingClientRect().width);
     const before = await width();

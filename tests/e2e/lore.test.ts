@@ -31,14 +31,14 @@ describe('the Lore page', () => {
     await page.goto(`${app.url}/lore`);
     const before = (await exportLog(page)).events.length;
     await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(file('card.json', JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mira' } })));
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/character card, not a lorebook/);
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/character card, not a lorebook/);
     expect((await exportLog(page)).events.length).toBe(before);
 
     await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(file('Harbour town.json', JSON.stringify(WORLD_INFO)));
-    await expect.poll(() => page.getByTestId('lorebook-added').textContent()).toContain('Harbour town imported.');
-    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).textContent()).toMatch(/Harbour town\s*Imported · 3 entries, 1 off/);
+    await expect.poll(() => page.getByTestId('lorebook-added').textContent(), { timeout: 15_000 }).toContain('Harbour town imported.');
+    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).textContent(), { timeout: 15_000 }).toMatch(/Harbour town\s*Imported · 3 entries, 1 off/);
     await page.getByTestId('lorebook-added').getByRole('link', { name: 'Open it' }).click();
-    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li').count()).toBe(3);
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li').count(), { timeout: 15_000 }).toBe(3);
     expect(await page.getByRole('checkbox', { name: 'Ghost on' }).isChecked()).toBe(false);
 
     await page.getByRole('checkbox', { name: 'The harbour on' }).uncheck();
@@ -47,22 +47,22 @@ describe('the Lore page', () => {
     await form.getByLabel('Content').fill('The bell rings at midnight.');
     await form.getByRole('textbox', { name: /^Keys/ }).fill('bell, chime');
     await form.getByRole('button', { name: 'Save entry' }).click();
-    await expect.poll(() => form.count()).toBe(0);
+    await expect.poll(() => form.count(), { timeout: 15_000 }).toBe(0);
     const bell = page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' });
-    await expect.poll(() => bell.textContent()).toMatch(/edited.*Keys: bell, chime.*The bell rings at midnight\./s);
+    await expect.poll(() => bell.textContent(), { timeout: 15_000 }).toMatch(/edited.*Keys: bell, chime.*The bell rings at midnight\./s);
     expect(await page.getByRole('checkbox', { name: 'The harbour on' }).isChecked()).toBe(false);
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // Kept across a reload: it is in the log.
     await page.reload();
-    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' }).textContent()).toContain('The bell rings at midnight.');
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).locator('li', { hasText: 'Bell tower' }).textContent(), { timeout: 15_000 }).toContain('The bell rings at midnight.');
     expect((await exportLog(page)).events.filter((e) => e.kind === 'lore_entry_saved')).toHaveLength(2);
 
     await page.getByRole('button', { name: 'Delete lorebook' }).click();
     await page.getByRole('dialog', { name: 'Delete Harbour town?' }).getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForURL(/\/lore$/);
-    await expect.poll(() => page.getByText('No lorebooks yet.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No lorebooks yet.').isVisible(), { timeout: 15_000 }).toBe(true);
   });
 
   it('attaches a lorebook to a chat from its Story state; a reply then shows the entry that fired, and on which key, in "Why this reply?"', async () => {
@@ -76,7 +76,7 @@ describe('the Lore page', () => {
     await toggle.waitFor();
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     await page.getByRole('checkbox', { name: 'Harbour town' }).check();
-    await expect.poll(() => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatLorebooks(id), chatId)).toEqual([
+    await expect.poll(() => page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatLorebooks(id), chatId), { timeout: 15_000 }).toEqual([
       expect.objectContaining({ name: 'Harbour town', attached: true }),
     ]);
     const composer = page.getByRole('textbox', { name: 'Message' });
@@ -87,7 +87,7 @@ describe('the Lore page', () => {
     await reply.hover();
     await messageAction(reply, 'Why this reply?');
     const dialog = page.getByRole('dialog', { name: 'Why this reply' });
-    await expect.poll(() => dialog.locator('[data-tier="should"]').innerText()).toMatch(/lore: The harbour \(harbour\)/);
+    await expect.poll(() => dialog.locator('[data-tier="should"]').innerText(), { timeout: 15_000 }).toMatch(/lore: The harbour \(harbour\)/);
     expect(await dialog.innerText()).not.toMatch(/Bell tower/);
   });
 });
@@ -99,7 +99,7 @@ describe('a lorebook of one’s own', () => {
     await page.getByRole('textbox', { name: "New lorebook's name" }).fill('The Gull');
     await page.getByRole('button', { name: 'New lorebook' }).click();
     await page.waitForURL(/\/lore\/book\/[^/]+$/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('The Gull');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toBe('The Gull');
 
     await page.getByRole('button', { name: 'Add entry' }).click();
     const form = page.getByRole('form', { name: 'Edit Entry 1' });
@@ -108,7 +108,7 @@ describe('a lorebook of one’s own', () => {
     await form.getByLabel('Content').fill('The Gull is a two-masted schooner.');
     await form.getByRole('button', { name: 'Save' }).click();
     const entries = page.getByRole('list', { name: 'Entries' });
-    await expect.poll(() => entries.textContent()).toContain('The ship');
+    await expect.poll(() => entries.textContent(), { timeout: 15_000 }).toContain('The ship');
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export as world info' }).click();
@@ -121,8 +121,8 @@ describe('a lorebook of one’s own', () => {
 
     await page.goto(`${app.url}/lore`);
     await page.locator('label:has-text("Import lorebook") input[type=file]').setInputFiles(path);
-    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).locator('strong').allTextContents()).toEqual(['The Gull', 'The Gull']);
+    await expect.poll(() => page.getByRole('list', { name: 'Lorebooks' }).locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['The Gull', 'The Gull']);
     await page.getByTestId('lorebook-added').getByRole('link', { name: 'Open it' }).click();
-    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).textContent()).toContain('The ship');
+    await expect.poll(() => page.getByRole('list', { name: 'Entries' }).textContent(), { timeout: 15_000 }).toContain('The ship');
   });
 });

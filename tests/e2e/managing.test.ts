@@ -21,25 +21,25 @@ describe('managing chats and bots', () => {
     await page.getByRole('button', { name: 'Edit chat title' }).click();
     await page.getByRole('textbox', { name: 'chat title' }).fill('The long night');
     await page.getByRole('textbox', { name: 'chat title' }).press('Enter');
-    await expect.poll(() => page.locator('#chat-title').textContent()).toContain('The long night');
+    await expect.poll(() => page.locator('#chat-title').textContent(), { timeout: 15_000 }).toContain('The long night');
 
     await chatAction(page, 'Delete chat');
     await page.waitForURL(/\/chats\?deleted=/);
-    await expect.poll(() => page.getByTestId('deleted-toast').textContent()).toContain('“The long night” moved to Recently deleted.');
-    await expect.poll(() => page.getByText('No chats yet').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('deleted-toast').textContent(), { timeout: 15_000 }).toContain('“The long night” moved to Recently deleted.');
+    await expect.poll(() => page.getByText('No chats yet').isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByTestId('deleted-toast').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => chatTitles(page)).toEqual(['The long night']);
+    await expect.poll(() => chatTitles(page), { timeout: 15_000 }).toEqual(['The long night']);
 
     await page.goto(`${app.url}/chats/${chatId}`);
     await chatAction(page, 'Delete chat');
     await page.waitForURL(/\/chats\?deleted=/);
     await page.getByRole('link', { name: 'Recently deleted' }).click();
     const deleted = page.getByRole('list', { name: 'Deleted chats' });
-    await expect.poll(() => deleted.textContent()).toMatch(/The long night.*with Mira, deleted .* goes for good on/);
+    await expect.poll(() => deleted.textContent(), { timeout: 15_000 }).toMatch(/The long night.*with Mira, deleted .* goes for good on/);
     await page.getByRole('button', { name: 'Restore The long night' }).click();
-    await expect.poll(() => page.getByText('Nothing deleted.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole('link', { name: 'Back to chats' }).click();
-    await expect.poll(() => chatTitles(page)).toEqual(['The long night']);
+    await expect.poll(() => chatTitles(page), { timeout: 15_000 }).toEqual(['The long night']);
 
     await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.deleteChat(id), chatId);
     await page.goto(`${app.url}/deleted`);
@@ -47,7 +47,7 @@ describe('managing chats and bots', () => {
     // The first click only asks.
     expect(await deleted.locator('li').count()).toBe(1);
     await page.getByRole('button', { name: 'Really delete forever? The long night' }).click();
-    await expect.poll(() => page.getByText('Nothing deleted.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
     const log = await exportLog(page);
     expect(log.events.some((e) => e.kind === 'purged')).toBe(true);
     expect(log.events.filter((e) => e.kind === 'user_turn' || e.kind === 'chat_created')).toHaveLength(0);
@@ -60,19 +60,19 @@ describe('managing chats and bots', () => {
     const other = await openTab(context, `${app.url}/chats/${chatId}`);
     await page.goto(`${app.url}/bots`);
     await page.getByRole('button', { name: 'Delete Mira' }).click();
-    await expect.poll(() => page.getByTestId('deleted-toast').textContent()).toContain('Mira and their chats moved to Recently deleted.');
-    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).count()).toBe(0);
-    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').textContent()).toContain('bot is in Recently deleted');
+    await expect.poll(() => page.getByTestId('deleted-toast').textContent(), { timeout: 15_000 }).toContain('Mira and their chats moved to Recently deleted.');
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').textContent(), { timeout: 15_000 }).toContain('bot is in Recently deleted');
 
     await page.getByTestId('deleted-toast').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents()).toEqual(['Mira']);
-    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count()).toBe(0);
+    await expect.poll(() => page.getByRole('list', { name: 'Bots' }).locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['Mira']);
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count(), { timeout: 15_000 }).toBe(0);
 
     await page.getByRole('button', { name: 'Delete Mira' }).click();
     await other.getByRole('button', { name: 'Restore bot' }).click();
-    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count()).toBe(0);
+    await expect.poll(() => other.locator('[data-banner="chat-deleted"]').count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${app.url}/chats`);
-    await expect.poll(() => chatTitles(page)).toHaveLength(1);
+    await expect.poll(() => chatTitles(page), { timeout: 15_000 }).toHaveLength(1);
   });
 
   it('exports a chat from its drawer as a SillyTavern file and as Markdown', async () => {
@@ -137,7 +137,7 @@ describe('export everything', () => {
     expect(strFromU8(png, true)).toContain('ccv3');
     const header = JSON.parse(strFromU8(files['chats/Mira - A story with Mira.jsonl']!).split('\n')[0]!);
     expect(header).toMatchObject({ character_name: 'Mira', user_name: 'Ada' });
-    await expect.poll(() => section.getByRole('status').textContent()).toBe('Exported 1 bot and 2 chats.');
+    await expect.poll(() => section.getByRole('status').textContent(), { timeout: 15_000 }).toBe('Exported 1 bot and 2 chats.');
     const seen = (await page.evaluate(() => (globalThis as any).progressSeen)) as string[];
     // It moved file by file (the last step and the zip come in one go, gone before it is drawn).
     expect(seen).toEqual(expect.arrayContaining(['1/3', '2/3']));

@@ -46,25 +46,25 @@ describe('message actions', () => {
     const actions = mine.getByRole('button', { name: 'Message actions' });
     await actions.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => focused(page)).toBe('Copy@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Copy@');
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => focused(page)).toBe('Edit@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Edit@');
     await page.keyboard.press('End');
-    await expect.poll(() => focused(page)).toBe('Delete@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Delete@');
     await page.keyboard.press('ArrowDown'); // wraps round
-    await expect.poll(() => focused(page)).toBe('Copy@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Copy@');
     await page.keyboard.press('Escape');
     expect(await page.getByRole('menu').count()).toBe(0);
-    await expect.poll(() => focused(page)).toBe(`Message actions@${seq}`);
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe(`Message actions@${seq}`);
 
     // Edit, then Esc out of the editor: focus is back on the menu's button, not the page.
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => focused(page)).toBe('Edit@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Edit@');
     await page.keyboard.press('Enter');
-    await expect.poll(() => focused(page)).toBe(`Edit message@${seq}`);
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe(`Edit message@${seq}`);
     await page.keyboard.press('Escape');
-    await expect.poll(() => focused(page)).toBe(`Message actions@${seq}`);
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe(`Message actions@${seq}`);
 
     // The inspector, closed with Esc, does the same.
     const reply = lastReply(page);
@@ -73,8 +73,8 @@ describe('message actions', () => {
     await page.getByRole('menuitem', { name: 'Why this reply?' }).click();
     await page.getByRole('dialog', { name: 'Why this reply' }).waitFor();
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect.poll(() => focused(page)).toBe(`Message actions@${replySeq}`);
+    await expect.poll(() => page.getByRole('dialog').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe(`Message actions@${replySeq}`);
 
     // Regenerate by keyboard: the button pressed goes with the old reply; focus follows the new one.
     await reply.getByRole('button', { name: 'Regenerate' }).focus();
@@ -93,8 +93,8 @@ describe('message actions', () => {
     const menu = page.getByRole('menu', { name: 'Message actions' });
     await menu.waitFor();
     await menu.getByRole('menuitem', { name: 'Copy' }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('"Hello," *she waves*.');
-    await expect.poll(() => mine.getByRole('status').textContent()).toBe('Copied');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 15_000 }).toBe('"Hello," *she waves*.');
+    await expect.poll(() => mine.getByRole('status').textContent(), { timeout: 15_000 }).toBe('Copied');
 
     // A finger resting on a message (a touch screen sends no right-click for it on every phone).
     const box = (await lastReply(page).locator('.story-text').boundingBox())!;
@@ -126,7 +126,7 @@ describe('message actions', () => {
     await page.getByRole('link', { name: 'Skip to story' }).focus();
     expect(await page.getByRole('link', { name: 'Skip to story' }).isVisible()).toBe(true);
     await page.keyboard.press('Enter');
-    await expect.poll(() => focused(page)).toBe('Story@');
+    await expect.poll(() => focused(page), { timeout: 15_000 }).toBe('Story@');
     await say(page, '"Hello."', 'demo model');
     expect(await menuOffers(page.getByRole('button', { name: 'More ways to reply' }))).toEqual(['Impersonate', 'Continue', 'Regenerate', "Director's note"]);
   });

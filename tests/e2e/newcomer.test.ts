@@ -45,7 +45,7 @@ describe('the first screens a newcomer meets', () => {
     }, kickoff);
     await page.goto(`${app.url}/chats/${chatId}`);
     const drawer = page.getByTestId('story-drawer');
-    await expect.poll(() => drawer.textContent()).toContain('M'.repeat(80));
+    await expect.poll(() => drawer.textContent(), { timeout: 15_000 }).toContain('M'.repeat(80));
     expect(await drawer.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     // Nothing on the chat screen reaches past the window (the drawer's toggle was pushed off it).
     const outside = await page.evaluate(() =>
@@ -65,15 +65,15 @@ describe('the first screens a newcomer meets', () => {
     expect(offered).toContain('Impersonate');
     expect(offered.filter((name) => name === 'Regenerate' || name === 'Continue')).toEqual([]);
     const box = page.getByRole('textbox', { name: 'Message' });
-    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Let them go on');
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent(), { timeout: 15_000 }).toBe('Let them go on');
     await box.fill('"Hello."');
-    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Send');
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent(), { timeout: 15_000 }).toBe('Send');
     await box.fill('   ');
-    await expect.poll(() => page.locator('.composer button[type=submit]').textContent()).toBe('Let them go on');
+    await expect.poll(() => page.locator('.composer button[type=submit]').textContent(), { timeout: 15_000 }).toBe('Let them go on');
     // Letting them go on is a reply of the narrator's, which can then be regenerated.
     await page.getByRole('button', { name: 'Let them go on' }).click();
     await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(2);
-    await expect.poll(() => page.getByRole('button', { name: 'Regenerate', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Regenerate', exact: true }).count(), { timeout: 15_000 }).toBe(1);
   });
 
   it("the chat list's previews stay inside their column with an ellipsis, and show no *asterisks*", async () => {
@@ -93,7 +93,7 @@ describe('the first screens a newcomer meets', () => {
     );
     await page.goto(`${app.url}/chats`);
     const snippet = page.locator('.chat-card .snippet').first();
-    await expect.poll(() => snippet.textContent()).toMatch(/^Mira leans over the rail and watches/);
+    await expect.poll(() => snippet.textContent(), { timeout: 15_000 }).toMatch(/^Mira leans over the rail and watches/);
     expect(await snippet.textContent()).not.toContain('*');
     const fit = await page.evaluate(() => {
       const list = document.querySelector('ul.cards')!.getBoundingClientRect();
@@ -111,10 +111,10 @@ describe('the first screens a newcomer meets', () => {
     await page.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'open'));
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isVisible()).toBe(true);
-    await expect.poll(() => page.locator('.turn').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.locator('.turn').first().isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole('button', { name: 'Story state' }).click();
-    await expect.poll(() => page.getByTestId('story-drawer').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('story-drawer').isVisible(), { timeout: 15_000 }).toBe(true);
     // What a wide screen remembered is left as it was.
     expect(await page.evaluate(() => localStorage.getItem('roleplay-engine/drawer'))).toBe('open');
   });
@@ -156,10 +156,10 @@ describe('the first screens a newcomer meets', () => {
     expect(await page.locator('.composer').getByRole('button').count()).toBe(2);
     // Writing more grows it, up to a third of the screen.
     await box.fill(Array.from({ length: 30 }, (_, i) => `Line ${i + 1}.`).join('\n'));
-    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThan(oneRow * 2);
+    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height), { timeout: 15_000 }).toBeGreaterThan(oneRow * 2);
     expect(await box.evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(844 / 3 + 4);
     await box.fill('');
-    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height)).toBe(oneRow);
+    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height), { timeout: 15_000 }).toBe(oneRow);
     // Nothing is wider than the phone.
     const outside = await page.evaluate(() =>
       [...document.querySelectorAll('.chat *')].filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName),
@@ -177,7 +177,7 @@ describe('the first screens a newcomer meets', () => {
     });
     await page.goto(`${app.url}/bots/${botId}/start`);
     for (const label of ['Title', 'Where it begins', 'When (in the story)', 'What you are doing', 'What Mira is doing']) {
-      await expect.poll(() => page.getByLabel(label, { exact: true }).isVisible(), { message: label }).toBe(true);
+      await expect.poll(() => page.getByLabel(label, { exact: true }).isVisible(), { message: label, timeout: 15_000 }).toBe(true);
     }
     const kind = page.getByLabel('Kind of place');
     expect(await kind.isVisible()).toBe(false);
@@ -186,7 +186,7 @@ describe('the first screens a newcomer meets', () => {
     await page.getByText('More details').click();
     expect(await kind.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Start the story' }).click();
-    await expect.poll(() => kind.isVisible()).toBe(true);
+    await expect.poll(() => kind.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await kind.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('.more-details').textContent()).toContain('say what kind of place it is');
     await kind.fill('ship');
@@ -200,12 +200,12 @@ describe('the first screens a newcomer meets', () => {
     const demo = page.locator('[data-banner="demo"]');
     await demo.waitFor();
     await demo.getByRole('button').click();
-    await expect.poll(() => demo.count()).toBe(0);
+    await expect.poll(() => demo.count(), { timeout: 15_000 }).toBe(0);
     const persisted = await page.evaluate(async () => navigator.storage.persisted());
     if (!persisted) await page.locator('[data-banner="not-persisted"]').getByRole('button').click();
 
     const next = await openTab(context, `${app.url}/chats`); // a new tab is a new session
-    await expect.poll(() => next.locator('[data-banner="not-persisted"]').count()).toBe(persisted ? 0 : 1);
+    await expect.poll(() => next.locator('[data-banner="not-persisted"]').count(), { timeout: 15_000 }).toBe(persisted ? 0 : 1);
     expect(await next.locator('[data-banner="demo"]').count()).toBe(0);
   });
 });

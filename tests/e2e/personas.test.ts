@@ -18,18 +18,18 @@ describe('personas', () => {
     await form.getByLabel('Pronouns').fill('they/them');
     await form.getByLabel('Persona').fill('A smuggler with a soft heart.');
     await form.getByRole('button', { name: 'Save persona' }).click();
-    await expect.poll(() => personas.getByRole('list', { name: 'Personas' }).locator('strong').allTextContents()).toEqual(['Ada', 'Kit']);
+    await expect.poll(() => personas.getByRole('list', { name: 'Personas' }).locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['Ada', 'Kit']);
 
     await page.goto(`${app.url}/chats/${chatId}`);
     const other = await context.newPage();
     await other.goto(`${app.url}/chats/${chatId}`);
     const playAs = page.getByTestId('story-drawer').getByRole('combobox', { name: 'You play as' });
-    await expect.poll(() => playAs.locator('option:checked').textContent()).toBe('Ada');
+    await expect.poll(() => playAs.locator('option:checked').textContent(), { timeout: 15_000 }).toBe('Ada');
     await playAs.selectOption({ label: 'Kit' });
-    await expect.poll(() => other.getByTestId('story-drawer').getByRole('combobox', { name: 'You play as' }).locator('option:checked').textContent()).toBe('Kit');
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('combobox', { name: 'You play as' }).locator('option:checked').textContent(), { timeout: 15_000 }).toBe('Kit');
     await say(page, '"Different now."', 'demo model');
-    await expect.poll(() => page.locator('.turn.user .speaker strong').allTextContents()).toEqual(['Ada', 'Kit']);
-    await expect.poll(() => other.locator('.turn.user .speaker strong').allTextContents()).toEqual(['Ada', 'Kit']);
+    await expect.poll(() => page.locator('.turn.user .speaker strong').allTextContents(), { timeout: 15_000 }).toEqual(['Ada', 'Kit']);
+    await expect.poll(() => other.locator('.turn.user .speaker strong').allTextContents(), { timeout: 15_000 }).toEqual(['Ada', 'Kit']);
     await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
     const told = await page.evaluate(async (chatId) => {
       const engine = (globalThis as any).roleplayEngine.engine;
@@ -41,6 +41,6 @@ describe('personas', () => {
     // Made the default, Kit is who Settings' "Who you are" shows.
     await page.goto(`${app.url}/settings`);
     await page.getByTestId('personas').getByRole('button', { name: 'Make Kit the default' }).click();
-    await expect.poll(() => page.getByRole('form', { name: 'Who you are' }).getByLabel('Name').inputValue()).toBe('Kit');
+    await expect.poll(() => page.getByRole('form', { name: 'Who you are' }).getByLabel('Name').inputValue(), { timeout: 15_000 }).toBe('Kit');
   });
 });

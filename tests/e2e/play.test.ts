@@ -76,7 +76,7 @@ describe('playing a story', () => {
 
     await page.waitForURL('**/bots/new');
     await page.getByRole('button', { name: 'Create bot' }).click();
-    await expect.poll(() => page.locator('#field-name-error').textContent()).toBe('must not be empty');
+    await expect.poll(() => page.locator('#field-name-error').textContent(), { timeout: 15_000 }).toBe('must not be empty');
     await page.getByLabel('Name').fill('Mira');
     await page.getByLabel('Persona').fill('A wry ship captain.');
     await page.getByLabel('Voice sample 1', { exact: true }).fill('"Hold fast."');
@@ -93,7 +93,7 @@ describe('playing a story', () => {
     await page.getByLabel('Title').fill('Storm crossing');
     await page.getByRole('button', { name: 'Start the story' }).click();
     await message(page).waitFor();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Storm crossing');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toBe('Storm crossing');
     expect(await replyTexts(page)).toEqual(['Rain lashes the deck as you board the Gull.']);
 
     for (const [i, line] of ['*climbs aboard* "Where to?"', '"And the map?" ((keep it short))', '*sits down*'].entries()) {
@@ -154,14 +154,14 @@ describe('playing a story', () => {
     await b.getByRole('button', { name: 'Stop' }).click();
     for (const page of [a, b]) {
       await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
-      await expect.poll(() => page.locator('[data-banner="reply-problem"]').textContent()).toMatch(/You stopped this reply/);
+      await expect.poll(() => page.locator('[data-banner="reply-problem"]').textContent(), { timeout: 15_000 }).toMatch(/You stopped this reply/);
     }
     const stopped = (await replyTexts(a)).at(-1)!;
     expect(stopped).toMatch(/^Reply \d+: word1/);
     expect(stopped).not.toMatch(/word59/);
     expect((await replyTexts(b)).at(-1)).toBe(stopped);
     expect(narratorRequests()).toBe(before + 2);
-    await expect.poll(() => narratorCalls().at(-1)!.aborted()).toBe(true);
+    await expect.poll(() => narratorCalls().at(-1)!.aborted(), { timeout: 15_000 }).toBe(true);
 
     // One Regenerate, in the banner beside the problem, not a second one in the composer.
     for (const page of [a, b]) expect(await page.getByRole('button', { name: 'Regenerate', exact: true }).count()).toBe(1);
@@ -200,7 +200,7 @@ describe('playing a story', () => {
     await send(page, '"Hello?"');
     await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('truncated');
     const banner = page.locator('[data-banner="reply-problem"]');
-    await expect.poll(() => banner.textContent()).toMatch(/rejected the API key. Check FEATHERLESS_API_KEY/);
+    await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toMatch(/rejected the API key. Check FEATHERLESS_API_KEY/);
     // The failed reply is a clearly failed entry, not an empty "…" message; being empty, it is in no prompt.
     expect(await lastReply(page).getByTestId('failed-reply').textContent()).toMatch(/^No reply: it failed/);
     expect(await lastReply(page).locator('.story-text').count()).toBe(0);
@@ -241,7 +241,7 @@ describe('playing a story', () => {
     const words = (text: string) => text.split(/\s+/).length;
     expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - 500 / 60 - 3);
     expect(kept).not.toMatch(/word59/);
-    await expect.poll(() => b.locator('[data-banner="reply-problem"]').textContent()).toMatch(/interrupted/);
+    await expect.poll(() => b.locator('[data-banner="reply-problem"]').textContent(), { timeout: 15_000 }).toMatch(/interrupted/);
     expect(narratorRequests()).toBe(requests);
   });
 });

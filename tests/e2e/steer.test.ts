@@ -86,22 +86,22 @@ describe('versions of a reply (swipes)', () => {
 
     await say(leader, '"Look at the sails."', 'Answer 1.');
     await expect.poll(() => pending(leader, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
-    await expect.poll(() => affinity(leader)).toBe('40');
+    await expect.poll(() => affinity(leader), { timeout: 15_000 }).toBe('40');
     expect(await leader.getByRole('button', { name: 'Previous version' }).count()).toBe(0); // one version: no controls
 
     await leader.getByRole('button', { name: 'Regenerate' }).click();
     await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
-    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
+    await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('2/2');
     await expect.poll(() => affinity(leader), { timeout: 20_000 }).toBe('60');
-    await expect.poll(() => follower.getByTestId('version').textContent()).toBe('2/2');
+    await expect.poll(() => follower.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('2/2');
     expect(await leader.getByRole('button', { name: 'Next version' }).isDisabled()).toBe(true);
 
     await leader.getByRole('button', { name: 'Previous version' }).click();
-    await expect.poll(() => lastReply(leader).textContent()).toContain('Answer 1.');
-    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('1/2');
-    await expect.poll(() => affinity(leader)).toBe('40');
-    await expect.poll(() => lastReply(follower).textContent()).toContain('Answer 1.');
-    await expect.poll(() => follower.getByTestId('version').textContent()).toBe('1/2');
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 15_000 }).toContain('Answer 1.');
+    await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('1/2');
+    await expect.poll(() => affinity(leader), { timeout: 15_000 }).toBe('40');
+    await expect.poll(() => lastReply(follower).textContent(), { timeout: 15_000 }).toContain('Answer 1.');
+    await expect.poll(() => follower.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('1/2');
 
     // → with an empty composer flips forward; typed text keeps the arrows for the text.
     await message(leader).fill('half a thought');
@@ -109,13 +109,13 @@ describe('versions of a reply (swipes)', () => {
     expect(await leader.getByTestId('version').textContent()).toBe('1/2');
     await message(leader).fill('');
     await message(leader).press('ArrowRight');
-    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
-    await expect.poll(() => affinity(leader)).toBe('60');
+    await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('2/2');
+    await expect.poll(() => affinity(leader), { timeout: 15_000 }).toBe('60');
 
     await leader.reload();
     await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 20_000 }).toBe('2/2');
-    await expect.poll(() => lastReply(leader).textContent()).toContain('Answer 2.');
-    await expect.poll(() => affinity(leader)).toBe('60');
+    await expect.poll(() => lastReply(leader).textContent(), { timeout: 15_000 }).toContain('Answer 2.');
+    await expect.poll(() => affinity(leader), { timeout: 15_000 }).toBe('60');
     // Each version was analysed once, when it was written; flipping asked the model nothing.
     expect(analysed).toEqual(['Answer 1.', 'Answer 2.']);
   });
@@ -134,7 +134,7 @@ describe('rewind to here', () => {
     await firstReply.hover();
     await messageAction(firstReply, 'Rewind to here');
     const dialog = leader.getByRole('dialog', { name: 'Rewind to here?' });
-    await expect.poll(() => dialog.getByTestId('rewind-impact').textContent()).toContain('4 turns will be hidden.');
+    await expect.poll(() => dialog.getByTestId('rewind-impact').textContent(), { timeout: 15_000 }).toContain('4 turns will be hidden.');
     const impact = await dialog.getByTestId('rewind-impact').innerText();
     expect(impact).toMatch(/Clock: 1 January 2026, 20:15 → 1 January 2026, 20:05/);
     // Answers 2 (+10) and 3 (−10) cancel out: only what changes is listed.
@@ -142,30 +142,30 @@ describe('rewind to here', () => {
     expect(impact).not.toMatch(/affinity/);
     expect(impact).toMatch(/Mira forgets 2 memories/);
     await leader.keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
     expect(await texts(leader)).toEqual(all);
 
     await messageAction(firstReply, 'Rewind to here');
     await dialog.getByRole('button', { name: 'Rewind' }).click();
-    await expect.poll(() => texts(leader)).toEqual(all.slice(0, 3));
-    await expect.poll(() => leader.getByTestId('rewind-toast').textContent()).toContain('Rewound 4 turns.');
-    await expect.poll(() => leader.getByTestId('rewound-stub').textContent()).toContain('4 turns rewound');
-    await expect.poll(() => texts(follower)).toEqual(all.slice(0, 3));
+    await expect.poll(() => texts(leader), { timeout: 15_000 }).toEqual(all.slice(0, 3));
+    await expect.poll(() => leader.getByTestId('rewind-toast').textContent(), { timeout: 15_000 }).toContain('Rewound 4 turns.');
+    await expect.poll(() => leader.getByTestId('rewound-stub').textContent(), { timeout: 15_000 }).toContain('4 turns rewound');
+    await expect.poll(() => texts(follower), { timeout: 15_000 }).toEqual(all.slice(0, 3));
 
     // Undo from the toast brings back everything.
     await leader.getByTestId('rewind-toast').getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => texts(leader)).toEqual(all);
-    await expect.poll(() => leader.getByTestId('rewound-stub').count()).toBe(0);
+    await expect.poll(() => texts(leader), { timeout: 15_000 }).toEqual(all);
+    await expect.poll(() => leader.getByTestId('rewound-stub').count(), { timeout: 15_000 }).toBe(0);
 
     // Rewound again, then restored after a reload, from the follower: the stub is for good.
     await firstReply.hover();
     await messageAction(firstReply, 'Rewind to here');
     await dialog.getByRole('button', { name: 'Rewind' }).click();
-    await expect.poll(() => texts(follower)).toEqual(all.slice(0, 3));
+    await expect.poll(() => texts(follower), { timeout: 15_000 }).toEqual(all.slice(0, 3));
     await follower.reload();
     await follower.getByTestId('rewound-stub').getByRole('button', { name: 'Restore' }).click();
-    await expect.poll(() => texts(follower)).toEqual(all);
-    await expect.poll(() => texts(leader)).toEqual(all);
+    await expect.poll(() => texts(follower), { timeout: 15_000 }).toEqual(all);
+    await expect.poll(() => texts(leader), { timeout: 15_000 }).toEqual(all);
   });
 });
 
@@ -182,13 +182,13 @@ describe('edit and delete', () => {
     const editor = leader.getByRole('textbox', { name: 'Edit message' });
     await editor.fill('"Goodbye."');
     await editor.press('Escape');
-    await expect.poll(() => editor.count()).toBe(0);
+    await expect.poll(() => editor.count(), { timeout: 15_000 }).toBe(0);
     expect((await texts(leader)).at(-2)).toBe('"Hello there."');
     await messageAction(mine, 'Edit');
     await editor.fill('"Hello, captain."');
     await editor.press('Control+Enter');
-    await expect.poll(() => texts(follower).then((t) => t.at(-2))).toBe('"Hello, captain."');
-    await expect.poll(() => follower.locator('.turn.user').last().locator('.edited-mark').count()).toBe(1);
+    await expect.poll(() => texts(follower).then((t) => t.at(-2)), { timeout: 15_000 }).toBe('"Hello, captain."');
+    await expect.poll(() => follower.locator('.turn.user').last().locator('.edited-mark').count(), { timeout: 15_000 }).toBe(1);
     expect((await texts(leader)).at(-1)).toContain('Answer 1.'); // Save keeps the reply
 
     // Save and regenerate: a new reply to the new words, as a second version.
@@ -196,16 +196,16 @@ describe('edit and delete', () => {
     await editor.fill('"Hello, Mira."');
     await leader.getByRole('button', { name: 'Save and regenerate' }).click();
     await expect.poll(() => lastReply(leader).textContent(), { timeout: 20_000 }).toContain('Answer 2.');
-    await expect.poll(() => leader.getByTestId('version').textContent()).toBe('2/2');
+    await expect.poll(() => leader.getByTestId('version').textContent(), { timeout: 15_000 }).toBe('2/2');
     expect((await texts(leader)).at(-2)).toBe('"Hello, Mira."');
 
     // Delete hides the message behind a stub; Undo delete brings it back.
     await mine.hover();
     await messageAction(mine, 'Delete');
-    await expect.poll(() => follower.getByTestId('deleted-stub').textContent()).toContain("Ada's message deleted");
+    await expect.poll(() => follower.getByTestId('deleted-stub').textContent(), { timeout: 15_000 }).toContain("Ada's message deleted");
     expect(await texts(follower)).not.toContain('"Hello, Mira."');
     await follower.getByRole('button', { name: 'Undo delete' }).click();
-    await expect.poll(() => texts(leader).then((t) => t.at(-2))).toBe('"Hello, Mira."');
+    await expect.poll(() => texts(leader).then((t) => t.at(-2)), { timeout: 15_000 }).toBe('"Hello, Mira."');
   });
 });
 
@@ -216,7 +216,7 @@ describe('continue', () => {
     await say(leader, '"Tell me more."', 'Answer 1.');
     await messageAction(lastReply(follower), 'Continue');
     await expect.poll(() => lastReply(leader).locator('.story-text').textContent(), { timeout: 20_000 }).toBe('Answer 1. Answer 2.');
-    await expect.poll(() => lastReply(follower).locator('.story-text').textContent()).toBe('Answer 1. Answer 2.');
+    await expect.poll(() => lastReply(follower).locator('.story-text').textContent(), { timeout: 15_000 }).toBe('Answer 1. Answer 2.');
     expect(await leader.locator('.turn.assistant').count()).toBe(2); // the opening and this one reply
   });
 });
@@ -230,7 +230,7 @@ describe('reset a bot', () => {
     await expect.poll(() => pending(page, chatId).then((p) => p.pending), { timeout: 20_000 }).toBe(0);
     const botId = await page.evaluate((id) => (globalThis as any).roleplayEngine.engine.chatState(id).then((s: { botId: string }) => s.botId), chatId);
     const feelings = () => page.getByTestId('edge').count();
-    await expect.poll(feelings).toBeGreaterThan(0);
+    await expect.poll(feelings, { timeout: 15_000 }).toBeGreaterThan(0);
 
     await page.goto(`${app.url}/bots/${botId}/edit`);
     await page.getByRole('button', { name: 'Reset…' }).click();
@@ -241,14 +241,14 @@ describe('reset a bot', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByRole('textbox', { name: 'Bot name' }).fill('Mira');
     await confirm.click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Mira was reset' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Mira was reset' }).count(), { timeout: 15_000 }).toBe(1);
     // Everything as it was just before the reset is kept in this browser too.
     const kept = await keptBackups(page);
     expect(kept.filter((n) => /-before-reset\.jsonl\.gz$/.test(n))).toHaveLength(1);
 
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(1);
-    await expect.poll(feelings).toBe(0);
+    await expect.poll(() => page.getByTestId('reset-divider').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(feelings, { timeout: 15_000 }).toBe(0);
     expect(await page.locator('.turn .story-text').allTextContents()).toContain('"Remember this."');
     // The reply above the divider is history: nothing offers to regenerate, continue or flip it.
     for (const name of ['Regenerate', 'Continue', 'Previous version']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
@@ -258,10 +258,10 @@ describe('reset a bot', () => {
 
     await page.goto(`${app.url}/bots/${botId}/edit`);
     await page.getByRole('button', { name: 'Undo reset' }).click(); // still offered on a later visit
-    await expect.poll(() => page.getByRole('button', { name: 'Undo reset' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Undo reset' }).count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => page.getByTestId('reset-divider').count()).toBe(0);
-    await expect.poll(feelings).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('reset-divider').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(feelings, { timeout: 15_000 }).toBeGreaterThan(0);
   });
 });
 
@@ -284,15 +284,15 @@ describe('why this reply', () => {
     await first.hover();
     await messageAction(first, 'Why this reply?');
     const dialog = page.getByRole('dialog', { name: 'Why this reply' });
-    await expect.poll(() => dialog.getByTestId('prompt-total').textContent()).toMatch(/^[\d,]+ tokens sent \(budget 6,000 soft, 8,000 hard\)/);
+    await expect.poll(() => dialog.getByTestId('prompt-total').textContent(), { timeout: 15_000 }).toMatch(/^[\d,]+ tokens sent \(budget 6,000 soft, 8,000 hard\)/);
     const must = dialog.locator('[data-tier="must"]');
     expect(await must.innerText()).toMatch(/persona\s*\d+ tokens/);
     expect(await must.innerText()).toMatch(/new turn\s*\d+ tokens/);
     expect(await dialog.getByTestId('inspected-memory').first().innerText()).toMatch(/pinned/);
     await dialog.getByText('persona').click();
-    await expect.poll(() => dialog.locator('.part-text').first().textContent()).toContain('Mira');
+    await expect.poll(() => dialog.locator('.part-text').first().textContent(), { timeout: 15_000 }).toContain('Mira');
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
   });
 });
 
@@ -306,13 +306,13 @@ describe('branch from here', () => {
     const firstReply = page.locator('.turn.assistant').nth(1);
     await firstReply.hover();
     await messageAction(firstReply, 'Branch from here');
-    await expect.poll(() => page.url()).not.toContain(chatId);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('A story with Mira (branch)');
-    await expect.poll(() => texts(page)).toEqual(all.slice(0, 3));
+    await expect.poll(() => page.url(), { timeout: 15_000 }).not.toContain(chatId);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toBe('A story with Mira (branch)');
+    await expect.poll(() => texts(page), { timeout: 15_000 }).toEqual(all.slice(0, 3));
     await page.goto(`${app.url}/chats`);
-    await expect.poll(() => page.getByText('A story with Mira (branch)').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('A story with Mira (branch)').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(() => texts(page)).toEqual(all);
+    await expect.poll(() => texts(page), { timeout: 15_000 }).toEqual(all);
   });
 });
 
@@ -329,29 +329,29 @@ describe('drawer edits', () => {
     const number = page.getByRole('spinbutton', { name: 'affinity of Mira toward Ada, as a number' });
     await number.fill('150');
     await number.press('Enter');
-    await expect.poll(() => page.getByRole('group', { name: 'Editing affinity of Mira toward Ada' }).getByRole('alert').textContent()).toMatch(/100/);
+    await expect.poll(() => page.getByRole('group', { name: 'Editing affinity of Mira toward Ada' }).getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/100/);
     expect(await edge(page).getByTestId('affinity').count()).toBe(0); // still editing, nothing written
     await number.fill('85');
     await number.press('Enter');
-    await expect.poll(() => edge(page).getByTestId('affinity').textContent()).toBe('85');
-    await expect.poll(() => edge(other).getByTestId('affinity').textContent()).toBe('85');
+    await expect.poll(() => edge(page).getByTestId('affinity').textContent(), { timeout: 15_000 }).toBe('85');
+    await expect.poll(() => edge(other).getByTestId('affinity').textContent(), { timeout: 15_000 }).toBe('85');
     expect(await edge(page).locator('.edited-mark').first().textContent()).toContain('edited by you');
 
     // Facts: add one, forget one.
     await edge(page).getByRole('textbox', { name: 'A new fact Mira knows about Ada' }).fill('Ada cannot swim.');
     await edge(page).getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => edge(other).getByRole('list').textContent()).toContain('Ada cannot swim.');
+    await expect.poll(() => edge(other).getByRole('list').textContent(), { timeout: 15_000 }).toContain('Ada cannot swim.');
     await edge(page).getByRole('button', { name: 'Forget: Ada cannot swim.' }).click();
-    await expect.poll(() => edge(other).getByRole('list').textContent()).not.toContain('Ada cannot swim.');
+    await expect.poll(() => edge(other).getByRole('list').textContent(), { timeout: 15_000 }).not.toContain('Ada cannot swim.');
 
     // The place's name, then Undo last edit twice: the name, then the fact list come back.
     await page.getByRole('button', { name: 'Edit place name' }).click();
     await page.getByRole('textbox', { name: 'place name' }).fill('The lighthouse');
     await page.getByRole('textbox', { name: 'place name' }).press('Enter');
-    await expect.poll(() => other.getByTestId('drawer-place').textContent()).toContain('The lighthouse');
+    await expect.poll(() => other.getByTestId('drawer-place').textContent(), { timeout: 15_000 }).toContain('The lighthouse');
     await page.getByRole('button', { name: 'Undo last edit' }).click();
-    await expect.poll(() => other.getByTestId('drawer-place').textContent()).not.toContain('The lighthouse');
+    await expect.poll(() => other.getByTestId('drawer-place').textContent(), { timeout: 15_000 }).not.toContain('The lighthouse');
     await page.getByRole('button', { name: 'Undo last edit' }).click();
-    await expect.poll(() => edge(page).getByRole('list').textContent()).toContain('Ada cannot swim.');
+    await expect.poll(() => edge(page).getByRole('list').textContent(), { timeout: 15_000 }).toContain('Ada cannot swim.');
   });
 });

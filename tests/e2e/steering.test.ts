@@ -17,15 +17,15 @@ describe('steering words', () => {
     await page.goto(`${app.url}/chats/${chatId}`);
     const message = page.getByRole('textbox', { name: 'Message' });
     const hint = page.locator('#composer-hint');
-    await expect.poll(() => hint.textContent()).toMatch(/\(\(Asides\)\) stay between you and the app/);
+    await expect.poll(() => hint.textContent(), { timeout: 15_000 }).toMatch(/\(\(Asides\)\) stay between you and the app/);
     expect(await message.getAttribute('aria-describedby')).toBe('composer-hint');
 
     await hint.getByRole('button', { name: "director's note" }).click();
     const field = page.getByRole('textbox', { name: "director's note" });
-    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement), { timeout: 15_000 }).toBe(true);
     await field.fill(NOTE);
     await page.getByRole('group', { name: "Editing director's note" }).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByTestId('director-note').textContent()).toContain(NOTE);
+    await expect.poll(() => page.getByTestId('director-note').textContent(), { timeout: 15_000 }).toContain(NOTE);
 
     await message.fill('"Shall we sail?"');
     await message.press('Enter');
@@ -57,12 +57,12 @@ describe('steering words', () => {
     expect(drafted).not.toMatch(/demo model|Mira says|^Ada:/);
     expect(await page.locator('.turn.user').count()).toBe(0);
     expect((await exportLog(page)).events.length).toBe(before);
-    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(true);
+    await expect.poll(async () => (await impersonate()).isDisabled(), { timeout: 15_000 }).toBe(true);
 
     await message.fill('');
-    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(false);
+    await expect.poll(async () => (await impersonate()).isDisabled(), { timeout: 15_000 }).toBe(false);
     await message.fill('"My own words."');
-    await expect.poll(async () => (await impersonate()).isDisabled()).toBe(true);
+    await expect.poll(async () => (await impersonate()).isDisabled(), { timeout: 15_000 }).toBe(true);
     await message.press('Enter');
     await expect.poll(() => page.locator('.turn.user .story-text').last().textContent(), { timeout: 15_000 }).toContain('My own words.');
   });
@@ -85,8 +85,8 @@ describe('group scenes', () => {
     const drawer = page.getByTestId('story-drawer');
     await drawer.getByRole('combobox', { name: 'Bot to invite' }).selectOption({ label: 'Theo' });
     await drawer.getByRole('button', { name: 'Invite' }).click();
-    await expect.poll(() => drawer.getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
-    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
+    await expect.poll(() => drawer.getByRole('button', { name: 'Theo leaves' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await drawer.getByRole('heading', { name: 'Invite someone' }).count()).toBe(0); // nobody else to invite
 
     const message = page.getByRole('textbox', { name: 'Message' });
@@ -102,7 +102,7 @@ describe('group scenes', () => {
         return (await engine.replyPrompt(chatId, turn.turnId)).parts as { label: string; text: string }[];
       }, chatId);
     const speakerOfLast = () => page.locator('.turn.assistant').last().locator('.speaker strong').textContent();
-    await expect.poll(speakerOfLast).toBe('Theo');
+    await expect.poll(speakerOfLast, { timeout: 15_000 }).toBe('Theo');
     expect(await page.locator('.turn.assistant').last().locator('> .avatar').textContent()).toBe('TH');
     expect((await promptOf()).find((p) => p.label === 'persona')!.text).toContain('Theo (he/him): A lighthouse keeper.');
     expect((await promptOf()).some((p) => p.label === 'host: Mira')).toBe(true);
@@ -110,18 +110,18 @@ describe('group scenes', () => {
     // Any bot present can be given the turn, from the composer or the drawer.
     await (await replyOption(page, 'Let Mira speak')).click();
     await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done']);
-    await expect.poll(speakerOfLast).toBe('Mira');
+    await expect.poll(speakerOfLast, { timeout: 15_000 }).toBe('Mira');
     await drawer.getByRole('button', { name: 'Let Theo speak' }).click();
     await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done', 'done']);
-    await expect.poll(speakerOfLast).toBe('Theo');
+    await expect.poll(speakerOfLast, { timeout: 15_000 }).toBe('Theo');
 
     // Muted, Theo stays present but is never chosen: named or not, Mira answers; the other tab sees it.
     await drawer.getByRole('button', { name: 'Mute Theo' }).click();
-    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Unmute Theo' }).isVisible()).toBe(true);
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Unmute Theo' }).isVisible(), { timeout: 15_000 }).toBe(true);
     await message.fill('"Theo? Anything?"');
     await message.press('Enter');
     await expect.poll(replied, { timeout: 20_000 }).toEqual(['done', 'done', 'done', 'done', 'done']);
-    await expect.poll(speakerOfLast).toBe('Mira');
+    await expect.poll(speakerOfLast, { timeout: 15_000 }).toBe('Mira');
     await drawer.getByRole('button', { name: 'Unmute Theo' }).click();
 
     // Everyone answers, one after another: one line brings both replies.
@@ -132,8 +132,8 @@ describe('group scenes', () => {
     expect(await page.locator('.turn.assistant .speaker strong').evaluateAll((names) => names.slice(-2).map((n) => n.textContent))).toEqual(['Mira', 'Theo']);
 
     await drawer.getByRole('button', { name: 'Theo leaves' }).click();
-    await expect.poll(() => drawer.textContent()).toContain('Theo (away)');
+    await expect.poll(() => drawer.textContent(), { timeout: 15_000 }).toContain('Theo (away)');
     await drawer.getByRole('button', { name: 'Bring Theo back' }).click();
-    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible()).toBe(true);
+    await expect.poll(() => other.getByTestId('story-drawer').getByRole('button', { name: 'Theo leaves' }).isVisible(), { timeout: 15_000 }).toBe(true);
   });
 });

@@ -85,10 +85,10 @@ describe('sync between two devices', () => {
     await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
     await phone.getByRole('button', { name: 'Pause sync on this device' }).click();
-    await expect.poll(() => syncState(phone)).toBe('paused');
+    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('paused');
     await laptop.goto(`${app.url}/settings`);
     await laptop.getByRole('button', { name: 'Pause sync on this device' }).click();
-    await expect.poll(() => syncState(laptop)).toBe('paused');
+    await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('paused');
 
     for (const [page, text] of [
       [laptop, 'The laptop, alone.'],
@@ -162,7 +162,7 @@ describe('sync between two devices', () => {
       const elsewhere = await Promise.all([laptop, phone].map((page) => page.getByTestId('version-elsewhere').count()));
       expect(elsewhere.sort()).toEqual([0, 1]);
       await phone.getByRole('button', { name: 'Previous version' }).click();
-      await expect.poll(() => version(phone)).toBe('Version 2 of 3');
+      await expect.poll(() => version(phone), { timeout: 15_000 }).toBe('Version 2 of 3');
       await expect.poll(() => version(laptop), { timeout: 15_000 }).toBe('Version 2 of 3');
 
       // Delete forever on the laptop: gone from the phone, and its words from the server.
@@ -172,7 +172,7 @@ describe('sync between two devices', () => {
       await laptop.goto(`${own.url}/deleted`);
       await laptop.getByRole('button', { name: `Delete forever: ${title}` }).click();
       await laptop.getByRole('button', { name: `Really delete forever? ${title}` }).click();
-      await expect.poll(() => laptop.getByText('Nothing deleted.').isVisible()).toBe(true);
+      await expect.poll(() => laptop.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
       await phone.goto(`${own.url}/chats`);
       await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)) ?? null, chatId), { timeout: 15_000 }).toBeNull();
       await phone.goto(`${own.url}/deleted`);
