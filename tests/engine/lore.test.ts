@@ -1,28 +1,9 @@
+import { blankEntry } from '../../src/engine/lore/world-info.ts';
 import { describe, expect, it } from 'vitest';
 import { activateLore, type LoreEntry, type Lorebook } from '../../src/engine/lore/activation.ts';
 
 let next = 0;
-const entry = (over: Partial<LoreEntry>): LoreEntry => ({
-  position: next++,
-  keys: [],
-  secondaryKeys: [],
-  selective: false,
-  logic: 'and_any',
-  content: 'lore',
-  enabled: true,
-  constant: false,
-  caseSensitive: false,
-  wholeWords: false,
-  scanDepth: null,
-  insertionOrder: 100,
-  placement: 'before_char',
-  probability: 100,
-  useProbability: false,
-  preventRecursion: false,
-  excludeRecursion: false,
-  ignoreBudget: false,
-  ...over,
-});
+const entry = (over: Partial<LoreEntry>): LoreEntry => ({ ...blankEntry(next++), content: 'lore', ...over });
 const book = (entries: LoreEntry[], over: Partial<Lorebook> = {}): Lorebook => ({ entries, scanDepth: 2, tokenBudget: 1_000, recursive: false, maxRecursion: 3, ...over });
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const fire = (b: Lorebook, messages: string[], seed = 'turn-1') => activateLore(b, messages, { seed, count: words }).map((f) => f.entry.content);
