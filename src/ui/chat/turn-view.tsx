@@ -22,6 +22,9 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
   const editingThis = () => chat.editing()?.turnId === props.turn.turnId;
   const done = () => props.turn.status !== 'streaming';
   const isLatestReply = () => props.turn === chat.pages.last() && chat.canRedoLast();
+  /** Regenerate at hand, under the latest reply: not while it streams, nor when its problem banner offers its own. */
+  const regenerateAtHand = () => isLatestReply() && !streaming() && !replyProblem(props.turn);
+  const versionsShown = () => (props.turn === chat.pages.last() ? chat.versions() : null);
   const [copied, setCopied] = createSignal(false);
   const failedEmpty = () => props.turn.role === 'assistant' && replyProblem(props.turn)?.action === 'Retry' && !chat.textOf(props.turn).trim();
   let menu: MenuHandle | undefined;
@@ -129,10 +132,10 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       >
         <TurnEditor chat={chat} turn={props.turn} />
       </Show>
-      <Show when={(props.turn === chat.pages.last() && chat.versions()) || (isLatestReply() && !streaming() && !replyProblem(props.turn))}>
+      <Show when={versionsShown() || regenerateAtHand()}>
         <div class="turn-footer">
-          <Show when={props.turn === chat.pages.last() ? chat.versions() : null}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
-          <Show when={isLatestReply() && !streaming() && !replyProblem(props.turn)}>
+          <Show when={versionsShown()}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
+          <Show when={regenerateAtHand()}>
             <button type="button" class="small quiet" onClick={chat.regenerate} disabled={chat.sending()} title="A new version of this reply">
               Regenerate
             </button>
