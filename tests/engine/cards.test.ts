@@ -193,6 +193,52 @@ describe('CHARX cards', () => {
   });
 });
 
+describe('a card\'s own background', () => {
+  const background = new Uint8Array(Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Buffer.from('a JPEG background')]));
+  const withBackground = (uri: string) => ({ ...V3, data: { ...V3.data, assets: [...V3.data.assets, { type: 'background', uri, name: 'main', ext: 'jpg' }] } });
+
+  it('is read from a CHARX zip, a RisuAI PNG chunk and a data: URI', async () => {
+    const charx = zipSync({ 'card.json': strToU8(JSON.stringify(withBackground('embeded://assets/background/images/main.jpg'))), 'assets/background/images/main.jpg': background });
+    expect(Buffer.from((await read(charx)).background!).equals(Buffer.from(background))).toBe(true);
+
+    const png = withTextChunks(new Uint8Array(PIXEL), [
+      { keyword: 'ccv3', text: b64(withBackground('__asset:1')) },
+      { keyword: 'chara-ext-asset_:1', text: Buffer.from(background).toString('base64') },
+    ]);
+    const fromPng = await read(png);
+    expect(Buffer.from(fromPng.background!).equals(Buffer.from(background))).toBe(true);
+    expect(Buffer.from(fromPng.picture!).equals(Buffer.from(png))).toBe(true);
+
+    const json = await read(bytesOf(withBackground(`data:image/jpeg;base64,${Buffer.from(background).toString('base64')}`)));
+    expect(Buffer.from(json.background!).equals(Buffer.from(background))).toBe(true);
+  });
+
+  it('is none for a web address, ccdefault:, a missing chunk or a V2 card, and the card still reads', async () => {
+    for (const uri of ['https://example.com/bg.png', 'ccdefault:', '__asset:9']) {
+      const result = await read(withTextChunks(new Uint8Array(PIXEL), [{ keyword: 'ccv3', text: b64(withBackground(uri)) }]));
+      expect(result.card.data.name).toBe('Mira');
+      expect(result.background).toBeNull();
+    }
+    expect((await read(bytesOf(V2))).background).toBeNull();
+    const missing = zipSync({ 'card.json': strToU8(JSON.stringify(withBackground('embeded://assets/background/gone.png'))) });
+    expect((await read(missing)).background).toBeNull();
+  });
+
+  it('that is a bomb is refused with a warning, not the whole card', async () => {
+    const bomb = zipSync({ 'card.json': strToU8(JSON.stringify(withBackground('embeded://bg.png'))), 'bg.png': new Uint8Array(64 * 1024 * 1024) });
+    const view = new DataView(bomb.buffer);
+    for (let at = 0; at + 4 <= bomb.length; at++) {
+      const signature = view.getUint32(at, true);
+      if (signature === 0x04034b50 && bomb[at + 30] === 0x62) view.setUint32(at + 22, 2_048, true);
+      if (signature === 0x02014b50 && bomb[at + 46] === 0x62) view.setUint32(at + 24, 2_048, true);
+    }
+    const result = await read(bomb);
+    expect(result.card.data.name).toBe('Mira');
+    expect(result.background).toBeNull();
+    expect(result.warnings.join(' ')).toMatch(/background picture could not be read: .*more than 20 MB/);
+  });
+});
+
 describe('a card as a bot', () => {
   it('maps description and personality to the persona, the scenario to the kickoff, greetings to opening versions, example lines to voice samples', async () => {
     const { botFromCard, substituteNames } = await import('../../src/engine/cards/card-to-bot.ts');

@@ -9,10 +9,11 @@ import { VISIBLE } from '../log/visibility.ts';
 import { checkAvatar } from './images.ts';
 import { defaultPersona } from './personas.ts';
 
-/** A read model sent back as a form (its `avatar: null`) means no picture: the field is left out, as events expect. */
+/** A read model sent back as a form (its `avatar: null`, `background: null`) means no picture: the field is left out, as events expect. */
 function withoutEmptyAvatar(fields: unknown): unknown {
-  if (typeof fields !== 'object' || fields === null || !('avatar' in fields) || (fields as { avatar: unknown }).avatar !== null) return fields;
-  const { avatar: _none, ...rest } = fields as Record<string, unknown>;
+  if (typeof fields !== 'object' || fields === null) return fields;
+  const rest = { ...(fields as Record<string, unknown>) };
+  for (const key of ['avatar', 'background']) if (key in rest && rest[key] === null) delete rest[key];
   return rest;
 }
 

@@ -16,11 +16,13 @@ export interface NewImage {
 }
 
 
-/** A bot or you may only wear a picture that is stored. */
+/** A bot or you may only wear a picture that is stored (its avatar, a bot's background). */
 export function checkAvatar(ctx: LogContext, fields: unknown): void {
-  const avatar = (fields as { avatar?: unknown } | null)?.avatar;
-  if (typeof avatar === 'string' && !ctx.db.get('SELECT 1 AS x FROM images WHERE hash = ?', [avatar])) {
-    throw new CommandRejectedError('That picture is not stored here: choose it again.');
+  for (const key of ['avatar', 'background'] as const) {
+    const hash = (fields as Record<string, unknown> | null)?.[key];
+    if (typeof hash === 'string' && !ctx.db.get('SELECT 1 AS x FROM images WHERE hash = ?', [hash])) {
+      throw new CommandRejectedError(key === 'avatar' ? 'That picture is not stored here: choose it again.' : 'That background is not stored here: choose it again.');
+    }
   }
 }
 

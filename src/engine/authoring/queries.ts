@@ -22,6 +22,8 @@ export interface Bot {
   avatar: string | null;
   /** The versions of a new chat's opening; empty: the kickoff opens. */
   greetings: string[];
+  /** The picture behind the story in its chats, by hash, or null. */
+  background: string | null;
 }
 
 export interface You {
@@ -46,6 +48,7 @@ interface BotRow {
   deleted_ts: number | null;
   avatar: string | null;
   greetings: string;
+  background: string | null;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -63,9 +66,10 @@ const toBot = (r: BotRow): Bot => ({
   deleted: r.deleted_ts !== null,
   avatar: r.avatar,
   greetings: JSON.parse(r.greetings) as string[],
+  background: r.background,
 });
 
-const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings, background';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);

@@ -1,3 +1,4 @@
+import { dataUriBytes, embeddedPath, mainAsset } from './assets.ts';
 import { parseCardJson, type ParsedCard } from './card-json.ts';
 import { CardError, MAX_CARD_BYTES } from './errors.ts';
 import { inflateCapped } from './inflate.ts';
@@ -59,17 +60,13 @@ export interface CharxCard {
   card: ParsedCard;
   /** The card's main icon, when the zip holds it. */
   icon: { bytes: Uint8Array; name: string } | null;
-}
-
-/** The path inside the zip an asset URI names, or null for one that is not in it (a web address, `ccdefault:`). */
-function assetPath(uri: string): string | null {
-  const match = /^(?:embed{1,2}ed:\/\/|__asset:)(.+)$/.exec(uri);
-  return match ? match[1]!.replace(/^\/+/, '') : null;
+  /** The card's main `background` asset, when the zip (or a `data:` URI) holds it. */
+  background: Uint8Array | null;
 }
 
 /**
- * A CHARX card: a zip with `card.json`, maybe after other bytes. Only `card.json` and the main
- * icon are inflated, and only up to the card size limit, whatever the zip declares: a zip bomb
+ * A CHARX card: a zip with `card.json`, maybe after other bytes. Only `card.json`, the main
+ * icon and the main background are inflated, and only up to the card size limit, whatever the zip declares: a zip bomb
  * is refused before it is inflated and again if it lied about its sizes.
  */
 export function readCharx(bytes: Uint8Array): CharxCard {
@@ -103,13 +100,24 @@ export function readCharx(bytes: Uint8Array): CharxCard {
   const json = unpack('card.json');
   if (!json) throw new CardError('The card inside this CHARX file could not be unpacked.');
   const parsed = parseCardJson(new TextDecoder('utf-8').decode(json));
-  const data = (parsed.original.data ?? parsed.original) as Record<string, unknown>;
-  const icons = (Array.isArray(data.assets) ? data.assets : []).filter(
-    (a): a is { type: string; uri: string; name?: string } => typeof a === 'object' && a !== null && (a as { type?: unknown }).type === 'icon' && typeof (a as { uri?: unknown }).uri === 'string',
-  );
-  const main = icons.find((a) => a.name === 'main') ?? icons[0];
-  const path = main ? assetPath(main.uri) : null;
-  const declared = path ? entries.find((e) => e.name === path) : undefined;
-  const icon = path && declared && !tooBig(declared.size) ? unpack(path) : undefined;
-  return { card: parsed, icon: icon && path ? { bytes: icon, name: path } : null };
+  /** An asset's bytes from the zip (or its `data:` URI); a missing or oversized one is none: a card is still a card without its art. */
+  const asset = (type: string): { bytes: Uint8Array; name: string } | null => {
+    const listed = mainAsset(parsed, type);
+    if (!listed) return null;
+    const inline = dataUriBytes(listed.uri);
+    if (inline) return { bytes: inline, name: listed.name };
+    const path = embeddedPath(listed.uri);
+    const declared = path ? entries.find((e) => e.name === path) : undefined;
+    const bytes = path && declared && !tooBig(declared.size) ? unpack(path) : undefined;
+    return bytes && path ? { bytes, name: path } : null;
+  };
+  let background: Uint8Array | null = null;
+  try {
+    background = asset('background')?.bytes ?? null;
+  } catch (error) {
+    // A background that cannot be unpacked leaves the card without one; the card itself is fine.
+    if (!(error instanceof CardError)) throw error;
+    parsed.warnings.push(`Its background picture could not be read: ${error.message}`);
+  }
+  return { card: parsed, icon: asset('icon'), background };
 }

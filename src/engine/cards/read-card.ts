@@ -1,3 +1,4 @@
+import { dataUriBytes, mainAsset, pngAssetBytes } from './assets.ts';
 import { cardFromChunk, parseCardJson, type ParsedCard } from './card-json.ts';
 import { readCharx, zipStart } from './charx.ts';
 import { CardError, MAX_CARD_BYTES } from './errors.ts';
@@ -7,6 +8,8 @@ export interface ReadCard {
   card: ParsedCard;
   /** The picture to use as the bot's avatar: the PNG itself, or the CHARX's main icon. */
   picture: Uint8Array | null;
+  /** The card's own background (a V3 `background` asset it carries), to show behind its chats. */
+  background: Uint8Array | null;
   format: 'png' | 'json' | 'charx';
   warnings: string[];
 }
@@ -31,16 +34,19 @@ export async function readCard(bytes: Uint8Array): Promise<ReadCard> {
     const chunk = find('ccv3') ?? find('chara');
     if (!chunk) throw new CardError('This PNG holds no character card: it is only a picture.');
     const card = cardFromChunk(chunk.text);
-    return { card, picture: bytes, format: 'png', warnings: [...warnings, ...card.warnings] };
+    const backdrop = mainAsset(card, 'background');
+    const background = backdrop ? pngAssetBytes(backdrop, texts) : null;
+    return { card, picture: bytes, background, format: 'png', warnings: [...warnings, ...card.warnings] };
   }
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 64)).replace(/^\uFEFF/, '').trimStart();
   if (head.startsWith('{')) {
     const card = parseCardJson(new TextDecoder('utf-8').decode(bytes));
-    return { card, picture: null, format: 'json', warnings: card.warnings };
+    const backdrop = mainAsset(card, 'background');
+    return { card, picture: null, background: backdrop ? dataUriBytes(backdrop.uri) : null, format: 'json', warnings: card.warnings };
   }
   if (zipStart(bytes) >= 0) {
-    const { card, icon } = readCharx(bytes);
-    return { card, picture: icon?.bytes ?? null, format: 'charx', warnings: card.warnings };
+    const { card, icon, background } = readCharx(bytes);
+    return { card, picture: icon?.bytes ?? null, background, format: 'charx', warnings: card.warnings };
   }
   throw new CardError('This file is not a character card: cards are PNG, JSON or CHARX files.');
 }

@@ -49,17 +49,21 @@ function purge(ctx: LogContext, chatIds: readonly string[], botIds: readonly str
         )
         .map((r) => r.id)
     : [];
-  // A purged bot's pictures go too, unless you or a bot that stays still wears one of them.
-  if (events.length) {
-    const gone = new Set(events);
-    const worn = (kinds: string) =>
-      db.all<{ id: string; avatar: string | null }>(`SELECT id, json_extract(payload, '$.avatar') AS avatar FROM events WHERE kind IN (${kinds}) AND chat_id IS NULL`);
-    const theirs = new Set(worn("'bot_authored'").filter((r) => gone.has(r.id) && r.avatar).map((r) => r.avatar!));
-    for (const r of worn("'bot_authored', 'you_authored'")) if (!gone.has(r.id) && r.avatar) theirs.delete(r.avatar);
-    for (const hash of theirs) {
-      const image = db.get<{ id: string }>("SELECT id FROM events WHERE kind = 'image_added' AND json_extract(payload, '$.hash') = ?", [hash]);
-      if (image) events.push(image.id);
-    }
+  // The pictures only what is purged wears go too (a bot's face and background, a chat's chosen
+  // background), unless you, a bot that stays or a chat that stays still wears one of them.
+  const goneChats = new Set(chats);
+  const goneBots = new Set(events);
+  const worn = db.all<{ id: string; chat_id: string | null; avatar: string | null; background: string | null }>(
+    `SELECT id, chat_id, json_extract(payload, '$.avatar') AS avatar, json_extract(payload, '$.background') AS background FROM events
+     WHERE (kind IN ('bot_authored', 'you_authored') AND chat_id IS NULL) OR kind = 'chat_background_set'`,
+  );
+  const purgedHere = (r: { id: string; chat_id: string | null }) => (r.chat_id === null ? goneBots.has(r.id) : goneChats.has(r.chat_id));
+  const pictures = (r: { avatar: string | null; background: string | null }) => [r.avatar, r.background].filter((h): h is string => h !== null && h.length === 64);
+  const theirs = new Set(worn.filter(purgedHere).flatMap(pictures));
+  for (const r of worn) if (!purgedHere(r)) for (const hash of pictures(r)) theirs.delete(hash);
+  for (const hash of theirs) {
+    const image = db.get<{ id: string }>("SELECT id FROM events WHERE kind = 'image_added' AND json_extract(payload, '$.hash') = ?", [hash]);
+    if (image) events.push(image.id);
   }
   appendEvents(ctx, stampFirst([{ kind: 'purged', payload: { chats, bots: [...botIds], events } }]));
   // The same rule removes them here and on every device the purge reaches (log/purges.ts).

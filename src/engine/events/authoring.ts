@@ -66,6 +66,8 @@ export const botFields = z.object({
   pronouns: shortText(40).optional(),
   /** The bot's picture, by hash (an image_added event); none shows a generated one. Optional for the same reason. */
   avatar: imageHash.optional(),
+  /** The picture behind the story in this bot's chats (a card's `background` asset, or one picked); optional for the same reason. */
+  background: imageHash.optional(),
   /** The versions of a new chat's opening (a card's first message and alternate greetings); none: the kickoff opens. */
   greetings: z.array(z.string().trim().min(1).max(20_000)).max(20).optional(),
   persona: longText,
@@ -85,9 +87,10 @@ export const botAuthored = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
-         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings, background)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, avatar = excluded.avatar,
+         background = excluded.background,
          greetings = excluded.greetings, persona = excluded.persona,
          voice_samples = excluded.voice_samples, traits = excluded.traits, backstory = excluded.backstory,
          initial_relationship = excluded.initial_relationship, kickoff = excluded.kickoff,
@@ -106,6 +109,7 @@ export const botAuthored = defineEvent({
         p.pronouns ?? '',
         p.avatar ?? null,
         json(p.greetings ?? []),
+        p.background ?? null,
       ],
     );
   },

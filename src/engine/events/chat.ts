@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
-import { uuid, fictionTime, requiredText, shortText } from './fields.ts';
+import { uuid, fictionTime, imageHash, requiredText, shortText } from './fields.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 
 /** A new story with one bot as its host. The chat id is the event's chat id. */
@@ -68,5 +68,19 @@ export const chatSamplerSet = defineEvent({
   schema: z.object({ sampler: samplerOverrides }),
   apply(db, { chatId, payload }) {
     db.run('UPDATE chats SET sampler = ? WHERE id = ?', [Object.keys(payload.sampler).length ? JSON.stringify(payload.sampler) : null, chatId]);
+  },
+});
+
+/**
+ * The picture behind this chat's story from here on: a stored picture, 'none', or 'host' (the host
+ * bot's own background, whatever it is then). A chat event, so it follows rewind, branch and sync.
+ */
+export const chatBackgroundSet = defineEvent({
+  kind: 'chat_background_set',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({ background: z.union([imageHash, z.literal('none'), z.literal('host')]) }),
+  apply(db, { chatId, payload }) {
+    db.run('UPDATE chats SET background = ? WHERE id = ?', [payload.background === 'host' ? null : payload.background, chatId]);
   },
 });

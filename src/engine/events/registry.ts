@@ -1,6 +1,6 @@
 import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, botResetUndone, defaultPersonaSet, personaRemoved, youAuthored } from './authoring.ts';
-import { chatCreated, chatPersonaChosen, chatSamplerSet, clockAdvanced } from './chat.ts';
+import { chatBackgroundSet, chatCreated, chatPersonaChosen, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
 import { cardKept } from './cards.ts';
@@ -58,6 +58,7 @@ export const EVENT_DEFINITIONS = [
   chatSamplerSet,
   chatPersonaChosen,
   imageAdded,
+  chatBackgroundSet,
   cardKept,
   lorebookAdded,
   loreEntrySaved,

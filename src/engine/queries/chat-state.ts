@@ -58,6 +58,11 @@ export interface ChatState {
   replyOrder: ReplyOrder;
   /** This chat's own sampling knobs (null: it follows the global settings). */
   sampler: SamplerOverrides | null;
+  /**
+   * The picture behind the story, by hash: the chat's own choice, else its host's background; null
+   * for none. `from` says which, so the chat's menu can offer the other.
+   */
+  background: { hash: string; from: 'chat' | 'host' } | null;
   /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
   deleted: 'chat' | 'bot' | null;
   scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
@@ -84,6 +89,8 @@ interface StateRow {
   narrative_anchor: string;
   director_note: string;
   reply_order: ReplyOrder;
+  chat_background: string | null;
+  host_background: string | null;
   chat_deleted: number | null;
   bot_deleted: number | null;
   scene_id: string | null;
@@ -107,6 +114,7 @@ export const samplerFor = (db: Db, chatId: string): Sampler => effectiveSampler(
 export function chatState(db: Db, chatId: string): ChatState | undefined {
   const state = db.get<StateRow>(
     `SELECT c.id, c.title, c.bot_id, s.fiction_time, s.weather, s.narrative_anchor, s.director_note, s.reply_order,
+       c.background AS chat_background, (SELECT b.background FROM bots b WHERE b.id = c.bot_id) AS host_background,
        c.deleted_ts AS chat_deleted, (SELECT b.deleted_ts FROM bots b WHERE b.id = c.bot_id) AS bot_deleted,
        sc.id AS scene_id, sc.participants, sc.opened_fiction_time, sc.container_id AS scene_container
      FROM chats c JOIN chat_state s ON s.chat_id = c.id
@@ -191,6 +199,14 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     directorNote: state.director_note,
     replyOrder: state.reply_order,
     sampler: chatSampler(db, chatId),
+    background:
+      state.chat_background === 'none'
+        ? null
+        : state.chat_background !== null
+          ? { hash: state.chat_background, from: 'chat' }
+          : state.host_background !== null
+            ? { hash: state.host_background, from: 'host' }
+            : null,
     deleted: state.chat_deleted !== null ? 'chat' : state.bot_deleted !== null ? 'bot' : null,
     scene:
       state.scene_id === null

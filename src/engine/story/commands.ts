@@ -155,6 +155,26 @@ export const storyCalls = {
     },
   }),
 
+  /**
+   * The picture behind this chat's story: a stored picture's hash, 'none', or 'host' (the host
+   * bot's own). Choosing what is already in force writes nothing.
+   */
+  setChatBackground: defineCommand({
+    args: z.tuple([id, z.union([z.literal('none'), z.literal('host'), z.string().regex(/^[0-9a-f]{64}$/, 'must name a stored picture')])]),
+    run(ctx, chatId: string, background: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
+        const chat = db.get<{ background: string | null }>('SELECT background FROM chats WHERE id = ?', [chatId]);
+        if (!chat) throw new CommandRejectedError('That chat does not exist.');
+        if (background !== 'none' && background !== 'host' && !db.get('SELECT 1 AS x FROM images WHERE hash = ?', [background])) {
+          throw new CommandRejectedError('That picture is not stored here: choose it again.');
+        }
+        if ((chat.background ?? 'host') === background) return;
+        appendEvents(ctx, stampFirst([{ kind: 'chat_background_set', chatId, payload: { background } }]));
+      }, nothing);
+    },
+  }),
+
   /** Moves the chat's clock forward by hand ("later that evening"). */
   advanceClock: defineCommand({
     args: z.tuple([id, z.number()]),
