@@ -4,7 +4,7 @@ import type { AppClient } from './engine-client.ts';
 /** Object URLs of stored pictures, made once per hash: a picture never changes once stored. */
 const urls = new Map<string, Promise<string | null>>();
 
-function pictureUrl(client: AppClient, hash: string): Promise<string | null> {
+export function pictureUrl(client: AppClient, hash: string): Promise<string | null> {
   let url = urls.get(hash);
   if (!url) {
     url = client.engine

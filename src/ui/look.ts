@@ -11,6 +11,10 @@ export interface Look {
   chatWidth: 'narrow' | 'comfortable' | 'wide' | 'full';
   /** On wide screens, a large portrait of who is speaking beside the story. */
   portrait: boolean;
+  /** A chat's background picture behind the story (a card's own, or one picked). */
+  backgrounds: boolean;
+  /** How strongly the theme's veil dims a background, for the story's contrast. */
+  backgroundDim: 'soft' | 'medium' | 'strong';
 }
 
 export const LOOK_CHOICES = {
@@ -32,10 +36,15 @@ export const LOOK_CHOICES = {
     ['wide', 'Wide'],
     ['full', 'Full width'],
   ],
+  backgroundDim: [
+    ['soft', 'Soft'],
+    ['medium', 'Medium'],
+    ['strong', 'Strong'],
+  ],
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
 const KEY = 'roleplay-engine/look';
-const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true };
+const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium' };
 
 function read(): Look {
   let stored: Partial<Look> = {};
@@ -46,7 +55,8 @@ function read(): Look {
   }
   const pick = <K extends keyof typeof LOOK_CHOICES>(key: K): Look[K] =>
     (LOOK_CHOICES[key].some(([value]) => value === stored[key]) ? stored[key] : DEFAULT[key]) as Look[K];
-  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), portrait: typeof stored.portrait === 'boolean' ? stored.portrait : DEFAULT.portrait };
+  const flag = (key: 'portrait' | 'backgrounds') => (typeof stored[key] === 'boolean' ? stored[key] : DEFAULT[key]);
+  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), portrait: flag('portrait'), backgrounds: flag('backgrounds') };
 }
 
 const [look, setLookSignal] = createSignal<Look>(read());
@@ -62,6 +72,7 @@ function apply(value: Look): void {
   root.dataset.textSize = value.textSize;
   root.dataset.chatWidth = value.chatWidth;
   root.dataset.portrait = value.portrait ? 'shown' : 'hidden';
+  root.dataset.backgroundDim = value.backgroundDim;
 }
 
 export function setLook(change: Partial<Look>): void {

@@ -2,39 +2,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
+import { bmpPicture } from './pictures.ts';
 import { browsers, exportLog, freshProfile, openTab, servedApp, storyReady } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
 let context: BrowserContext | undefined;
 
-/** An uncompressed 24-bit BMP of about 10 MB, wider than tall, in two colours side by side. */
 function bigPicture(): string {
-  const width = 2_000;
-  const height = 1_700;
-  const row = Math.ceil((width * 3) / 4) * 4;
-  const pixels = row * height;
-  const file = Buffer.alloc(54 + pixels);
-  file.write('BM', 0, 'ascii');
-  file.writeUInt32LE(54 + pixels, 2);
-  file.writeUInt32LE(54, 10);
-  file.writeUInt32LE(40, 14);
-  file.writeInt32LE(width, 18);
-  file.writeInt32LE(height, 22);
-  file.writeUInt16LE(1, 26);
-  file.writeUInt16LE(24, 28);
-  file.writeUInt32LE(pixels, 34);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = 54 + y * row + x * 3;
-      const left = x < width / 2;
-      file[at] = left ? 200 : 30; // blue
-      file[at + 1] = 60;
-      file[at + 2] = left ? 30 : 220; // red
-    }
-  }
   const path = join(freshProfile(), 'portrait.bmp');
-  writeFileSync(path, file);
+  writeFileSync(path, bmpPicture());
   return path;
 }
 

@@ -24,17 +24,17 @@ describe('chat backgrounds', () => {
   it('a chat shows its host’s background until the player picks another or none, and can go back to the host’s', async () => {
     const { engine, chat, bot, hostPicture, picked } = await storyWithBackgrounds();
     expect(engine.getBot(bot)!.background).toBe(hostPicture);
-    expect(engine.chatState(chat)!.background).toEqual({ hash: hostPicture, from: 'host' });
+    expect(engine.chatState(chat)!.background).toEqual({ shown: hostPicture, choice: 'host', host: hostPicture });
     engine.setChatBackground(chat, picked);
-    expect(engine.chatState(chat)!.background).toEqual({ hash: picked, from: 'chat' });
+    expect(engine.chatState(chat)!.background).toMatchObject({ shown: picked, choice: 'picture' });
     engine.setChatBackground(chat, 'none');
-    expect(engine.chatState(chat)!.background).toBeNull();
+    expect(engine.chatState(chat)!.background).toEqual({ shown: null, choice: 'none', host: hostPicture });
     engine.setChatBackground(chat, 'host');
-    expect(engine.chatState(chat)!.background).toEqual({ hash: hostPicture, from: 'host' });
+    expect(engine.chatState(chat)!.background).toEqual({ shown: hostPicture, choice: 'host', host: hostPicture });
     // A bot saved without one (its form's "Remove background") leaves its chats without.
     engine.saveBot({ ...engine.getBot(bot)!, background: null }, bot);
     expect(engine.getBot(bot)!.background).toBeNull();
-    expect(engine.chatState(chat)!.background).toBeNull();
+    expect(engine.chatState(chat)!.background).toEqual({ shown: null, choice: 'host', host: null });
   });
 
   it('refuses a picture that is not stored, writes nothing for what is in force already, and an unknown chat', async () => {
@@ -54,17 +54,17 @@ describe('chat backgrounds', () => {
     engine.turns.finishTurn(turn, { text: 'Pines close in.', usage: null, truncated: false, reason: null, error: null });
     engine.setChatBackground(chat, picked);
     const branch = engine.branchChat(chat, engine.transcript(chat).turns.at(-1)!.seq);
-    expect(engine.chatState(branch)!.background).toEqual({ hash: picked, from: 'chat' });
+    expect(engine.chatState(branch)!.background).toMatchObject({ shown: picked, choice: 'picture' });
 
     const target = await openTestEngine();
     target.engine.importLog(JSON.parse(JSON.stringify(engine.exportLog())));
-    expect(target.engine.chatState(chat)!.background).toEqual({ hash: picked, from: 'chat' });
+    expect(target.engine.chatState(chat)!.background).toMatchObject({ shown: picked, choice: 'picture' });
     expect(target.engine.image(picked)).toMatchObject({ hash: picked });
 
     const userRow = engine.transcript(chat).turns.find((t) => t.seq > opening.seq)!;
     engine.rewind(chat, userRow.seq);
-    expect(engine.chatState(chat)!.background).toEqual({ hash: hostPicture, from: 'host' });
-    expect(engine.chatState(branch)!.background).toEqual({ hash: picked, from: 'chat' });
+    expect(engine.chatState(chat)!.background).toEqual({ shown: hostPicture, choice: 'host', host: hostPicture });
+    expect(engine.chatState(branch)!.background).toMatchObject({ shown: picked, choice: 'picture' });
   });
 
   it('a purge takes the pictures only what it purges wears: a deleted chat’s pick, a deleted bot’s background', async () => {

@@ -35,7 +35,7 @@ const expected = {
     deleted: null,
     sampler: null,
     replyOrder: 'named',
-    background: null,
+    background: { shown: null, choice: 'host', host: null },
     activities: (frozen.chatState as { activities: object[] }).activities.map((a) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
   },

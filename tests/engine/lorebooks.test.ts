@@ -211,7 +211,7 @@ describe('lorebooks made here, and taken out', () => {
     const chat = engine.startChat(bot, kickoffInput());
     expect(() => engine.createLorebook('  ')).toThrow(/Give the lorebook a name/);
     const lorebookId = engine.createLorebook('The Gull');
-    expect(engine.listLorebooks()).toEqual([{ ref: { lorebookId }, name: 'The Gull', kind: 'lorebook', entries: 0, enabled: 0 }]);
+    expect(engine.listLorebooks()).toEqual([{ ref: { lorebookId }, name: 'The Gull', kind: 'made', entries: 0, enabled: 0 }]);
     const ref = { lorebookId };
     const first = engine.addLoreEntry(ref);
     const second = engine.addLoreEntry(ref);

@@ -12,8 +12,8 @@ export type LorebookRef = { lorebookId: string } | { botId: string };
 export interface LorebookSummary {
   ref: LorebookRef;
   name: string;
-  /** 'lorebook': imported on its own; 'card': came with a bot's card. */
-  kind: 'lorebook' | 'card';
+  /** 'lorebook': imported on its own; 'made': made here ("New lorebook"); 'card': came with a bot's card. */
+  kind: 'lorebook' | 'made' | 'card';
   /** The bot whose card it came with (two cards' books often share a name, "Eldoria"). */
   owner?: string;
   entries: number;
@@ -90,11 +90,11 @@ const ownBooks = new Map<string, (LoreEntry & { edited: boolean })[]>();
 /** Every lorebook here: those of their own first, then the bots' card books, each with its counts. */
 export function listLorebooks(db: Db): LorebookSummary[] {
   const own = db
-    .all<{ id: string; name: string; entries: number; enabled: number }>(
-      `SELECT l.id, l.name, count(e.position) AS entries, coalesce(sum(json_extract(e.entry, '$.enabled')), 0) AS enabled
+    .all<{ id: string; name: string; format: string; entries: number; enabled: number }>(
+      `SELECT l.id, l.name, l.format, count(e.position) AS entries, coalesce(sum(json_extract(e.entry, '$.enabled')), 0) AS enabled
        FROM lorebooks l LEFT JOIN lore_entries e ON e.book_id = l.id GROUP BY l.id ORDER BY l.name COLLATE NOCASE, l.seq`,
     )
-    .map((r): LorebookSummary => ({ ref: { lorebookId: r.id }, name: r.name, kind: 'lorebook', entries: r.entries, enabled: r.enabled }));
+    .map((r): LorebookSummary => ({ ref: { lorebookId: r.id }, name: r.name, kind: r.format === 'app' ? 'made' : 'lorebook', entries: r.entries, enabled: r.enabled }));
   const cards = db
     .all<{ bot_id: string; bot_name: string }>(
       'SELECT c.bot_id, b.name AS bot_name FROM bot_cards c JOIN bots b ON b.id = c.bot_id WHERE b.deleted_ts IS NULL ORDER BY b.name COLLATE NOCASE',

@@ -59,10 +59,10 @@ export interface ChatState {
   /** This chat's own sampling knobs (null: it follows the global settings). */
   sampler: SamplerOverrides | null;
   /**
-   * The picture behind the story, by hash: the chat's own choice, else its host's background; null
-   * for none. `from` says which, so the chat's menu can offer the other.
+   * The picture behind the story: `shown` (a hash, or null for none) is the chat's own `choice`
+   * (a picture, or none) or else its host's background (`host`), so the menu can offer the others.
    */
-  background: { hash: string; from: 'chat' | 'host' } | null;
+  background: { shown: string | null; choice: 'host' | 'none' | 'picture'; host: string | null };
   /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
   deleted: 'chat' | 'bot' | null;
   scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
@@ -199,14 +199,11 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     directorNote: state.director_note,
     replyOrder: state.reply_order,
     sampler: chatSampler(db, chatId),
-    background:
-      state.chat_background === 'none'
-        ? null
-        : state.chat_background !== null
-          ? { hash: state.chat_background, from: 'chat' }
-          : state.host_background !== null
-            ? { hash: state.host_background, from: 'host' }
-            : null,
+    background: {
+      shown: state.chat_background === 'none' ? null : (state.chat_background ?? state.host_background),
+      choice: state.chat_background === null ? 'host' : state.chat_background === 'none' ? 'none' : 'picture',
+      host: state.host_background,
+    },
     deleted: state.chat_deleted !== null ? 'chat' : state.bot_deleted !== null ? 'bot' : null,
     scene:
       state.scene_id === null

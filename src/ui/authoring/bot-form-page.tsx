@@ -5,7 +5,7 @@ import { botFields, TEXT_LIMITS } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
-import { PictureField } from '../picture-field.tsx';
+import { BackgroundField, PictureField } from '../picture-field.tsx';
 import { CardExport } from './card-export.tsx';
 import { CardInfo } from './card-info.tsx';
 
@@ -13,6 +13,8 @@ interface BotDraft {
   name: string;
   pronouns: string;
   avatar: string | null;
+  /** The picture behind the story in its chats. */
+  background: string | null;
   /** The openings of a new chat (a card's first message and alternate greetings). */
   greetings: string[];
   persona: string;
@@ -23,7 +25,7 @@ interface BotDraft {
   kickoff: string;
 }
 
-const empty: BotDraft = { name: '', pronouns: '', avatar: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+const empty: BotDraft = { name: '', pronouns: '', avatar: null, background: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -97,6 +99,7 @@ export function BotFormPage() {
       name: f.name,
       pronouns: f.pronouns,
       ...(f.avatar ? { avatar: f.avatar } : {}),
+      ...(f.background ? { background: f.background } : {}),
       // Empty boxes are left out, as with voice samples.
       ...(f.greetings.some((g) => g.trim()) ? { greetings: f.greetings.map((g) => g.trim()).filter(Boolean) } : {}),
       persona: f.persona,
@@ -127,6 +130,7 @@ export function BotFormPage() {
       <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
         <Field name="name" label="Name" maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
         <PictureField client={client} name={form().name} hash={form().avatar} onChange={(avatar) => setForm((f) => ({ ...f, avatar }))} />
+        <BackgroundField client={client} hash={form().background} onChange={(background) => setForm((f) => ({ ...f, background }))} />
         <Field name="pronouns" label="Pronouns" maxLength={TEXT_LIMITS.pronouns} hint="she/her, he/him, they/them…: how the story speaks of them." value={form().pronouns} error={errors().pronouns} onInput={set('pronouns')} />
         <Field name="persona" label="Persona" rows={4} maxLength={TEXT_LIMITS.long} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
         <fieldset>

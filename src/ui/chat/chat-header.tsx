@@ -2,14 +2,28 @@ import { Show } from 'solid-js';
 import { describeFictionTime } from '../../engine/for-ui.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { MenuButton, type MenuItem } from '../menu.tsx';
+import { prepareBackground } from '../picture-input.ts';
 import type { ChatScope } from './chat-scope.ts';
 import { Editable } from './editable.tsx';
 
-/** One line: the chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, Story state and the chat's menu. */
+/** One line: the chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, Story state and the chat's menu (its background, Delete chat). */
 export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void }) {
   const chat = props.chat;
   const { client, chatId, header } = chat;
+  let backgroundInput: HTMLInputElement | undefined;
+  const setBackground = (choice: string) => void chat.run(() => client.engine.setChatBackground(chatId(), choice));
+  const chooseBackground = (file: File) => void chat.run(async () => client.engine.setChatBackground(chatId(), await client.engine.addImage(await prepareBackground(file))));
+  const backgroundActions = (): MenuItem[] => {
+    const background = header()?.background;
+    if (!background) return [];
+    return [
+      { label: 'Choose a background…', onSelect: () => backgroundInput?.click(), hint: 'A picture behind this chat’s story' },
+      ...(background.choice !== 'host' && background.host ? [{ label: 'Use the bot’s background', onSelect: () => setBackground('host') }] : []),
+      ...(background.shown ? [{ label: 'No background', onSelect: () => setBackground('none') }] : []),
+    ];
+  };
   const chatActions = (): MenuItem[] => [
+    ...backgroundActions(),
     {
       label: 'Delete chat',
       onSelect: props.onDelete,
@@ -51,6 +65,19 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
           <MenuButton label="Chat actions" class="icon-button" items={chatActions}>
             <span aria-hidden="true">⋯</span>
           </MenuButton>
+          <input
+            ref={(el) => (backgroundInput = el)}
+            type="file"
+            accept="image/*"
+            class="visually-hidden"
+            tabIndex={-1}
+            aria-label="Background picture"
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              event.currentTarget.value = '';
+              if (file) chooseBackground(file);
+            }}
+          />
         </div>
       </header>
       <Show when={header()?.deleted}>

@@ -1,6 +1,7 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createSignal, Show } from 'solid-js';
 import { useClient } from '../context.ts';
+import { ChatBackdrop } from './chat-backdrop.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { createChatScope } from './chat-scope.ts';
 import { Composer } from './composer.tsx';
@@ -61,6 +62,7 @@ export function ChatPage() {
       <div class="chat-body" data-drawer={drawerOpen() ? 'open' : 'closed'}>
         <div class="chat-main">
           <div class="story-stage">
+            <ChatBackdrop chat={chat} />
             <TranscriptView chat={chat} ref={(el) => (scroller = el)} />
             <SpeakerPortrait chat={chat} />
           </div>

@@ -2,7 +2,7 @@ import { createResource, createSignal, For, Show } from 'solid-js';
 import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
-import { preparePicture } from '../picture-input.ts';
+import { prepareBackground, preparePicture } from '../picture-input.ts';
 import { readCardFile } from '../card-reader.ts';
 
 /**
@@ -43,9 +43,17 @@ export function CardImport(props: { client: AppClient; file: File; existing: { i
           // A card whose art does not decode is still a card: it gets a generated face.
         }
       }
+      let background: string | undefined;
+      if (shown.read.background) {
+        try {
+          background = await props.client.engine.addImage(await prepareBackground(new Blob([shown.read.background as Uint8Array<ArrayBuffer>])));
+        } catch {
+          // The same for a background that does not decode: the card comes without it.
+        }
+      }
       const { cut: _cut, ...fields } = shown.bot;
       const botId = await props.client.engine.importCard(
-        { fields: { ...fields, name: chosenName(), ...(avatar ? { avatar } : {}) }, card: shown.read.card.original, spec: shown.read.card.spec, format: shown.read.format },
+        { fields: { ...fields, name: chosenName(), ...(avatar ? { avatar } : {}), ...(background ? { background } : {}) }, card: shown.read.card.original, spec: shown.read.card.spec, format: shown.read.format },
         update,
       );
       props.onImported(botId, chosenName());
@@ -76,6 +84,7 @@ export function CardImport(props: { client: AppClient; file: File; existing: { i
                   {shown().bot.greetings.length === 1 ? '1 greeting' : `${shown().bot.greetings.length} greetings`}
                   {' · '}
                   {(shown().read.card.data.book?.entries.length ?? 0) === 1 ? '1 lorebook entry' : `${shown().read.card.data.book?.entries.length ?? 0} lorebook entries`}
+                  {shown().read.background ? ' · a background picture' : ''}
                 </p>
                 <p class="clamp card-description">{shown().read.card.data.description || 'No description.'}</p>
                 <Show when={[...shown().read.warnings, ...shown().bot.cut].length > 0}>

@@ -1,9 +1,9 @@
-import { For } from 'solid-js';
+import { For, Show } from 'solid-js';
 import { look, LOOK_CHOICES, setLook, type Look } from '../look.ts';
 
 type Choice = keyof typeof LOOK_CHOICES;
 
-/** Settings → Look: theme, text size, the story's width and the speaker's portrait, on this device, at once. */
+/** Settings → Look: theme, text size, the story's width, the speaker's portrait and chat backgrounds, on this device, at once. */
 export function LookSection() {
   const group = (key: Choice, legend: string) => (
     <fieldset class="look-choice">
@@ -28,6 +28,10 @@ export function LookSection() {
         <input type="checkbox" checked={look().portrait} onChange={(event) => setLook({ portrait: event.currentTarget.checked })} /> Show the speaker’s portrait
         beside the story on wide screens
       </label>
+      <label class="check">
+        <input type="checkbox" checked={look().backgrounds} onChange={(event) => setLook({ backgrounds: event.currentTarget.checked })} /> Show chat backgrounds
+      </label>
+      <Show when={look().backgrounds}>{group('backgroundDim', 'Dim backgrounds')}</Show>
       <p class="muted small-text">Kept on this device only: a phone and a laptop can each look their own way.</p>
     </div>
   );

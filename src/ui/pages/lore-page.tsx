@@ -81,7 +81,7 @@ export function LorePage() {
                       <span class="card-text">
                         <strong>{book.name}</strong>
                         <span class="muted small">
-                          {book.kind === 'card' ? `From ${book.owner ?? 'a bot'}’s card` : 'Imported'} · {book.entries === 1 ? '1 entry' : `${book.entries} entries`}
+                          {book.kind === 'card' ? `From ${book.owner ?? 'a bot'}’s card` : book.kind === 'made' ? 'Made here' : 'Imported'} · {book.entries === 1 ? '1 entry' : `${book.entries} entries`}
                           {book.enabled < book.entries ? `, ${book.entries - book.enabled} off` : ''}
                         </span>
                       </span>
