@@ -12,6 +12,7 @@ import { createConnection } from './connection.ts';
 import { readJsonBody } from './request-body.ts';
 import { Upstream } from './upstream.ts';
 import { createSyncProxy } from './sync-proxy.ts';
+import { createImageProxy, type ImageProxyOptions } from './image-proxy.ts';
 import { UpstreamQueue } from './upstream-queue.ts';
 
 /**
@@ -65,6 +66,8 @@ export interface RelayDeps {
   fetch?: typeof fetch;
   /** Delay between the demo model's tokens; tests set 0. */
   demoDelayMs?: number;
+  /** Remote pictures' rules (relay/image-proxy.ts); tests let it reach their loopback sites. */
+  imageProxy?: ImageProxyOptions;
 }
 
 export interface Relay {
@@ -79,6 +82,7 @@ const API_ROUTES: Record<string, string[]> = {
   '/api/v1/models': ['GET'],
   '/api/v1/chat/completions': ['POST'],
   '/api/connection': ['GET', 'PUT', 'DELETE'],
+  '/api/image': ['GET'],
 };
 
 function bearerMatches(header: string | undefined, token: string): boolean {
@@ -128,6 +132,7 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
   });
   const mode = () => connection.status().mode;
 
+  const proxyImage = createImageProxy(deps.imageProxy);
   const syncProxy = createSyncProxy(config.sync, { bodyTimeoutMs: config.bodyTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub });
 
   /** What every API and sync call must pass: the relay token (when set) and this app's own origin. */
@@ -175,6 +180,9 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
         sendJson(res, 200, { object: 'list', data: allowed });
         return;
       }
+      case '/api/image':
+        await proxyImage(req, res);
+        return;
       case '/api/v1/chat/completions':
         await handleCompletions(req, res, context, req.socket.remoteAddress ?? 'unknown');
         return;

@@ -1,4 +1,6 @@
 import type { DOMPurify } from 'dompurify';
+import { look } from './look.ts';
+import { relayFetch } from './relay-token.ts';
 
 /**
  * The one way text from a card (or, later, a model) is shown as HTML. Cards are this field's known
@@ -6,7 +8,9 @@ import type { DOMPurify } from 'dompurify';
  * - nothing can look like the app or its controls: no `class`, `id`, `style`, `role`, `aria-*` or
  *   `data-*` attributes, no forms, buttons or inputs, and the container styles what remains;
  * - nothing loads from elsewhere: an image, video, audio, SVG image or poster from another address
- *   becomes a link the player may open (in a new tab, with no referrer); only `data:` images show;
+ *   becomes a link the player may open (in a new tab, with no referrer); only `data:` images show,
+ *   and, when the player allows remote images (Settings → Look), a remote picture fetched through
+ *   the relay (relay/image-proxy.ts) and shown from a `blob:` address, the CSP's `img-src` unchanged;
  * - links open in a new tab with no referrer and no opener, and only http(s) or mailto.
  * The result is a DocumentFragment appended as nodes, so no markup string reaches an HTML sink and
  * nothing is parsed twice.
@@ -86,12 +90,11 @@ export function withoutRemoteLoads(fragment: DocumentFragment): CardHtml {
       const image = (name === 'src' && element instanceof HTMLImageElement) || (/^(xlink:)?href$/.test(name) && element.localName === 'image');
       if (image && DATA_IMAGE.test(value)) continue;
       element.removeAttribute(name);
-      if (/^(https?:)?\/\//i.test(value)) {
-        remote = value.startsWith('//') ? `https:${value}` : value;
-        notLoaded.push(remote);
-      }
+      if (/^(https?:)?\/\//i.test(value)) remote = value.startsWith('//') ? `https:${value}` : value;
     }
-    if (element instanceof HTMLImageElement && !element.hasAttribute('src')) element.replaceWith(imageNotLoaded(element, remote));
+    const shownThroughRelay = element instanceof HTMLImageElement && remote !== undefined && look().remoteImages;
+    if (remote !== undefined && !shownThroughRelay) notLoaded.push(remote);
+    if (element instanceof HTMLImageElement && !element.hasAttribute('src')) element.replaceWith(shownThroughRelay ? remoteImage(element, remote!) : imageNotLoaded(element, remote));
   }
   return { fragment, notLoaded };
 }
@@ -102,6 +105,45 @@ export function keepSafeLink(link: HTMLAnchorElement): void {
   link.setAttribute('rel', 'noopener noreferrer nofollow');
   link.setAttribute('target', '_blank');
   link.setAttribute('referrerpolicy', 'no-referrer');
+}
+
+/** Remote pictures fetched through the relay, once each per page: object URLs, or why not. */
+const fetched = new Map<string, Promise<string>>();
+
+function fetchThroughRelay(address: string): Promise<string> {
+  let url = fetched.get(address);
+  if (!url) {
+    url = relayFetch(`/api/image?url=${encodeURIComponent(address)}`, { headers: { 'X-Roleplay-Engine': 'image' } }).then(async (response) => {
+      if (!response.ok) {
+        const reason = ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message;
+        throw new Error(reason ?? `HTTP ${response.status}`);
+      }
+      return URL.createObjectURL(await response.blob());
+    });
+    url.catch(() => fetched.delete(address));
+    fetched.set(address, url);
+  }
+  return url;
+}
+
+/** A remote picture the player allowed: its own `img`, filled from the relay, or the link if it cannot be had. */
+function remoteImage(original: HTMLImageElement, address: string): Node {
+  const image = document.createElement('img');
+  image.alt = original.getAttribute('alt')?.trim() ?? '';
+  image.dataset.remote = address;
+  for (const name of ['width', 'height'] as const) {
+    const value = original.getAttribute(name);
+    if (value && /^\d{1,4}$/.test(value)) image.setAttribute(name, value);
+  }
+  fetchThroughRelay(address).then(
+    (src) => (image.src = src),
+    (error: unknown) => {
+      const link = imageNotLoaded(original, address);
+      if (link instanceof HTMLAnchorElement) link.textContent = `${link.textContent!.replace(/ \(not loaded; opens in a new tab\)$/, '')} (could not be loaded: ${error instanceof Error ? error.message : String(error)})`;
+      image.replaceWith(link);
+    },
+  );
+  return image;
 }
 
 /** An image that was not loaded: a link to it when it had an address, else its description. */

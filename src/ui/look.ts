@@ -15,6 +15,11 @@ export interface Look {
   backgrounds: boolean;
   /** How strongly the theme's veil dims a background, for the story's contrast. */
   backgroundDim: 'soft' | 'medium' | 'strong';
+  /**
+   * Pictures from other sites in stories and card notes, fetched through the relay (no cookies, no
+   * referrer); off by default, as loading one tells its server the story or card was opened.
+   */
+  remoteImages: boolean;
 }
 
 export const LOOK_CHOICES = {
@@ -44,7 +49,7 @@ export const LOOK_CHOICES = {
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
 const KEY = 'roleplay-engine/look';
-const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium' };
+const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium', remoteImages: false };
 
 function read(): Look {
   let stored: Partial<Look> = {};
@@ -55,8 +60,8 @@ function read(): Look {
   }
   const pick = <K extends keyof typeof LOOK_CHOICES>(key: K): Look[K] =>
     (LOOK_CHOICES[key].some(([value]) => value === stored[key]) ? stored[key] : DEFAULT[key]) as Look[K];
-  const flag = (key: 'portrait' | 'backgrounds') => (typeof stored[key] === 'boolean' ? stored[key] : DEFAULT[key]);
-  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), portrait: flag('portrait'), backgrounds: flag('backgrounds') };
+  const flag = (key: 'portrait' | 'backgrounds' | 'remoteImages') => (typeof stored[key] === 'boolean' ? stored[key] : DEFAULT[key]);
+  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), portrait: flag('portrait'), backgrounds: flag('backgrounds'), remoteImages: flag('remoteImages') };
 }
 
 const [look, setLookSignal] = createSignal<Look>(read());

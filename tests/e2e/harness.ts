@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { loadConfig } from '../../relay/config.ts';
-import { createRelay, type Relay } from '../../relay/server.ts';
+import { createRelay, type Relay, type RelayDeps } from '../../relay/server.ts';
 import { DATABASE_LOCK } from '../../src/worker/protocol.ts';
 import { POLICY_VIOLATION_PREFIX } from '../../src/browser/policy-violations.ts';
 import { findChromium } from '../chromium-path.mjs';
@@ -17,11 +17,15 @@ export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin
 /** The real relay serving the real build, on a free loopback port, with the demo model (or a given upstream). */
 export async function startApp(
   env: Record<string, string> = {},
-  options: { port?: number; dist?: string } = {},
+  options: { port?: number; dist?: string; imageProxy?: RelayDeps['imageProxy'] } = {},
 ): Promise<{ url: string; relay: Relay; logs: string[]; port: number }> {
   const logs: string[] = [];
   const config = loadConfig({ RELAY_PORT: String(options.port ?? 0), ...env }, options.dist ?? DIST);
-  const relay = createRelay(config, { log: { info: (m) => logs.push(m), error: (m) => logs.push(m) }, demoDelayMs: 5 });
+  const relay = createRelay(config, {
+    log: { info: (m) => logs.push(m), error: (m) => logs.push(m) },
+    demoDelayMs: 5,
+    ...(options.imageProxy ? { imageProxy: options.imageProxy } : {}),
+  });
   const { url, port: bound } = await relay.listen();
   return { url, relay, logs, port: bound };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { loadConfig } from '../../relay/config.ts';
-import { createRelay } from '../../relay/server.ts';
+import { createRelay, type RelayDeps } from '../../relay/server.ts';
 
 export const TEST_KEY = 'rc_test_key_0123456789abcdefSECRET';
 
@@ -19,13 +19,14 @@ export function makeDist(): string {
 }
 
 /** Starts a real relay on a free loopback port; every log line is kept for the tests to read. */
-export async function startRelay(env: Record<string, string>, options: { demoDelayMs?: number; fetch?: typeof fetch } = {}) {
+export async function startRelay(env: Record<string, string>, options: { demoDelayMs?: number; fetch?: typeof fetch; imageProxy?: RelayDeps['imageProxy'] } = {}) {
   const logs: string[] = [];
   const config = loadConfig({ RELAY_PORT: '0', ...env }, makeDist());
   const relay = createRelay(config, {
     log: { info: (m) => logs.push(m), error: (m) => logs.push(m) },
     demoDelayMs: options.demoDelayMs ?? 0,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.imageProxy ? { imageProxy: options.imageProxy } : {}),
   });
   const { url } = await relay.listen();
   const client = (extra: Partial<ConstructorParameters<typeof OpenAI>[0]> = {}) =>

@@ -41,7 +41,7 @@ export function CardInfo(props: { client: AppClient; botId: string }) {
                   <Show when={notes().notLoaded.length}>
                     <p class="small-text muted">
                       {notes().notLoaded.length === 1 ? 'One remote picture or sound was' : `${notes().notLoaded.length} remote pictures or sounds were`} not loaded:
-                      loading them would tell their server you opened this card.
+                      loading them would tell their server you opened this card. Settings → Look → “Show remote images” shows pictures.
                     </p>
                   </Show>
                 </details>

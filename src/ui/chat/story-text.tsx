@@ -1,4 +1,5 @@
 import { createMemo, For, type JSX } from 'solid-js';
+import { look } from '../look.ts';
 import { renderStoryBlock, storyBlocks } from './story-markdown.ts';
 
 /**
@@ -9,5 +10,10 @@ import { renderStoryBlock, storyBlocks } from './story-markdown.ts';
 export function StoryText(props: { text: string; ooc?: [string, string] }): JSX.Element {
   const ooc = () => props.ooc ?? ['((', '))'];
   const blocks = createMemo(() => storyBlocks(props.text, ...ooc()));
-  return <For each={blocks()}>{(raw) => [...renderStoryBlock(raw, ...ooc()).childNodes]}</For>;
+  // Allowing remote pictures (or no longer) draws the text again; nothing else does.
+  const text = () => {
+    look().remoteImages;
+    return <For each={blocks()}>{(raw) => [...renderStoryBlock(raw, ...ooc()).childNodes]}</For>;
+  };
+  return <>{text()}</>;
 }

@@ -32,6 +32,13 @@ export function LookSection() {
         <input type="checkbox" checked={look().backgrounds} onChange={(event) => setLook({ backgrounds: event.currentTarget.checked })} /> Show chat backgrounds
       </label>
       <Show when={look().backgrounds}>{group('backgroundDim', 'Dim backgrounds')}</Show>
+      <label class="check">
+        <input type="checkbox" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> Show remote images
+      </label>
+      <p class="hint">
+        Pictures from other sites in stories and card notes, fetched through your relay (no cookies, no page address). Off, they show as links: loading one
+        tells its site that you opened the story or card.
+      </p>
       <p class="muted small-text">Kept on this device only: a phone and a laptop can each look their own way.</p>
     </div>
   );
