@@ -2,12 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { HOSTILE_DIR, type CorpusEntry } from '../fixtures/hostile/make-corpus.ts';
-import { findFirefox } from '../firefox-path.mjs';
-import { freshProfile, isPolicyViolation, servedApp } from './harness.ts';
+import { databaseReady, firefoxes, waitUntil } from './firefox-harness.ts';
+import { freshProfile, servedApp } from './harness.ts';
 
 /**
  * The security layers in Firefox (Debian's firefox-esr, over WebDriver BiDi): the app runs under its
@@ -15,43 +15,7 @@ import { freshProfile, isPolicyViolation, servedApp } from './harness.ts';
  * corpus is previewed or refused as a card, and a hostile card's notes load nothing.
  */
 const app = servedApp();
-let browser: Browser | undefined;
-afterEach(async () => {
-  await browser?.close();
-  browser = undefined;
-});
-
-interface Firefox {
-  page: Page;
-  violations: string[];
-}
-
-async function openFirefox(): Promise<Firefox> {
-  const executablePath = findFirefox();
-  if (!executablePath) throw new Error('Firefox is missing: npm test installs firefox-esr from Debian (tests/ensure-browsers.mjs).');
-  browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile() });
-  const page = await browser.newPage();
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (isPolicyViolation(message.text())) violations.push(message.text());
-  });
-  // Refusals before the app's own logger starts (its first script) are caught here.
-  await page.evaluateOnNewDocument(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Content-Security-Policy refused ${event.effectiveDirective}: ${event.blockedURI}`));
-  });
-  return { page, violations };
-}
-
-async function waitUntil(page: Page, check: () => boolean | Promise<boolean>, what: string, timeout = 30_000): Promise<void> {
-  try {
-    await page.waitForFunction(check, { timeout, polling: 100 });
-  } catch {
-    throw new Error(`Firefox: ${what} did not happen within ${timeout / 1000} s`);
-  }
-}
-
-const databaseReady = (page: Page) =>
-  waitUntil(page, () => (globalThis as { roleplayEngine?: { status(): { database: { kind: string } | null } } }).roleplayEngine?.status().database?.kind === 'ready', 'the database opening');
+const { openFirefox } = firefoxes();
 
 async function importCardFile(page: Page, path: string): Promise<'previewed' | string> {
   const input = await page.waitForSelector('input[type=file][accept*=".charx"]', { timeout: 15_000 });

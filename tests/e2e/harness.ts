@@ -240,9 +240,9 @@ export function keptBackups(page: Page): Promise<string[]> {
 export type ServedApp = Awaited<ReturnType<typeof startApp>>;
 
 /** The app served for every test of this file: started before the first, closed after the last. */
-export function servedApp(env: Record<string, string> = {}): ServedApp {
+export function servedApp(env: Record<string, string> = {}, options: Parameters<typeof startApp>[1] = {}): ServedApp {
   const served = {} as ServedApp;
-  beforeAll(async () => void Object.assign(served, await startApp(env)));
+  beforeAll(async () => void Object.assign(served, await startApp(env, options)));
   afterAll(() => served.relay?.close());
   return served;
 }

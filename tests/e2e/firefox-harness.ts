@@ -1,0 +1,64 @@
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterEach } from 'vitest';
+import { findFirefox } from '../firefox-path.mjs';
+import { freshProfile, isPolicyViolation } from './harness.ts';
+
+/** The Firefox tests' shared setup: Debian's firefox-esr over WebDriver BiDi (puppeteer-core), never a downloaded build. */
+export interface Firefox {
+  page: Page;
+  /** Every refusal by the app's CSP the page logged: a test expects none unless it provokes one. */
+  violations: string[];
+}
+
+/** `openFirefox` for this file's tests: each browser opened is closed after its test. */
+export function firefoxes(): { openFirefox: () => Promise<Firefox> } {
+  let browser: Browser | undefined;
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  return {
+    async openFirefox() {
+      const executablePath = findFirefox();
+      if (!executablePath) throw new Error('Firefox is missing: npm test installs firefox-esr from Debian (tests/ensure-browsers.mjs).');
+      browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile() });
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (isPolicyViolation(message.text())) violations.push(message.text());
+      });
+      // Refusals before the app's own logger starts (its first script) are caught here.
+      await page.evaluateOnNewDocument(() => {
+        document.addEventListener('securitypolicyviolation', (event) => console.error(`Content-Security-Policy refused ${event.effectiveDirective}: ${event.blockedURI}`));
+      });
+      return { page, violations };
+    },
+  };
+}
+
+/** Waits, polling in the page, for what a player would see; fails naming it. */
+export async function waitUntil<A>(page: Page, check: (arg: A) => boolean | Promise<boolean>, what: string, timeout = 30_000, arg?: A): Promise<void> {
+  try {
+    await page.waitForFunction(check as (arg: unknown) => boolean, { timeout, polling: 100 }, arg);
+  } catch {
+    throw new Error(`Firefox: ${what} did not happen within ${timeout / 1000} s`);
+  }
+}
+
+export const databaseReady = (page: Page) =>
+  waitUntil(page, () => (globalThis as { roleplayEngine?: { status(): { database: { kind: string } | null } } }).roleplayEngine?.status().database?.kind === 'ready', 'the database opening');
+
+/** Clicks the element `selector` names whose text (or accessible label) is `text`, in the page. */
+export async function clickText(page: Page, selector: string, text: string): Promise<void> {
+  await waitUntil(
+    page,
+    ({ selector, text }) => [...document.querySelectorAll<HTMLElement>(selector)].some((el) => (el.textContent?.trim() === text || el.getAttribute('aria-label') === text) && !(el as HTMLButtonElement).disabled),
+    `"${text}" to be there`,
+    30_000,
+    { selector, text },
+  );
+  await page.evaluate(
+    ({ selector, text }) => [...document.querySelectorAll<HTMLElement>(selector)].find((el) => (el.textContent?.trim() === text || el.getAttribute('aria-label') === text) && !(el as HTMLButtonElement).disabled)!.click(),
+    { selector, text },
+  );
+}
