@@ -4,6 +4,7 @@
  * stays out of the first visit's bundle.
  */
 export { withTextChunks } from './cards/png.ts';
+export { PNG_BACKGROUND, withBackgroundAsset } from './cards/assets.ts';
 export { readCard } from './cards/read-card.ts';
 export { botFromCard } from './cards/card-to-bot.ts';
 export { chatFileTooLarge, planChatImport } from './chat-import/plan.ts';

@@ -1,6 +1,5 @@
 import type { DOMPurify } from 'dompurify';
 import { look } from './look.ts';
-import { relayFetch } from './relay-token.ts';
 
 /**
  * The one way text from a card (or, later, a model) is shown as HTML. Cards are this field's known
@@ -83,18 +82,19 @@ export function withoutRemoteLoads(fragment: DocumentFragment): CardHtml {
       keepSafeLink(element);
       continue;
     }
-    let remote: string | undefined;
+    const remotes: { name: string; address: string }[] = [];
     for (const name of LOADING_ATTRIBUTES) {
       const value = element.getAttribute(name)?.trim();
       if (value === undefined) continue;
       const image = (name === 'src' && element instanceof HTMLImageElement) || (/^(xlink:)?href$/.test(name) && element.localName === 'image');
       if (image && DATA_IMAGE.test(value)) continue;
       element.removeAttribute(name);
-      if (/^(https?:)?\/\//i.test(value)) remote = value.startsWith('//') ? `https:${value}` : value;
+      if (/^(https?:)?\/\//i.test(value)) remotes.push({ name, address: value.startsWith('//') ? `https:${value}` : value });
     }
-    const shownThroughRelay = element instanceof HTMLImageElement && remote !== undefined && look().remoteImages;
-    if (remote !== undefined && !shownThroughRelay) notLoaded.push(remote);
-    if (element instanceof HTMLImageElement && !element.hasAttribute('src')) element.replaceWith(shownThroughRelay ? remoteImage(element, remote!) : imageNotLoaded(element, remote));
+    const picture = element instanceof HTMLImageElement ? remotes.find((r) => r.name === 'src')?.address : undefined;
+    const shownThroughRelay = picture !== undefined && look().remoteImages;
+    for (const { address } of remotes) if (!(shownThroughRelay && address === picture)) notLoaded.push(address);
+    if (element instanceof HTMLImageElement && !element.hasAttribute('src')) element.replaceWith(shownThroughRelay ? remoteImage(element, picture) : imageNotLoaded(element, picture ?? remotes.at(-1)?.address));
   }
   return { fragment, notLoaded };
 }
@@ -113,13 +113,16 @@ const fetched = new Map<string, Promise<string>>();
 function fetchThroughRelay(address: string): Promise<string> {
   let url = fetched.get(address);
   if (!url) {
-    url = relayFetch(`/api/image?url=${encodeURIComponent(address)}`, { headers: { 'X-Roleplay-Engine': 'image' } }).then(async (response) => {
-      if (!response.ok) {
-        const reason = ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message;
-        throw new Error(reason ?? `HTTP ${response.status}`);
-      }
-      return URL.createObjectURL(await response.blob());
-    });
+    // The relay's token module reads this browser's storage: loaded with the first remote picture.
+    url = import('./relay-token.ts')
+      .then(({ relayFetch }) => relayFetch(`/api/image?url=${encodeURIComponent(address)}`, { headers: { 'X-Roleplay-Engine': 'image' } }))
+      .then(async (response) => {
+        if (!response.ok) {
+          const reason = ((await response.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message;
+          throw new Error(reason ?? `HTTP ${response.status}`);
+        }
+        return URL.createObjectURL(await response.blob());
+      });
     url.catch(() => fetched.delete(address));
     fetched.set(address, url);
   }

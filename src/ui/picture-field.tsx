@@ -48,7 +48,7 @@ export function BackgroundField(props: { client: AppClient; hash: string | null;
   const { run, busy, error } = createAction();
   const choose = (file: File) => void run(async () => props.onChange(await props.client.engine.addImage(await prepareBackground(file))));
   return (
-    <div class="field picture-field">
+    <div class="field background-field">
       <span class="label">Background</span>
       <div class="row">
         <Show when={props.hash} fallback={<span class="background-preview empty">None</span>}>

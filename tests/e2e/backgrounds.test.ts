@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { readCard } from '../../src/engine/cards/read-card.ts';
 import { bmpPicture } from './pictures.ts';
 import { browsers, chatAction, exportLog, freshProfile, openStoryChat, openTab, servedApp } from './harness.ts';
 import { violations } from './axe.ts';
@@ -99,7 +100,7 @@ describe('chat backgrounds', () => {
     expect(await page.getByTestId('chat-background').count()).toBe(0);
     const botId = await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.listBots())[0].id);
     await page.goto(`${app.url}/bots/${botId}/edit`);
-    const field = page.locator('.picture-field').filter({ hasText: 'Background' });
+    const field = page.locator('.background-field');
     await field.locator('input[type=file]').setInputFiles(file('notes.png', Buffer.from('not a picture')));
     await expect.poll(() => field.getByRole('alert').textContent()).toMatch(/not a picture this browser can read/);
     await field.locator('input[type=file]').setInputFiles(file('dusk.bmp', bmpPicture(900, 600)));
@@ -108,6 +109,21 @@ describe('chat backgrounds', () => {
     await page.waitForURL(/\/bots$/);
     await page.goto(`${app.url}/chats/${chatId}`);
     await expect.poll(async () => (await backdrop(page))?.size).toEqual([900, 600]);
+    const stored = (await page.evaluate(async (botId) => {
+      const engine = (globalThis as any).roleplayEngine.engine;
+      return engine.image((await engine.getBot(botId)).background);
+    }, botId)) as { data: string };
+
+    // Exported as a card, as PNG or JSON, it goes along: read back, the card brings the same picture.
+    await page.goto(`${app.url}/bots/${botId}/edit`);
+    for (const format of ['PNG', 'JSON']) {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: `Export card (${format})` }).click();
+      const path = join(freshProfile(), (await download).suggestedFilename());
+      await (await download).saveAs(path);
+      const read = await readCard(new Uint8Array(readFileSync(path)));
+      expect([format, Buffer.from(read.background ?? []).toString('base64')]).toEqual([format, stored.data]);
+    }
 
     await page.goto(`${app.url}/bots/${botId}/edit`);
     await field.getByRole('button', { name: 'Remove background' }).click();

@@ -137,7 +137,7 @@ describe('Firefox plays', () => {
     await databaseReady(page);
     const path = join(freshProfile(), 'dusk.bmp');
     writeFileSync(path, bmpPicture(2_400, 1_000));
-    const input = await page.waitForSelector('.field.picture-field + .field.picture-field input[type=file]');
+    const input = await page.waitForSelector('.background-field input[type=file]');
     await input!.uploadFile(path);
     await waitUntil(page, () => Boolean(document.querySelector('img.background-preview')), 'the background preview');
     await clickText(page, 'button', 'Save bot');

@@ -80,8 +80,11 @@ describe('the Lore page', () => {
       expect.objectContaining({ name: 'Harbour town', attached: true }),
     ]);
     const composer = page.getByRole('textbox', { name: 'Message' });
+    const before = await page.locator('.turn.assistant').count();
     await composer.fill('"Is the harbour open tonight?"');
     await composer.press('Enter');
+    // The new reply, not the opening one (done already): its row first, then its end.
+    await expect.poll(() => page.locator('.turn.assistant').count(), { timeout: 15_000 }).toBe(before + 1);
     const reply = page.locator('.turn.assistant').last();
     await expect.poll(() => reply.getAttribute('data-status'), { timeout: 20_000 }).toBe('done');
     await reply.hover();

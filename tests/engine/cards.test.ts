@@ -224,6 +224,22 @@ describe('a card\'s own background', () => {
     expect((await read(missing)).background).toBeNull();
   });
 
+  it('goes back out in an exported card, as a PNG chunk or a data: URI, and reads back', async () => {
+    const { PNG_BACKGROUND, withBackgroundAsset } = await import('../../src/engine/cards/assets.ts');
+    const replaced = withBackgroundAsset(withBackground('embeded://old.png'), PNG_BACKGROUND.uri, 'jpg');
+    expect((replaced.data as { assets: unknown[] }).assets).toEqual([V3.data.assets[0], { type: 'background', uri: '__asset:background', name: 'main', ext: 'jpg' }]);
+    const png = withTextChunks(new Uint8Array(PIXEL), [
+      { keyword: 'ccv3', text: b64(replaced) },
+      { keyword: PNG_BACKGROUND.keyword, text: Buffer.from(background).toString('base64') },
+    ]);
+    expect(Buffer.from((await read(png)).background!).equals(Buffer.from(background))).toBe(true);
+    // A card that listed no assets keeps its picture as its icon.
+    const { assets: _none, ...bare } = V3.data;
+    const json = withBackgroundAsset({ ...V3, data: bare }, `data:image/jpeg;base64,${Buffer.from(background).toString('base64')}`, 'jpg');
+    expect((json.data as { assets: { type: string; uri: string }[] }).assets.map((a) => [a.type, a.uri.slice(0, 10)])).toEqual([['icon', 'ccdefault:'], ['background', 'data:image']]);
+    expect(Buffer.from((await read(bytesOf(json))).background!).equals(Buffer.from(background))).toBe(true);
+  });
+
   it('that is a bomb is refused with a warning, not the whole card', async () => {
     const bomb = zipSync({ 'card.json': strToU8(JSON.stringify(withBackground('embeded://bg.png'))), 'bg.png': new Uint8Array(64 * 1024 * 1024) });
     const view = new DataView(bomb.buffer);

@@ -56,3 +56,20 @@ export function pngAssetBytes(asset: CardAsset, texts: readonly PngText[]): Uint
   const clean = chunk.text.replace(/\s+/g, '');
   return fromBase64(clean + '='.repeat((4 - (clean.length % 4)) % 4));
 }
+
+/**
+ * A V3 card whose background is the one at `uri` (`__asset:background` with its PNG chunk, or a
+ * `data:` URI in JSON): any earlier background asset dropped, the others kept; a card that listed
+ * no assets gets the default icon listed too, as V3 reads a missing list.
+ */
+export function withBackgroundAsset(v3: Record<string, unknown>, uri: string, ext: string): Record<string, unknown> {
+  const data = { ...(v3.data as Record<string, unknown>) };
+  const others = Array.isArray(data.assets)
+    ? data.assets.filter((a: unknown) => !(typeof a === 'object' && a !== null && (a as { type?: unknown }).type === 'background'))
+    : [{ type: 'icon', uri: 'ccdefault:', name: 'main', ext: 'png' }];
+  data.assets = [...others, { type: 'background', uri, name: 'main', ext }];
+  return { ...v3, data };
+}
+
+/** The text chunk a PNG card carries an asset in, as RisuAI writes it, and the URI that names it. */
+export const PNG_BACKGROUND = { keyword: 'chara-ext-asset_:background', uri: '__asset:background' } as const;

@@ -4,7 +4,7 @@ import { botFromCard } from './card-to-bot.ts';
 import { z } from 'zod';
 import { defineQuery, id } from '../call.ts';
 import { CommandRejectedError } from '../log/errors.ts';
-import { getBot, keptCard } from '../authoring/queries.ts';
+import { getBot, getImage, keptCard } from '../authoring/queries.ts';
 import { editedCardLore } from '../lore/queries.ts';
 
 /** The bot as the app holds it: what an export writes into the card. */
@@ -158,11 +158,13 @@ export const cardExportCalls = {
   /** The bot as a character card to save (V3, and a V2 copy), its kept card updated with what was edited here. */
   exportCard: defineQuery({
     args: z.tuple([id]),
-    reads: ['bots', 'bot_cards', 'lore_entries'],
+    reads: ['bots', 'bot_cards', 'lore_entries', 'images'],
     run({ db }, botId) {
       const bot = getBot(db, botId);
       if (!bot) throw new CommandRejectedError('That bot does not exist.');
-      return { name: bot.name, avatar: bot.avatar, ...cardForExport(bot, keptCard(db, botId), editedCardLore(db, botId)) };
+      // Its background goes with it as the card's own background asset (written in by the page, per format).
+      const background = bot.background ? (getImage(db, bot.background) ?? null) : null;
+      return { name: bot.name, avatar: bot.avatar, background, ...cardForExport(bot, keptCard(db, botId), editedCardLore(db, botId)) };
     },
   }),
   /** What the card a bot came from says about itself (its creator's notes are for the player, never the prompt). */

@@ -2,7 +2,7 @@ import { createSignal } from 'solid-js';
 import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
 import { downloadBlob } from '../backup-file.ts';
-import { cardPng, fileNameOf } from './card-files.ts';
+import { cardJson, cardPng, fileNameOf } from './card-files.ts';
 
 /** "Export card": the bot as a PNG card (V3 in `ccv3`, a V2 copy in `chara`) or as V3 JSON. */
 export function CardExport(props: { client: AppClient; botId: string }) {
@@ -15,7 +15,7 @@ export function CardExport(props: { client: AppClient; botId: string }) {
       const card = await props.client.engine.exportCard(props.botId);
       const file = fileNameOf(card.name, 'character');
       if (as === 'json') {
-        downloadBlob(new Blob([JSON.stringify(card.v3, null, 2)], { type: 'application/json' }), `${file}.json`);
+        downloadBlob(new Blob([await cardJson(card)], { type: 'application/json' }), `${file}.json`);
         return;
       }
       downloadBlob(new Blob([(await cardPng(props.client, card)) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `${file}.png`);

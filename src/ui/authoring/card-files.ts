@@ -31,11 +31,27 @@ async function facePng(client: AppClient, name: string, avatar: string | null): 
   return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
 }
 
-/** A bot's card as PNG bytes: its face, with the V3 card in `ccv3` and a V2 copy in `chara`, as other apps read them. */
-export async function cardPng(client: AppClient, card: Awaited<ReturnType<AppClient['engine']['exportCard']>>): Promise<Uint8Array> {
-  const { withTextChunks } = await import('../../engine/for-ui-files.ts');
+type ExportedCard = Awaited<ReturnType<AppClient['engine']['exportCard']>>;
+const extensionOf = (mime: string) => mime.slice('image/'.length).replace('jpeg', 'jpg');
+
+/**
+ * A bot's card as PNG bytes: its face, with the V3 card in `ccv3` and a V2 copy in `chara`, as other
+ * apps read them, and its background as a `chara-ext-asset_:` chunk the V3 card names (RisuAI's way).
+ */
+export async function cardPng(client: AppClient, card: ExportedCard): Promise<Uint8Array> {
+  const { withTextChunks, withBackgroundAsset, PNG_BACKGROUND } = await import('../../engine/for-ui-files.ts');
+  const v3 = card.background ? withBackgroundAsset(card.v3, PNG_BACKGROUND.uri, extensionOf(card.background.mime)) : card.v3;
   return withTextChunks(await facePng(client, card.name, card.avatar), [
-    { keyword: 'ccv3', text: base64Utf8(JSON.stringify(card.v3)) },
+    { keyword: 'ccv3', text: base64Utf8(JSON.stringify(v3)) },
     { keyword: 'chara', text: base64Utf8(JSON.stringify(card.v2)) },
+    ...(card.background ? [{ keyword: PNG_BACKGROUND.keyword, text: card.background.data }] : []),
   ]);
+}
+
+/** A bot's card as V3 JSON, its background in it as a `data:` URI. */
+export async function cardJson(card: ExportedCard): Promise<string> {
+  const { withBackgroundAsset } = await import('../../engine/for-ui-files.ts');
+  const { background } = card;
+  const v3 = background ? withBackgroundAsset(card.v3, `data:${background.mime};base64,${background.data}`, extensionOf(background.mime)) : card.v3;
+  return JSON.stringify(v3, null, 2);
 }
