@@ -64,6 +64,7 @@ try {
   const page = await openTab(context, `${url}/`);
   await waitFor(async () => (await role(page)) === 'leader', 'the leading tab');
   const chatId = await seed(page);
+  const botId = await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.listBots())[0].id as string);
   const pages: [string, string, (page: Page) => Promise<void>][] = [
     ['chat', `/chats/${chatId}`, async (p) => void (await p.evaluate(() => localStorage.setItem('roleplay-engine/drawer', 'closed')))],
     ['chat-menu', `/chats/${chatId}`, async (p) => {
@@ -75,6 +76,7 @@ try {
     }],
     ['chats', '/chats', async () => {}],
     ['bots', '/bots', async () => {}],
+    ['bot', `/bots/${botId}/edit`, async () => {}],
     ['lore', '/lore', async () => {}],
     ['settings', '/settings', async () => {}],
   ];
@@ -93,6 +95,8 @@ try {
         await prepare(page);
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(out, `${name}-${theme}-${size}.png`) });
+        // Settings runs long: its Look section, where the look is chosen, on its own too.
+        if (name === 'settings') await page.getByTestId('look-section').screenshot({ path: join(out, `settings-look-${theme}-${size}.png`) });
       }
     }
   }

@@ -33,9 +33,9 @@ export function LookSection() {
       </label>
       <Show when={look().backgrounds}>{group('backgroundDim', 'Dim backgrounds')}</Show>
       <label class="check">
-        <input type="checkbox" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> Show remote images
+        <input type="checkbox" aria-describedby="remote-images-hint" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> Show remote images
       </label>
-      <p class="hint">
+      <p class="hint" id="remote-images-hint">
         Pictures from other sites in stories and card notes, fetched through your relay (no cookies, no page address). Off, they show as links: loading one
         tells its site that you opened the story or card.
       </p>
