@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db, SqlParam } from '../db/port.ts';
 import { defineEvent, json } from './define.ts';
 import { addFacts } from './edges.ts';
-import { eventId, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
+import { eventId, fictionTime, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
 import { supersede } from '../log/visibility.ts';
 import { markEdited, type EditTarget } from './edit-marks.ts';
 import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
@@ -35,7 +35,7 @@ const targets = {
   chat: { table: 'chats', fields: { title: requiredText(120) } },
   chat_state: {
     table: 'chat_state',
-    fields: { weather: shortText(200), narrativeAnchor: shortText(2_000), directorNote: shortText(2_000), replyOrder: z.enum(REPLY_ORDERS) },
+    fields: { weather: shortText(200), narrativeAnchor: shortText(2_000), directorNote: shortText(2_000), replyOrder: z.enum(REPLY_ORDERS), fictionTime },
   },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
   memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },

@@ -66,6 +66,8 @@ export interface ChatState {
   /** In "Recently deleted": the chat itself, or its bot (whose chats went with it); null when not. */
   deleted: 'chat' | 'bot' | null;
   scene: { id: string; participants: EntityRef[]; openedFictionTime: string } | null;
+  /** When the scene before this one ended, in story time (null before any scene ended). */
+  lastSceneEnded: string | null;
   place: Place | null;
   activities: Activity[];
   edges: Edge[];
@@ -213,6 +215,11 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
             participants: JSON.parse(state.participants ?? '[]') as string[],
             openedFictionTime: state.opened_fiction_time ?? state.fiction_time,
           },
+    lastSceneEnded:
+      db.get<{ t: string | null }>(
+        'SELECT closed_fiction_time AS t FROM scenes WHERE chat_id = ? AND closed_seq IS NOT NULL AND closed_fiction_time IS NOT NULL ORDER BY closed_seq DESC LIMIT 1',
+        [chatId],
+      )?.t ?? null,
     place: placeRow
       ? {
           id: placeRow.id,

@@ -8,11 +8,14 @@ import { trackedValueOf } from '../state/tracked-values.ts';
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
   switch (target.type) {
     case 'chat_state': {
-      const row = db.get<{ weather: string; narrative_anchor: string; director_note: string; reply_order: string }>(
-        'SELECT weather, narrative_anchor, director_note, reply_order FROM chat_state WHERE chat_id = ?',
+      const row = db.get<{ weather: string; narrative_anchor: string; director_note: string; reply_order: string; fiction_time: string }>(
+        'SELECT weather, narrative_anchor, director_note, reply_order, fiction_time FROM chat_state WHERE chat_id = ?',
         [chatId],
       );
-      return row && ({ weather: row.weather, narrativeAnchor: row.narrative_anchor, directorNote: row.director_note, replyOrder: row.reply_order } as Record<string, unknown>)[field];
+      return (
+        row &&
+        ({ weather: row.weather, narrativeAnchor: row.narrative_anchor, directorNote: row.director_note, replyOrder: row.reply_order, fictionTime: row.fiction_time } as Record<string, unknown>)[field]
+      );
     }
     case 'chat':
       return db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [chatId])?.title;

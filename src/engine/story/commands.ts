@@ -1,4 +1,4 @@
-import { addFictionMinutes } from '../fiction-time.ts';
+import { addFictionMinutes, fictionMinutesBetween, FICTION_TIME_PATTERN, minutesToNextMorning } from '../fiction-time.ts';
 import { castOf } from '../analysis/cast.ts';
 import { nextScene } from '../analysis/next-scene.ts';
 import { z } from 'zod';
@@ -172,6 +172,43 @@ export const storyCalls = {
         if ((chat.background ?? 'host') === background) return;
         appendEvents(ctx, stampFirst([{ kind: 'chat_background_set', chatId, payload: { background } }]));
       }, nothing);
+    },
+  }),
+
+  /**
+   * "Skip ahead": the story's clock jumps to the next morning, by some hours or days, or to a
+   * later date and time; a `clock_advanced` like any other, so it follows rewind, branch and sync.
+   * A time before the clock is refused: setting it back is a correction (edit the time).
+   */
+  skipAhead: defineCommand({
+    args: z.tuple([
+      id,
+      z.union([
+        z.object({ nextMorning: z.literal(true) }),
+        z.object({ hours: z.number().int().min(1).max(24 * 365) }),
+        z.object({ days: z.number().int().min(1).max(3650) }),
+        z.object({ to: z.string().regex(FICTION_TIME_PATTERN, 'must be a date and time') }),
+      ]),
+    ]),
+    run(ctx, chatId: string, to: { nextMorning: true } | { hours: number } | { days: number } | { to: string }): string {
+      const { db } = ctx;
+      const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          const current = clock();
+          if (current === undefined) throw new CommandRejectedError('That chat does not exist.');
+          const minutes =
+            'nextMorning' in to ? minutesToNextMorning(current) : 'hours' in to ? to.hours * 60 : 'days' in to ? to.days * 24 * 60 : Math.round(fictionMinutesBetween(current, to.to));
+          if (!(minutes > 0)) throw new CommandRejectedError('That is not after the story’s clock. To set the clock back, edit the time.');
+          if (minutes > 60 * 24 * 365 * 10) throw new CommandRejectedError('Skip ahead by ten years at the most.');
+          const fictionTime = addFictionMinutes(current, minutes);
+          appendEvents(ctx, stampFirst([{ kind: 'clock_advanced', chatId, payload: { minutes, fictionTime } }]));
+          return fictionTime;
+        },
+        () => clock() ?? '',
+      );
     },
   }),
 

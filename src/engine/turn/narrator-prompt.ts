@@ -1,7 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { getBot } from '../authoring/queries.ts';
 import { personaOf } from '../authoring/personas.ts';
-import { chatState } from '../queries/chat-state.ts';
+import { chatState, type ChatState } from '../queries/chat-state.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
@@ -10,7 +10,7 @@ import { inCharacterText } from './parse.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
 import { reportOf, type PromptReport } from './prompt-report.ts';
-import { describeFictionTime } from '../fiction-time.ts';
+import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../fiction-time.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { castOf } from '../analysis/cast.ts';
 import { substituteNames } from '../cards/card-to-bot.ts';
@@ -109,7 +109,7 @@ export function narratorPrompt(
   system(
     'must',
     'scene',
-    [`It is ${describeFictionTime(drawer.fictionTime)}${drawer.weather ? `; the weather: ${drawer.weather}` : ''}.`, place, doing, drawer.narrativeAnchor && `Where the story is heading: ${drawer.narrativeAnchor}`]
+    [`It is ${describeFictionTime(drawer.fictionTime)}${drawer.weather ? `; the weather: ${drawer.weather}` : ''}.`, storyTimeSoFar(drawer), place, doing, drawer.narrativeAnchor && `Where the story is heading: ${drawer.narrativeAnchor}`]
       .filter(Boolean)
       .join('\n'),
   );
@@ -157,7 +157,8 @@ export function narratorPrompt(
 
   // What the bot remembers: its pinned memories, and the ones that fit this moment best. Only what
   // it witnessed, as the host: both lists filter on the host witness flag.
-  const recall = (m: Memory) => `- (${describeFictionTime(m.fictionTime)}) ${m.summary}`;
+  // Each memory says how long ago it was in the story, by the chat's own clock.
+  const recall = (m: Memory) => `- (${storyTimeAgo(m.fictionTime, drawer.fictionTime)}, ${describeFictionTime(m.fictionTime)}) ${m.summary}`;
   const role = speaking === drawer.botId ? 'host' : 'guest';
   const pinned = pinnedMemories(db, chatId, speaking, role);
   system('should', 'pinned memories', pinned.length ? `${botName} will never forget:\n${pinned.map(recall).join('\n')}` : '', 8);
@@ -239,4 +240,14 @@ function firedLore(db: Db, chatId: string, botId: string, recent: readonly Trans
     if (book) fired.push(...activateLore(book, texts, { seed: `${seed}:${lorebookId}`, count }));
   }
   return fired.sort((a, b) => a.entry.insertionOrder - b.entry.insertionOrder);
+}
+
+/** How much story time has passed: since this scene began, and between the last scene and this one. */
+function storyTimeSoFar(drawer: ChatState): string {
+  const scene = drawer.scene;
+  if (!scene) return drawer.lastSceneEnded ? `The last scene ended ${storyTimeAgo(drawer.lastSceneEnded, drawer.fictionTime)}.` : '';
+  const began = storyTimeSpan(scene.openedFictionTime, drawer.fictionTime);
+  const gap = drawer.lastSceneEnded ? storyTimeSpan(drawer.lastSceneEnded, scene.openedFictionTime) : '';
+  const between = gap === 'a moment' ? 'It follows straight on from the last scene.' : gap && `${gap[0]!.toUpperCase()}${gap.slice(1)} passed between the last scene and this one.`;
+  return [began && `This scene began ${began} ago.`, between].filter(Boolean).join(' ');
 }
