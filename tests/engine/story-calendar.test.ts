@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/port.ts';
 import { storyTimeAgo, storyTimeSpan } from '../../src/engine/fiction-time.ts';
 import { draft } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openStory } from '../support/story.ts';
 
-const count = (db: { get<T>(sql: string): T | undefined }, kind: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE kind = '${kind}'`)!.n;
+const count = (db: Db, kind: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM events WHERE kind = '${kind}'`)!.n;
 
 describe('story time in words', () => {
   it('says how long ago by the chat’s own clock, as a story would', () => {

@@ -11,7 +11,7 @@ export function Editable<T>(props: {
   edited?: boolean;
   /** How the value reads when not editing. */
   children: JSX.Element;
-  kind?: 'text' | 'long' | 'score' | 'significance';
+  kind?: 'text' | 'long' | 'score' | 'significance' | 'datetime';
   save: (value: T) => Promise<unknown>;
 }) {
   const [draft, setDraft] = createSignal<string | null>(null);
@@ -64,6 +64,17 @@ export function Editable<T>(props: {
             <option value="2">2 · notable</option>
             <option value="3">3 · pivotal</option>
           </select>
+        );
+      case 'datetime':
+        // The story's clock as the browser's date and time picker shows it (minutes: seconds dropped).
+        return (
+          <input
+            {...common}
+            type="datetime-local"
+            value={(draft() ?? '').slice(0, 16)}
+            ref={(el) => queueMicrotask(() => el.focus())}
+            onInput={(e) => setDraft(e.currentTarget.value ? `${e.currentTarget.value}:00`.slice(0, 19) : '')}
+          />
         );
       default:
         return <input {...common} value={draft() ?? ''} ref={(el) => queueMicrotask(() => el.focus())} onInput={(e) => setDraft(e.currentTarget.value)} />;

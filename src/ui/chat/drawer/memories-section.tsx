@@ -1,5 +1,5 @@
 import { For, Show } from 'solid-js';
-import { describeFictionTime, type Memory } from '../../../engine/for-ui.ts';
+import { describeFictionTime, storyTimeAgo, type Memory } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import { StoryText } from '../story-text.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -26,7 +26,9 @@ export function MemoriesSection(props: { d: DrawerScope }) {
             {(memory) => (
               <li data-testid="memory" data-pinned={memory.pinned ? 'true' : 'false'}>
                 <div class="memory-meta small-text">
-                  <span>{describeFictionTime(memory.fictionTime)}</span>
+                  <span data-testid="memory-when">
+                    {storyTimeAgo(memory.fictionTime, d.drawer().fictionTime)} <span class="muted">· {describeFictionTime(memory.fictionTime)}</span>
+                  </span>
                   <Editable
                     label="significance"
                     kind="significance"

@@ -1,22 +1,21 @@
-import { createSignal, For, Show } from 'solid-js';
-import { describeFictionTime } from '../../../engine/for-ui.ts';
+import { createSignal, Show } from 'solid-js';
+import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../../../engine/for-ui.ts';
+import { SkipAhead } from './skip-ahead.tsx';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
 
-const CLOCK_STEPS = [
-  { label: '+10 min', minutes: 10 },
-  { label: '+1 hour', minutes: 60 },
-  { label: '+8 hours', minutes: 480 },
-];
-
-/** When and where: the clock and its steps, the weather, where the story is heading, the place, the scene and its end. */
+/** When and where: the clock (set by hand, or skipped ahead), the weather, where the story is heading, the place, the scene and its end. */
 export function WhenAndWhere(props: { d: DrawerScope }) {
   const d = props.d;
   const [confirmEnd, setConfirmEnd] = createSignal(false);
   return (
     <section aria-labelledby="drawer-clock">
       <h2 id="drawer-clock">When and where</h2>
-      <p data-testid="drawer-time">{describeFictionTime(d.drawer().fictionTime)}</p>
+      <p data-testid="drawer-time">
+        <Editable label="time" kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')}>
+          {describeFictionTime(d.drawer().fictionTime)}
+        </Editable>
+      </p>
       <p class="small-text">
         <Editable label="weather" value={d.drawer().weather} edited={d.edited({ type: 'chat_state' }, 'weather')} save={d.edit({ type: 'chat_state' }, 'weather')}>
           <span class="muted">Weather: </span>
@@ -29,15 +28,7 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
           {d.drawer().narrativeAnchor || '—'}
         </Editable>
       </p>
-      <div class="button-row">
-        <For each={CLOCK_STEPS}>
-          {(step) => (
-            <button type="button" class="small" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.advanceClock(d.chatId(), step.minutes))}>
-              {step.label}
-            </button>
-          )}
-        </For>
-      </div>
+      <SkipAhead d={d} />
       <p data-testid="drawer-place">
         <Show when={d.drawer().place} fallback={<span class="muted">No place set.</span>}>
           {(place) => (
@@ -55,7 +46,14 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
       <Show when={d.drawer().scene}>
         {(scene) => (
           <p class="muted small-text">
-            Scene since {describeFictionTime(scene().openedFictionTime)}, with {scene().participants.map(d.name).join(' and ')}.
+            Scene began {storyTimeAgo(scene().openedFictionTime, d.drawer().fictionTime)} ({describeFictionTime(scene().openedFictionTime)}), with{' '}
+            {scene().participants.map(d.name).join(' and ')}.
+            <Show when={d.drawer().lastSceneEnded}>
+              {(ended) => {
+                const gap = () => storyTimeSpan(ended(), scene().openedFictionTime);
+                return <Show when={gap() && gap() !== 'a moment'}> {gap()} after the last scene.</Show>;
+              }}
+            </Show>
           </p>
         )}
       </Show>
