@@ -20,6 +20,7 @@ import { authoredCalls } from './authoring/queries.ts';
 import { chatExportCalls } from './queries/chat-export.ts';
 import { chatStateCalls } from './queries/chat-state.ts';
 import { chatListCalls } from './queries/chats.ts';
+import { recapCalls } from './queries/recap.ts';
 import { searchCalls } from './queries/search.ts';
 import { transcriptCalls } from './queries/transcript.ts';
 import { rewindCalls } from './rewind/commands.ts';
@@ -68,6 +69,7 @@ export const API = {
   ...chatListCalls,
   ...transcriptCalls,
   ...chatStateCalls,
+  ...recapCalls,
   ...promptReportCalls,
   ...settingsCalls,
   ...classifierCalls,

@@ -15,6 +15,7 @@ export { kickoffSchema, type Kickoff } from './kickoff/schema.ts';
 export { describeFictionTime, storyTimeAgo, storyTimeSpan } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
+export type { Recap } from './queries/recap.ts';
 export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind/commands.ts';

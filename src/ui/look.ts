@@ -20,6 +20,8 @@ export interface Look {
    * referrer); off by default, as loading one tells its server the story or card was opened.
    */
   remoteImages: boolean;
+  /** "Previously on…" shows when a chat is opened after this many hours away ('never': only when asked). */
+  recapAfter: 'never' | '1' | '4' | '12' | '24';
 }
 
 export const LOOK_CHOICES = {
@@ -41,6 +43,13 @@ export const LOOK_CHOICES = {
     ['wide', 'Wide'],
     ['full', 'Full width'],
   ],
+  recapAfter: [
+    ['never', 'Only when I ask'],
+    ['1', 'An hour'],
+    ['4', '4 hours'],
+    ['12', '12 hours'],
+    ['24', 'A day'],
+  ],
   backgroundDim: [
     ['soft', 'Soft'],
     ['medium', 'Medium'],
@@ -49,7 +58,7 @@ export const LOOK_CHOICES = {
 } as const satisfies Record<string, readonly (readonly [string, string])[]>;
 
 const KEY = 'roleplay-engine/look';
-const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium', remoteImages: false };
+const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium', remoteImages: false, recapAfter: '4' };
 
 function read(): Look {
   let stored: Partial<Look> = {};
@@ -61,7 +70,7 @@ function read(): Look {
   const pick = <K extends keyof typeof LOOK_CHOICES>(key: K): Look[K] =>
     (LOOK_CHOICES[key].some(([value]) => value === stored[key]) ? stored[key] : DEFAULT[key]) as Look[K];
   const flag = (key: 'portrait' | 'backgrounds' | 'remoteImages') => (typeof stored[key] === 'boolean' ? stored[key] : DEFAULT[key]);
-  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), portrait: flag('portrait'), backgrounds: flag('backgrounds'), remoteImages: flag('remoteImages') };
+  return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), recapAfter: pick('recapAfter'), portrait: flag('portrait'), backgrounds: flag('backgrounds'), remoteImages: flag('remoteImages') };
 }
 
 const [look, setLookSignal] = createSignal<Look>(read());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browsers, openStoryChat, say, servedApp } from './harness.ts';
+import { browsers, chatAction, openStoryChat, say, servedApp } from './harness.ts';
 import { violations } from './axe.ts';
 
 const app = servedApp();
@@ -48,5 +48,43 @@ describe('one story calendar', () => {
     await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 22:15');
     await expect.poll(when).toMatch(/^two hours ago · /);
     await expect.poll(() => drawer.getByTestId('drawer-time').textContent()).toContain('edited by you');
+  });
+});
+
+describe('"Previously on…"', () => {
+  it('shows above the story when a chat is opened after hours away, from what the player saw; Back to the story closes it; Chat actions opens it again; "Only when I ask" keeps it away', async () => {
+    const { context } = await launch();
+    const { page, chatId } = await openStoryChat(context, app.url);
+    await say(page, '"I found the lighthouse map."', 'demo model');
+    await expect.poll(() => page.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.analysisStatus(id)).pending, chatId)).toBe(0);
+    // Opened again right away: no recap.
+    await page.reload();
+    await page.locator('.turn').first().waitFor();
+    expect(await page.getByTestId('recap').count()).toBe(0);
+
+    // Last seen on this device five hours ago (set from another page: the chat marks itself seen as it is left).
+    await page.goto(`${app.url}/chats`);
+    await page.evaluate((id) => localStorage.setItem(`roleplay-engine/seen/${id}`, String(Date.now() - 5 * 3_600_000)), chatId);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    const recap = page.getByTestId('recap');
+    await expect.poll(() => recap.getByRole('heading').textContent()).toBe('Previously on A story with Mira');
+    expect(await recap.textContent()).toMatch(/Now, 1 January 2026, 20:0\d\. Ada at A quiet room: standing, talking; Mira at A quiet room: standing, talking\./);
+    expect(await recap.locator('.story-text').count()).toBeGreaterThan(0);
+    expect(await recap.textContent()).toContain('Where you stopped:');
+    // Not part of the story: the transcript does not hold it.
+    expect(await page.locator('[role="log"] [data-testid="recap"]').count()).toBe(0);
+    expect(await violations(page, 'the recap')).toEqual([]);
+    await recap.getByRole('button', { name: 'Back to the story' }).click();
+    await expect.poll(() => recap.count()).toBe(0);
+    await chatAction(page, 'Previously on…');
+    await expect.poll(() => recap.count()).toBe(1);
+
+    await page.goto(`${app.url}/settings`);
+    await page.getByTestId('look-section').getByRole('group', { name: '“Previously on…” after being away' }).getByLabel('Only when I ask').check();
+    await page.evaluate((id) => localStorage.setItem(`roleplay-engine/seen/${id}`, String(Date.now() - 48 * 3_600_000)), chatId);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await page.locator('.turn').first().waitFor();
+    await page.waitForTimeout(1_000);
+    expect(await page.getByTestId('recap').count()).toBe(0);
   });
 });

@@ -70,6 +70,10 @@ try {
     ['chat-menu', `/chats/${chatId}`, async (p) => {
       await p.locator('.turn.assistant').last().getByRole('button', { name: 'Message actions' }).click();
     }],
+    ['recap', `/chats/${chatId}`, async (p) => {
+      await p.getByRole('button', { name: 'Chat actions' }).click();
+      await p.getByRole('menuitem', { name: 'Previously on…' }).click();
+    }],
     ['drawer', `/chats/${chatId}`, async (p) => {
       const toggle = p.getByRole('button', { name: 'Story state' });
       if (await toggle.count()) await toggle.click();

@@ -7,7 +7,7 @@ import type { ChatScope } from './chat-scope.ts';
 import { Editable } from './editable.tsx';
 
 /** One line: the chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, Story state and the chat's menu (its background, Delete chat). */
-export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void }) {
+export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void; onRecap: () => void }) {
   const chat = props.chat;
   const { client, chatId, header } = chat;
   let backgroundInput: HTMLInputElement | undefined;
@@ -23,6 +23,7 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
     ];
   };
   const chatActions = (): MenuItem[] => [
+    { label: 'Previously on…', onSelect: props.onRecap, hint: 'A recap of what you saw lately' },
     ...backgroundActions(),
     {
       label: 'Delete chat',

@@ -1,11 +1,13 @@
 import { useNavigate, useParams } from '@solidjs/router';
-import { createSignal, Show } from 'solid-js';
+import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
 import { useClient } from '../context.ts';
 import { ChatBackdrop } from './chat-backdrop.tsx';
 import { ChatHeader } from './chat-header.tsx';
 import { createChatScope } from './chat-scope.ts';
 import { Composer } from './composer.tsx';
 import { PromptInspector } from './prompt-inspector.tsx';
+import { RecapCard } from './recap-card.tsx';
+import { look } from '../look.ts';
 import { errorMessage, replyProblem } from './reply-problem.ts';
 import { RewindDialog } from './rewind-dialog.tsx';
 import { SpeakerPortrait } from './speaker-portrait.tsx';
@@ -56,11 +58,41 @@ export function ChatPage() {
     });
   const last = pages.last;
 
+  // "Previously on…" when this chat is opened after a while away (Settings → Look; this device's
+  // own last visit), or when asked from the chat's menu.
+  const [recapOpen, setRecapOpen] = createSignal(false);
+  const seenKey = () => `roleplay-engine/seen/${chatId()}`;
+  const markSeen = () => localStorage.setItem(seenKey(), String(Date.now()));
+  const awayLong = () => {
+    const seen = Number(localStorage.getItem(seenKey()) ?? NaN);
+    const after = look().recapAfter;
+    return after !== 'never' && Number.isFinite(seen) && Date.now() - seen > Number(after) * 3_600_000;
+  };
+  createEffect(
+    on(chatId, () => {
+      setRecapOpen(awayLong());
+      markSeen();
+    }),
+  );
+  // A tab left in the background for hours counts as away too.
+  const visibility = () => {
+    if (document.visibilityState === 'visible' && awayLong()) setRecapOpen(true);
+    markSeen();
+  };
+  document.addEventListener('visibilitychange', visibility);
+  onCleanup(() => {
+    document.removeEventListener('visibilitychange', visibility);
+    markSeen();
+  });
+
   return (
     <section class="chat" aria-labelledby="chat-title">
-      <ChatHeader chat={chat} drawerOpen={drawerOpen()} onToggleDrawer={toggleDrawer} onDelete={deleteChat} />
+      <ChatHeader chat={chat} drawerOpen={drawerOpen()} onToggleDrawer={toggleDrawer} onDelete={deleteChat} onRecap={() => setRecapOpen(true)} />
       <div class="chat-body" data-drawer={drawerOpen() ? 'open' : 'closed'}>
         <div class="chat-main">
+          <Show when={recapOpen()}>
+            <RecapCard client={client} chatId={chatId()} onClose={() => setRecapOpen(false)} />
+          </Show>
           <div class="story-stage">
             <ChatBackdrop chat={chat} />
             <TranscriptView chat={chat} ref={(el) => (scroller = el)} />

@@ -32,6 +32,7 @@ export function LookSection() {
         <input type="checkbox" checked={look().backgrounds} onChange={(event) => setLook({ backgrounds: event.currentTarget.checked })} /> Show chat backgrounds
       </label>
       <Show when={look().backgrounds}>{group('backgroundDim', 'Dim backgrounds')}</Show>
+      {group('recapAfter', '“Previously on…” after being away')}
       <label class="check">
         <input type="checkbox" aria-describedby="remote-images-hint" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> Show remote images
       </label>
