@@ -405,6 +405,27 @@ CREATE TABLE sync_waiting (
   event TEXT NOT NULL
 ) STRICT;
 
+CREATE TABLE threads (
+  chat_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'open',
+  opened_seq INTEGER NOT NULL,
+  opened_fiction_time TEXT NOT NULL,
+  resolved_seq INTEGER,
+  resolved_fiction_time TEXT,
+  PRIMARY KEY (chat_id, id)
+) STRICT;
+
+CREATE INDEX threads_by_status ON threads (chat_id, status, opened_seq);
+
+CREATE TRIGGER journal_threads_delete AFTER DELETE ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
+
+CREATE TRIGGER journal_threads_insert AFTER INSERT ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'threads', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+
+CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
+
 CREATE TABLE "transcript" (
   chat_id TEXT NOT NULL,
   turn_id TEXT NOT NULL,

@@ -49,6 +49,7 @@ export function demoReply(request: CompletionRequest): string {
   if (wantsJson(request)) {
     const schema = schemaInPrompt(request.messages.map((m) => m.content).join('\n'));
     const proposal = schema ? instanceOf(schema, topicOf(lastUser)) : {};
+    if (proposal && typeof proposal === 'object' && 'threads' in proposal) (proposal as { threads: unknown }).threads = demoThreads(lastUser);
     const kickoff = /\nKickoff scene:\n([\s\S]*)$/.exec(lastUser)?.[1];
     return JSON.stringify(kickoff ? fitToKickoff(proposal, kickoff) : proposal);
   }
@@ -79,6 +80,21 @@ export function demoReply(request: CompletionRequest): string {
     `*${name} waits, clearly curious where this is going.*`,
   ]);
   return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add a key in Settings → Connection to play with a real one.)`;
+}
+
+/**
+ * The demo analysis's threads: a promise when the player's latest line asks for or makes one, a
+ * question when it asks something, about its main word; none otherwise (most turns open nothing).
+ */
+function demoThreads(classifierInput: string): { opened: { kind: string; text: string }[]; resolved: string[] } {
+  const said = /Latest turn:\n([^\n]*)/.exec(classifierInput)?.[1] ?? '';
+  const topic = topicOf(said);
+  const opened = /\b(promise|swear|vow|give you my word)\b/i.test(said)
+    ? [{ kind: 'promise', text: `A promise was made about ${topic}.` }]
+    : /\?/.test(said)
+      ? [{ kind: 'question', text: `What about ${topic}? It has not been answered yet.` }]
+      : [];
+  return { opened, resolved: [] };
 }
 
 /** Impersonate on the demo model: the player's next line, in their voice, about what was last said. */

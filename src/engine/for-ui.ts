@@ -25,3 +25,4 @@ export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } f
 export type { ImportProgress } from './chat-import/import.ts';
 export type { LorebookRef } from './lore/queries.ts';
 export type { LoreEntry } from './lore/activation.ts';
+export { THREAD_KINDS, type Thread } from './state/threads.ts';

@@ -179,8 +179,11 @@ export async function offeredForTheLatest(page: Page): Promise<string[]> {
 
 /** Sends a line from the composer (Enter) and waits until the newest reply contains `reply`. */
 export async function say(page: Page, line: string, reply: string): Promise<void> {
+  // The new reply, not the one before it (which may hold the same words): its row first, then its words.
+  const before = await page.locator('.turn.assistant').count();
   await message(page).fill(line);
   await message(page).press('Enter');
+  await expect.poll(() => page.locator('.turn.assistant').count(), { timeout: 20_000 }).toBeGreaterThan(before);
   await expect.poll(() => lastReply(page).textContent(), { timeout: 20_000 }).toContain(reply);
 }
 

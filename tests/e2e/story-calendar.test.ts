@@ -13,7 +13,9 @@ describe('one story calendar', () => {
     const drawer = page.getByTestId('story-drawer');
     const when = () => drawer.getByTestId('memory-when').first().textContent();
     await expect.poll(when).toMatch(/^just now · 1 January 2026, 20:0\d$/);
-    // Every reply's analysis is in (it moves the clock a minute), so only the player moves it now.
+    // Every reply's analysis is in (it moves the clock a minute), so only the player moves it now:
+    // the kickoff's memory and the reply's.
+    await expect.poll(() => drawer.getByTestId('memory').count()).toBe(2);
     await expect.poll(() => page.getByTestId('updating-memories').count()).toBe(0);
     await expect.poll(() => page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.analysisStatus(location.pathname.split('/').pop())).pending)).toBe(0);
 

@@ -23,7 +23,7 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
 };
 /**
  * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
- * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
@@ -37,6 +37,7 @@ const expected = {
     replyOrder: 'named',
     background: { shown: null, choice: 'host', host: null },
     lastSceneEnded: null,
+    threads: [],
     activities: (frozen.chatState as { activities: object[] }).activities.map((a) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
   },

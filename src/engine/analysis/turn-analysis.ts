@@ -14,6 +14,7 @@ import { addFictionMinutes, describeFictionTime } from '../fiction-time.ts';
 import { nextScene } from './next-scene.ts';
 import { idOfSeq } from '../log/visibility.ts';
 import type { EntityRef } from '../events/fields.ts';
+import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -57,6 +58,14 @@ export function analysisSchema(pairKeys: readonly string[]) {
         'Up to 12 words or short phrases someone might use later to ask about this turn, especially ones it does not say: the people, places, objects and times it concerns, and plainer or more general words for what happened ("researching" → "looking into, finding out").',
       ),
     feelings: z.object(Object.fromEntries(pairKeys.map((key) => [key, pair.optional()]))),
+    threads: z
+      .object({
+        opened: z
+          .array(z.object({ kind: z.enum(THREAD_KINDS), text: z.string() }))
+          .describe('Threads this turn opened that the story will owe an answer to: a promise made, a quest taken on, a secret hinted at, a question left unanswered; one short sentence each; [] if none.'),
+        resolved: z.array(z.string()).describe('Labels of the open threads listed above (T1, T2…) that this turn settled; [] if none.'),
+      })
+      .optional(),
   });
 }
 type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
@@ -69,6 +78,8 @@ export interface TurnAnalysis {
   /** Words to find the turn's memories by, distinct and short. */
   keywords: string[];
   edges: { source: EntityRef; target: EntityRef; affinityDelta: number; trustDelta: number; facts: string[] }[];
+  /** Threads to open (new words only) and open ones (by id) to settle. */
+  threads: { opened: { kind: ThreadKind; text: string }[]; resolved: string[] };
 }
 
 export interface TurnToAnalyze {
@@ -82,6 +93,8 @@ export interface TurnToAnalyze {
   pairs: Pair[];
   /** What happened, as a witness would remember it: the user's in-character words, then the reply. */
   memoryText: string;
+  /** The chat's open threads as the classifier is shown them, labelled T1, T2…, oldest first. */
+  openThreads: { label: string; id: string; kind: ThreadKind; text: string }[];
 }
 
 interface TranscriptRow {
@@ -127,8 +140,19 @@ export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyz
     cast,
     pairs: pairsOf(cast),
     memoryText: `${youSaid}${reply.text}`.slice(0, MEMORY_CHARS).trim() || '(a silent moment)',
+    openThreads: db
+      .all<{ id: string; kind: ThreadKind; text: string }>(
+        `SELECT id, kind, text FROM threads WHERE chat_id = ? AND status = 'open' ORDER BY opened_seq LIMIT ${MAX_OPEN_THREADS_SHOWN}`,
+        [chatId],
+      )
+      .map((t, i) => ({ label: `T${i + 1}`, ...t })),
   };
 }
+
+/** The classifier sees this many open threads at most (the oldest: they are the ones at risk of being forgotten). */
+const MAX_OPEN_THREADS_SHOWN = 20;
+/** A turn opens this many threads at most. */
+const MAX_THREADS_OPENED = 3;
 
 /** The name of the place the chat's active scene is in, if it has one. */
 const placeOf = (db: Db, chatId: string) =>
@@ -151,7 +175,9 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
     `It was ${state ? describeFictionTime(state.fiction_time) : 'unknown'}${place ? ` at ${place}` : ''}.\n` +
     `"feelings" has one entry per pair "A -> B": how A's affinity and trust toward B changed in this turn and what A newly learned about B. ` +
     `Most turns change little: use 0 when nothing changed, 1 to 3 for ordinary moments, up to ${DELTA_LIMIT} only for dramatic ones. ` +
-    `Facts are short, concrete and new (a name, a secret, a preference, a promise), never a retelling of the turn.`;
+    `Facts are short, concrete and new (a name, a secret, a preference, a promise), never a retelling of the turn.\n` +
+    `"threads": what this turn left the story owing (a promise, a quest, a secret, an unanswered question), and which open threads it settled.` +
+    (turn.openThreads.length ? `\nOpen threads:\n${turn.openThreads.map((t) => `${t.label} (${t.kind}): ${t.text}`).join('\n')}` : ' There are no open threads yet.');
   // Room left for the story once the instructions and the schema (added by classify) are counted.
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
@@ -200,6 +226,18 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
     };
   });
   const sceneEnd = raw.sceneEnd === 'place_changed' && !raw.newPlace.trim() ? 'none' : raw.sceneEnd;
+  // New threads in new words only (an open one said again is the same thread); settled ones by their label.
+  const saidBefore = new Set(turn.openThreads.map((t) => threadKey(t.text)));
+  const opened: TurnAnalysis['threads']['opened'] = [];
+  for (const thread of raw.threads?.opened ?? []) {
+    const text = thread.text.replace(/\s+/g, ' ').trim().slice(0, THREAD_TEXT);
+    const key = threadKey(text);
+    if (!key || saidBefore.has(key) || opened.length === MAX_THREADS_OPENED) continue;
+    saidBefore.add(key);
+    opened.push({ kind: thread.kind, text });
+  }
+  const byLabel = new Map(turn.openThreads.map((t) => [t.label.toLowerCase(), t.id]));
+  const resolved = [...new Set((raw.threads?.resolved ?? []).map((label) => byLabel.get(label.trim().toLowerCase())).filter((id): id is string => id !== undefined))];
   return {
     minutes: Math.round(clamp(raw.minutesPassed, 0, MAX_MINUTES)),
     significance: Math.round(clamp(raw.significance, 0, 3)),
@@ -207,8 +245,12 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
     newPlace: sceneEnd === 'place_changed' ? raw.newPlace.trim().slice(0, 120) : '',
     keywords: cleanKeywords(raw.keywords ?? []),
     edges,
+    threads: { opened, resolved },
   };
 }
+
+/** A thread's words compared loosely: case, spaces and end punctuation aside. */
+const threadKey = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 const MAX_KEYWORDS = 16;
 const KEYWORD_CHARS = 60;
@@ -290,6 +332,9 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
         },
       });
     }
+    for (const thread of analysis.threads.opened) drafts.push({ kind: 'thread_opened', chatId, payload: { threadId: ctx.newId(), kind: thread.kind, text: thread.text, fictionTime: time } });
+    const stillOpen = new Set(turn.openThreads.map((t) => t.id));
+    for (const threadId of analysis.threads.resolved) if (stillOpen.has(threadId)) drafts.push({ kind: 'thread_resolved', chatId, payload: { threadId, fictionTime: time } });
     if (analysis.sceneEnd !== 'none') {
       drafts.push(...nextScene(ctx, turn.cast, { reason: analysis.sceneEnd, significance: analysis.significance, fictionTime: time, newPlace: analysis.newPlace }));
     }

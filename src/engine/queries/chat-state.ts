@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineQuery, id } from '../call.ts';
 import { TRACKED_TABLES } from '../state/tracked-values.ts';
 import type { ReplyOrder } from '../turn/reply-order.ts';
+import type { Thread } from '../state/threads.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -71,6 +72,8 @@ export interface ChatState {
   place: Place | null;
   activities: Activity[];
   edges: Edge[];
+  /** The story's threads: open ones first (oldest first), then the settled, newest first. */
+  threads: Thread[];
   /** Display names of everyone in the chat, by ref ('you' or a bot id). */
   names: Record<string, string>;
   /** The host bot's memories of this chat: pinned first, then newest. */
@@ -231,6 +234,13 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
       : null,
     activities,
     edges,
+    threads: db
+      .all<{ id: string; kind: Thread['kind']; text: string; status: Thread['status']; opened_fiction_time: string }>(
+        `SELECT id, kind, text, status, opened_fiction_time FROM threads WHERE chat_id = ?
+         ORDER BY status = 'open' DESC, CASE WHEN status = 'open' THEN opened_seq ELSE -coalesce(resolved_seq, opened_seq) END`,
+        [chatId],
+      )
+      .map((r) => ({ id: r.id, kind: r.kind, text: r.text, status: r.status, openedFictionTime: r.opened_fiction_time })),
     names: Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name])),
     memories,
     edited: editedValues(db, chatId),

@@ -11,6 +11,8 @@ export interface Recap {
   now: string;
   /** The latest scenes, oldest first: where, when they began, and what the player saw happen in them (each memory cut short). */
   scenes: { sceneId: string; place: string | null; began: string; happened: { summary: string; fictionTime: string }[] }[];
+  /** What the story still owes: its open threads, oldest first. */
+  openThreads: { kind: string; text: string; openedFictionTime: string }[];
   /** Where everyone is and what they are doing. */
   where: { name: string; place: string | null; doing: string; away: boolean }[];
   /** The first line of the last reply: where the story stopped. */
@@ -75,6 +77,7 @@ export function recap(db: Db, chatId: string): Recap | undefined {
     title: state.title,
     now: state.fictionTime,
     scenes,
+    openThreads: state.threads.filter((t) => t.status === 'open').map((t) => ({ kind: t.kind, text: t.text, openedFictionTime: t.openedFictionTime })),
     where: state.activities.map((a) => ({
       name: state.names[a.entity] ?? a.entity,
       place: placeName(a.containerId),

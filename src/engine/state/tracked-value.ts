@@ -9,8 +9,8 @@ export interface EditableField {
 }
 
 /**
- * A kind of story state the engine tracks per chat (places today; items, threads, fields of the
- * player's own next), declared once. Everything else follows from this declaration:
+ * A kind of story state the engine tracks per chat (places and threads today; items and fields of
+ * the player's own next), declared once. Everything else follows from this declaration:
  * - its table is projected (`PROJECTED_TABLES`), rebuilt per chat through its chat column (rewind,
  *   regenerate, branch, sync merges), and forgotten with its chat (the purge);
  * - its `events` are in the log's registry;

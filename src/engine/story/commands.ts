@@ -11,6 +11,7 @@ import { currentValue, latestEdit } from '../queries/state-edits.ts';
 import type { EditTarget } from '../events/edit-marks.ts';
 import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
+import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 
 const nothing = () => undefined;
 
@@ -208,6 +209,29 @@ export const storyCalls = {
           return fictionTime;
         },
         () => clock() ?? '',
+      );
+    },
+  }),
+
+  /** "Add a thread": one the player wants the story to remember (a promise, a quest, a secret, a question). */
+  addThread: defineCommand({
+    args: z.tuple([id, z.enum(THREAD_KINDS), z.string().max(2_000)]),
+    run(ctx, chatId: string, kind: ThreadKind, text: string): string {
+      const { db } = ctx;
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          const state = db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId]);
+          if (!state) throw new CommandRejectedError('That chat does not exist.');
+          const words = text.replace(/\s+/g, ' ').trim();
+          if (!words) throw new CommandRejectedError('Say what the thread is, in a sentence.');
+          if (words.length > THREAD_TEXT) throw new CommandRejectedError(`Keep a thread to ${THREAD_TEXT} characters.`);
+          const threadId = ctx.newId();
+          appendEvents(ctx, stampFirst([{ kind: 'thread_opened', chatId, payload: { threadId, kind, text: words, fictionTime: state.fiction_time } }]));
+          return threadId;
+        },
+        (first) => (first.payload as { threadId: string }).threadId,
       );
     },
   }),

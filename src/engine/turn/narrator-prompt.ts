@@ -130,6 +130,18 @@ export function narratorPrompt(
       edge.source === speaking ? 7 : 5,
     );
   }
+  // What the story still owes, however long ago it was said: a promise made 300 turns back stays in view.
+  const open = drawer.threads.filter((t) => t.status === 'open');
+  system(
+    'should',
+    'open threads',
+    open.length
+      ? `Open threads (promises, quests, secrets and questions the story has not settled; pick them up when it fits):\n${open
+          .map((t) => `- ${t.kind}, since ${storyTimeAgo(t.openedFictionTime, drawer.fictionTime)}: ${t.text}`)
+          .join('\n')}`
+      : '',
+    7,
+  );
   // After a reset of the host, the story before it stays readable but is no longer told.
   const resetSeq = page.resetSeq ?? 0;
   const history = shown

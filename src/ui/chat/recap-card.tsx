@@ -38,6 +38,20 @@ export function RecapCard(props: { client: AppClient; chatId: string; onClose: (
               </For>
             </ol>
           </Show>
+          <Show when={r().openThreads.length}>
+            <p class="small-text">
+              <strong>Still open:</strong>
+            </p>
+            <ul class="small-text recap-threads">
+              <For each={r().openThreads}>
+                {(thread) => (
+                  <li>
+                    {thread.text} <span class="muted">({thread.kind}, {storyTimeAgo(thread.openedFictionTime, r().now)})</span>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </Show>
           <p class="small-text">
             <strong>Now, {describeFictionTime(r().now)}.</strong>{' '}
             {r()

@@ -12,6 +12,7 @@ import { InviteSection } from './invite-section.tsx';
 import { LoreSection } from './lore-section.tsx';
 import { MemoriesSection } from './memories-section.tsx';
 import { PeopleSection } from './people-section.tsx';
+import { ThreadsSection } from './threads-section.tsx';
 import { WhenAndWhere } from './when-and-where.tsx';
 
 /**
@@ -73,6 +74,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         </form>
       </details>
       <WhenAndWhere d={d} />
+      <ThreadsSection d={d} />
       <PeopleSection d={d} />
       <InviteSection d={d} />
       <LoreSection d={d} />

@@ -1,0 +1,76 @@
+import { createSignal, For, Show } from 'solid-js';
+import { describeFictionTime, storyTimeAgo, THREAD_KINDS, type Thread } from '../../../engine/for-ui.ts';
+import { Editable } from '../editable.tsx';
+import type { DrawerScope } from './drawer-scope.ts';
+
+const KIND_NAMES: Record<Thread['kind'], string> = { promise: 'Promise', quest: 'Quest', secret: 'Secret', question: 'Question' };
+
+/**
+ * Open threads: what the story still owes (promises, quests, secrets, unanswered questions), opened
+ * by the analysis of each reply or by hand here, each settled by hand too ("Settled") or reopened.
+ * The narrator is told every open one, however long ago it was opened.
+ */
+export function ThreadsSection(props: { d: DrawerScope }) {
+  const d = props.d;
+  const [kind, setKind] = createSignal<Thread['kind']>('promise');
+  const [text, setText] = createSignal('');
+  const open = () => d.drawer().threads.filter((t) => t.status === 'open');
+  const settled = () => d.drawer().threads.filter((t) => t.status === 'resolved');
+  const item = (thread: Thread) => (
+    <li data-testid="thread" data-status={thread.status}>
+      <span class="small-text muted">
+        {KIND_NAMES[thread.kind]} · <span title={describeFictionTime(thread.openedFictionTime)}>{storyTimeAgo(thread.openedFictionTime, d.drawer().fictionTime)}</span>
+      </span>
+      <div>
+        <Editable label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} value={thread.text} edited={d.edited({ type: 'thread', id: thread.id }, 'text')} save={d.edit({ type: 'thread', id: thread.id }, 'text')}>
+          {thread.text}
+        </Editable>
+      </div>
+      <button
+        type="button"
+        class="small quiet"
+        disabled={d.busy()}
+        aria-label={`${thread.status === 'open' ? 'Settled' : 'Reopen'}: ${thread.text}`}
+        onClick={() => void d.act(() => d.edit({ type: 'thread', id: thread.id }, 'status')(thread.status === 'open' ? 'resolved' : 'open'))}
+      >
+        {thread.status === 'open' ? 'Settled' : 'Reopen'}
+      </button>
+    </li>
+  );
+  return (
+    <section aria-labelledby="drawer-threads">
+      <h2 id="drawer-threads">Open threads</h2>
+      <Show when={open().length} fallback={<p class="muted small-text">None yet. Promises, quests, secrets and open questions gather here as the story goes.</p>}>
+        <ul class="plain threads">
+          <For each={open()}>{item}</For>
+        </ul>
+      </Show>
+      <form
+        class="row add-thread"
+        aria-label="Add a thread"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const words = text().trim();
+          if (!words) return;
+          void d.act(() => d.client.engine.addThread(d.chatId(), kind(), words)).then(() => !d.error() && setText(''));
+        }}
+      >
+        <select aria-label="Kind of thread" value={kind()} onChange={(e) => setKind(e.currentTarget.value as Thread['kind'])}>
+          <For each={THREAD_KINDS}>{(k) => <option value={k}>{KIND_NAMES[k]}</option>}</For>
+        </select>
+        <input aria-label="Thread" placeholder="She still owes me the map." maxLength={300} value={text()} onInput={(e) => setText(e.currentTarget.value)} />
+        <button type="submit" class="small" disabled={d.busy() || !text().trim()}>
+          Add
+        </button>
+      </form>
+      <Show when={settled().length}>
+        <details>
+          <summary class="small-text">Settled ({settled().length})</summary>
+          <ul class="plain threads">
+            <For each={settled()}>{item}</For>
+          </ul>
+        </details>
+      </Show>
+    </section>
+  );
+}
