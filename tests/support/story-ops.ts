@@ -36,6 +36,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('memory' as const), c: small, s: fc.nat(3), pin: fc.boolean(), w: fc.nat(7) }),
   fc.record({ t: fc.constant('memoryChange' as const), c: small, m: small, which: fc.nat(2), v: fc.nat(3) }),
   fc.record({ t: fc.constant('clock' as const), c: small, time: fc.constantFrom(...TIMES) }),
+  fc.record({ t: fc.constant('thread' as const), c: small, kind: fc.constantFrom('quest', 'secret', 'question') }),
   weighted(3, fc.record({ t: fc.constant('userTurn' as const), c: small })),
   weighted(6, fc.record({ t: fc.constant('assistant' as const), c: small, finish: fc.boolean(), stop: fc.boolean(), analyse: fc.boolean() })),
   fc.record({ t: fc.constant('edit' as const), c: small, which: fc.nat(3) }),
@@ -216,6 +217,9 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
       case 'userTurn':
         drafts.push(draft.userTurn(chatId, newId(), `turn ${o.c}`));
         break;
+      case 'thread':
+        drafts.push({ kind: 'thread_opened', chatId, payload: { threadId: newId(), kind: o.kind, text: `${o.kind} ${o.c}`, fictionTime: TIMES[o.c % TIMES.length]! } });
+        break;
       case 'assistant': {
         const turnId = newId();
         const [started] = engine.append([draft.assistantStarted(chatId, turnId, c.bot)]);
@@ -231,6 +235,11 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
             { ...draft.edge(chatId, c.bot, 'you', { affinityDelta: 5, facts: ['was answered'] }), causeId: finished!.id },
             { ...draft.memory(chatId, newId(), c.bot, { summary: `analysis of ${started!.seq}` }), causeId: finished!.id },
             { kind: 'clock_advanced', chatId, payload: { minutes: 5, fictionTime: TIMES[2]! }, causeId: finished!.id },
+            // The analysis opens a thread and settles the oldest one still open.
+            { kind: 'thread_opened', chatId, payload: { threadId: newId(), kind: 'promise', text: `promise of ${started!.seq}`, fictionTime: TIMES[2]! }, causeId: finished!.id },
+            ...db
+              .all<{ id: string }>("SELECT id FROM threads WHERE chat_id = ? AND status = 'open' ORDER BY opened_seq LIMIT 1", [chatId])
+              .map((t) => ({ kind: 'thread_resolved', chatId, payload: { threadId: t.id, fictionTime: TIMES[2]! }, causeId: finished!.id }) as EventDraft),
             { kind: 'turn_analyzed', chatId, payload: { turnId, ok: true, model: 'm', significance: 1 }, causeId: finished!.id },
           ]);
         }
@@ -245,6 +254,9 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
           { kind: 'manual_edit', chatId, payload: { target: { type: 'activity', entity: c.bot }, field: 'doing', prior: null, value: `mending ${o.c}` } },
           ...alive('memories', 'id', chatId).slice(0, 1).map((id) => ({ kind: 'manual_edit', chatId, payload: { target: { type: 'memory', id }, field: 'significance', prior: null, value: o.which } }) as EventDraft),
           ...(turn ? [{ kind: 'manual_edit', chatId, payload: { target: { type: 'turn', id: turn }, field: 'text', prior: null, value: 'edited text' } } as EventDraft] : []),
+          ...alive('threads', 'id', chatId)
+            .slice(0, 1)
+            .map((id) => ({ kind: 'manual_edit', chatId, payload: { target: { type: 'thread', id }, field: o.which % 2 ? 'status' : 'text', prior: null, value: o.which % 2 ? 'resolved' : `thread edited ${o.c}` } }) as EventDraft),
         ];
         drafts.push(pick(options, o.which)!);
         break;
