@@ -78,3 +78,33 @@ describe('open threads', () => {
     expect(open(story)).toEqual(['secret: The keeper is Mira’s sister.']);
   });
 });
+
+describe('an analysis answer with a malformed part', () => {
+  it('drops that part alone: bad threads and a bad pair leave the clock, the other feelings and the memory applied', async () => {
+    const story = await openStory();
+    const { engine, chat, bot } = story;
+    const before = engine.chatState(chat)!;
+    const turn = engine.turns.beginTurn(chat, '"Hello."');
+    engine.turns.finishTurn(turn, { text: 'Mira waves.', usage: null, truncated: false, reason: null, error: null });
+    const answer = JSON.stringify({
+      minutesPassed: 30,
+      significance: 2,
+      sceneEnd: 'none',
+      newPlace: '',
+      feelings: { 'Mira -> Ada': { affinityDelta: 4, trustDelta: 1, newFacts: ['waved hello'] }, 'Ada -> Mira': { affinityDelta: 'lots' } },
+      threads: { opened: 'everything', resolved: 7 },
+      keywords: 'not a list',
+    });
+    const llm = scriptedLlm(answer);
+    for (let job = engine.analysis.pending(chat)[0]; job; job = engine.analysis.pending(chat)[0]) await engine.analysis.run(llm.client, job, count);
+    expect(llm.calls).toHaveLength(1);
+    const after = engine.chatState(chat)!;
+    expect(after.fictionTime).toBe('1890-05-01T20:30:00');
+    const edge = (source: string) => after.edges.find((e) => e.source === source)!;
+    expect(edge(bot).affinity - before.edges.find((e) => e.source === bot)!.affinity).toBe(4);
+    // The malformed pair moved nothing: Ada's feeling stands where a new one starts.
+    expect(edge('you').affinity).toBe(50);
+    expect(after.threads).toEqual([]);
+    expect(after.memories[0]).toMatchObject({ significance: 2, summary: expect.stringContaining('Mira waves.') });
+  });
+});

@@ -38,7 +38,8 @@ export interface Pair {
 /**
  * What the classifier returns for one turn. The schema is lenient on purpose (any number, any
  * string): a delta of 15 or a 600-character fact is clamped or cut below rather than costing a
- * retry, since the model's judgement is still useful.
+ * retry, since the model's judgement is still useful. The optional parts (keywords, each pair's
+ * feelings, threads) are dropped alone when malformed; the core (time, significance, scene) must hold.
  */
 export function analysisSchema(pairKeys: readonly string[]) {
   const pair = z.object({
@@ -54,10 +55,12 @@ export function analysisSchema(pairKeys: readonly string[]) {
     keywords: z
       .array(z.string())
       .optional()
+      .catch(undefined)
       .describe(
         'Up to 12 words or short phrases someone might use later to ask about this turn, especially ones it does not say: the people, places, objects and times it concerns, and plainer or more general words for what happened ("researching" → "looking into, finding out").',
       ),
-    feelings: z.object(Object.fromEntries(pairKeys.map((key) => [key, pair.optional()]))),
+    // One pair the model got wrong is dropped alone; the other pairs and the rest of the answer apply.
+    feelings: z.object(Object.fromEntries(pairKeys.map((key) => [key, pair.optional().catch(undefined)]))),
     threads: z
       .object({
         opened: z
@@ -65,7 +68,9 @@ export function analysisSchema(pairKeys: readonly string[]) {
           .describe('Threads this turn opened that the story will owe an answer to: a promise made, a quest taken on, a secret hinted at, a question left unanswered; one short sentence each; [] if none.'),
         resolved: z.array(z.string()).describe('Labels of the open threads listed above (T1, T2…) that this turn settled; [] if none.'),
       })
-      .optional(),
+      .optional()
+      // A malformed threads part is dropped alone: the clock, feelings and memories still apply.
+      .catch(undefined),
   });
 }
 type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
