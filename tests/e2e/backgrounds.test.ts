@@ -46,16 +46,16 @@ describe('chat backgrounds', () => {
     const charx = zipSync({ 'card.json': strToU8(JSON.stringify(card)), 'assets/background/images/forest.bmp': new Uint8Array(bmpPicture()) });
     await page.goto(`${app.url}/bots`);
     await page.locator('label:has-text("Import card") input[type=file]').setInputFiles(file('sable.charx', charx));
-    await expect.poll(() => page.getByTestId('card-preview').textContent()).toMatch(/a background picture/);
+    await expect.poll(() => page.getByTestId('card-preview').textContent(), { timeout: 15_000 }).toMatch(/a background picture/);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect.poll(() => page.getByTestId('imported-toast').textContent()).toContain('Sable imported.');
+    await expect.poll(() => page.getByTestId('imported-toast').textContent(), { timeout: 15_000 }).toContain('Sable imported.');
     const images = (await exportLog(page)).events.filter((e) => e.kind === 'image_added').map((e) => JSON.parse(typeof e.payload === 'string' ? e.payload : JSON.stringify(e.payload)));
     expect(images.map((i) => [i.mime, i.width, i.height])).toEqual([['image/webp', 1920, 1632]]);
 
     await page.getByTestId('imported-toast').getByRole('link', { name: 'Start a chat' }).click();
     await page.getByRole('button', { name: 'Start the story' }).click();
     await page.waitForURL(/\/chats\/[^/?]+$/);
-    await expect.poll(() => backdrop(page)).toEqual({ hash: images[0].hash, size: [1920, 1632], veil: '0.78' });
+    await expect.poll(() => backdrop(page), { timeout: 15_000 }).toEqual({ hash: images[0].hash, size: [1920, 1632], veil: '0.78' });
     // The story stands over it: what is under a message is the message, and the text keeps its contrast.
     const onTop = await page.locator('.turn.assistant .story-text').last().evaluate((el) => {
       const box = el.getBoundingClientRect();
@@ -65,15 +65,15 @@ describe('chat backgrounds', () => {
     expect(await violations(page, 'chat with a background')).toEqual([]);
 
     await chatAction(page, 'No background');
-    await expect.poll(() => page.getByTestId('chat-background').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('chat-background').count(), { timeout: 15_000 }).toBe(0);
     await chatAction(page, 'Use the bot’s background');
-    await expect.poll(() => backdrop(page)).toMatchObject({ hash: images[0].hash });
+    await expect.poll(() => backdrop(page), { timeout: 15_000 }).toMatchObject({ hash: images[0].hash });
 
     // A picture of the player's own, for this chat only.
     const chooser = page.waitForEvent('filechooser');
     await chatAction(page, 'Choose a background…');
     await (await chooser).setFiles(file('harbour.bmp', bmpPicture(1_200, 800, { left: [10, 120, 90], right: [200, 200, 40] })));
-    await expect.poll(async () => (await backdrop(page))?.size).toEqual([1200, 800]);
+    await expect.poll(async () => (await backdrop(page))?.size, { timeout: 15_000 }).toEqual([1200, 800]);
     const own = (await backdrop(page))!.hash;
     expect(own).not.toBe(images[0].hash);
     const set = (await exportLog(page)).events.filter((e) => e.kind === 'chat_background_set').map((e) => JSON.parse(typeof e.payload === 'string' ? e.payload : JSON.stringify(e.payload)).background);
@@ -81,14 +81,14 @@ describe('chat backgrounds', () => {
 
     // Another tab of the chat follows; Look's dimming and switch reach it too.
     const other = await openTab(context, page.url());
-    await expect.poll(() => backdrop(other)).toMatchObject({ hash: own });
+    await expect.poll(() => backdrop(other), { timeout: 15_000 }).toMatchObject({ hash: own });
     const chatUrl = page.url();
     await page.goto(`${app.url}/settings`);
     const look = page.getByTestId('look-section');
     await look.getByRole('group', { name: 'Dim backgrounds' }).getByLabel('Strong').check();
-    await expect.poll(async () => (await backdrop(other))?.veil).toBe('0.9');
+    await expect.poll(async () => (await backdrop(other))?.veil, { timeout: 15_000 }).toBe('0.9');
     await look.getByLabel('Show chat backgrounds').uncheck();
-    await expect.poll(() => other.getByTestId('chat-background').count()).toBe(0);
+    await expect.poll(() => other.getByTestId('chat-background').count(), { timeout: 15_000 }).toBe(0);
     await page.goto(chatUrl);
     await page.locator('.turn').first().waitFor();
     expect(await page.getByTestId('chat-background').count()).toBe(0);
@@ -102,13 +102,13 @@ describe('chat backgrounds', () => {
     await page.goto(`${app.url}/bots/${botId}/edit`);
     const field = page.locator('.background-field');
     await field.locator('input[type=file]').setInputFiles(file('notes.png', Buffer.from('not a picture')));
-    await expect.poll(() => field.getByRole('alert').textContent()).toMatch(/not a picture this browser can read/);
+    await expect.poll(() => field.getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/not a picture this browser can read/);
     await field.locator('input[type=file]').setInputFiles(file('dusk.bmp', bmpPicture(900, 600)));
-    await expect.poll(() => field.locator('img.background-preview').count()).toBe(1);
+    await expect.poll(() => field.locator('img.background-preview').count(), { timeout: 15_000 }).toBe(1);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/bots$/);
     await page.goto(`${app.url}/chats/${chatId}`);
-    await expect.poll(async () => (await backdrop(page))?.size).toEqual([900, 600]);
+    await expect.poll(async () => (await backdrop(page))?.size, { timeout: 15_000 }).toEqual([900, 600]);
     const stored = (await page.evaluate(async (botId) => {
       const engine = (globalThis as any).roleplayEngine.engine;
       return engine.image((await engine.getBot(botId)).background);
@@ -131,6 +131,6 @@ describe('chat backgrounds', () => {
     await page.waitForURL(/\/bots$/);
     await page.goto(`${app.url}/chats/${chatId}`);
     await page.locator('.turn').first().waitFor();
-    await expect.poll(() => page.getByTestId('chat-background').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('chat-background').count(), { timeout: 15_000 }).toBe(0);
   });
 });

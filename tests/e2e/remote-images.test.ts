@@ -38,7 +38,7 @@ describe('remote images', () => {
     await message(page).fill(`Look: ![the harbour](${there}/harbour.png) and ![a page](${there}/page.html)`);
     await message(page).press('Enter');
     const line = page.locator('.turn.user').last().locator('.story-text');
-    await expect.poll(() => line.getByRole('link', { name: /the harbour: image from 127\.0\.0\.1/ }).count()).toBe(1);
+    await expect.poll(() => line.getByRole('link', { name: /the harbour: image from 127\.0\.0\.1/ }).count(), { timeout: 15_000 }).toBe(1);
     await page.waitForTimeout(1_000);
     expect(asked).toEqual([]);
 
@@ -46,8 +46,8 @@ describe('remote images', () => {
     await page.getByTestId('look-section').getByLabel('Show remote images').check();
     await page.goto(`${app.url}/chats/${chatId}`);
     const picture = line.locator('img[data-remote]');
-    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => [img.alt, img.complete && img.naturalWidth, img.src.startsWith('blob:')])).toEqual(['the harbour', 1, true]);
-    await expect.poll(() => line.getByRole('link', { name: /a page: image from 127\.0\.0\.1.*could not be loaded: That address is not a picture this app shows \(text\/html\)/ }).count()).toBe(1);
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => [img.alt, img.complete && img.naturalWidth, img.src.startsWith('blob:')]), { timeout: 15_000 }).toEqual(['the harbour', 1, true]);
+    await expect.poll(() => line.getByRole('link', { name: /a page: image from 127\.0\.0\.1.*could not be loaded: That address is not a picture this app shows \(text\/html\)/ }).count(), { timeout: 15_000 }).toBe(1);
     // The relay asked, not the browser: no cookie, no referrer, no page address, no origin.
     expect(asked.map((a) => a.path).sort()).toEqual(['/harbour.png', '/page.html']);
     for (const { headers } of asked) expect([headers.cookie, headers.referer, headers.origin, headers['user-agent']]).toEqual([undefined, undefined, undefined, 'RoleplayEngine-relay']);
@@ -56,7 +56,7 @@ describe('remote images', () => {
     const settings = await context.newPage();
     await settings.goto(`${app.url}/settings`);
     await settings.getByTestId('look-section').getByLabel('Show remote images').uncheck();
-    await expect.poll(() => line.locator('img[data-remote]').count()).toBe(0);
-    await expect.poll(() => line.getByRole('link', { name: /the harbour: image from 127\.0\.0\.1/ }).count()).toBe(1);
+    await expect.poll(() => line.locator('img[data-remote]').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => line.getByRole('link', { name: /the harbour: image from 127\.0\.0\.1/ }).count(), { timeout: 15_000 }).toBe(1);
   });
 });

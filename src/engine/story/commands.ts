@@ -1,3 +1,4 @@
+import type { Db } from '../db/port.ts';
 import { addFictionMinutes, fictionMinutesBetween, FICTION_TIME_PATTERN, minutesToNextMorning } from '../fiction-time.ts';
 import { castOf } from '../analysis/cast.ts';
 import { nextScene } from '../analysis/next-scene.ts';
@@ -14,6 +15,9 @@ import { samplerOverrides } from '../settings/sampler.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 
 const nothing = () => undefined;
+
+/** The chat's story clock, or undefined when there is no such chat. */
+const clockOf = (db: Db, chatId: string) => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
 
 /** What the chat drawer's buttons do: pin a memory, close the scene, set a value, move the clock, invite a guest. */
 export const storyCalls = {
@@ -193,7 +197,7 @@ export const storyCalls = {
     ]),
     run(ctx, chatId: string, to: { nextMorning: true } | { hours: number } | { days: number } | { to: string }): string {
       const { db } = ctx;
-      const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
+      const clock = () => clockOf(db, chatId);
       return command(
         ctx,
         ctx.commandId,
@@ -222,13 +226,13 @@ export const storyCalls = {
         ctx,
         ctx.commandId,
         (stampFirst) => {
-          const state = db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId]);
-          if (!state) throw new CommandRejectedError('That chat does not exist.');
+          const now = clockOf(db, chatId);
+          if (now === undefined) throw new CommandRejectedError('That chat does not exist.');
           const words = text.replace(/\s+/g, ' ').trim();
           if (!words) throw new CommandRejectedError('Say what the thread is, in a sentence.');
           if (words.length > THREAD_TEXT) throw new CommandRejectedError(`Keep a thread to ${THREAD_TEXT} characters.`);
           const threadId = ctx.newId();
-          appendEvents(ctx, stampFirst([{ kind: 'thread_opened', chatId, payload: { threadId, kind, text: words, fictionTime: state.fiction_time } }]));
+          appendEvents(ctx, stampFirst([{ kind: 'thread_opened', chatId, payload: { threadId, kind, text: words, fictionTime: now } }]));
           return threadId;
         },
         (first) => (first.payload as { threadId: string }).threadId,
@@ -241,7 +245,7 @@ export const storyCalls = {
     args: z.tuple([id, z.number()]),
     run(ctx, chatId: string, minutes: number): string {
       const { db } = ctx;
-      const clock = () => db.get<{ fiction_time: string }>('SELECT fiction_time FROM chat_state WHERE chat_id = ?', [chatId])?.fiction_time;
+      const clock = () => clockOf(db, chatId);
       return command(
         ctx,
         ctx.commandId,
