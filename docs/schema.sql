@@ -486,6 +486,33 @@ CREATE TABLE transcript_fts_pending (
   seq INTEGER PRIMARY KEY
 ) STRICT;
 
+CREATE TABLE undone_changes (
+  seq INTEGER NOT NULL,
+  change TEXT NOT NULL,
+  undone_by INTEGER NOT NULL,
+  PRIMARY KEY (seq, change)
+) STRICT;
+
+CREATE INDEX undone_changes_by_marker ON undone_changes (undone_by);
+
+CREATE TABLE value_changes (
+  chat_id TEXT NOT NULL,
+  target TEXT NOT NULL,
+  field TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  part TEXT NOT NULL DEFAULT '',
+  how TEXT NOT NULL,
+  value TEXT,
+  undone INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (chat_id, target, field, seq, part)
+) STRICT;
+
+CREATE TRIGGER journal_value_changes_delete AFTER DELETE ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+
+CREATE TRIGGER journal_value_changes_insert AFTER INSERT ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'value_changes', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
+
+CREATE TRIGGER journal_value_changes_update AFTER UPDATE ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+
 CREATE TABLE visibility (
   seq INTEGER PRIMARY KEY,
   superseded_by INTEGER,

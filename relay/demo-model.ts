@@ -88,7 +88,8 @@ export function demoReply(request: CompletionRequest): string {
  */
 function demoThreads(classifierInput: string): { opened: { kind: string; text: string }[]; resolved: string[] } {
   const said = /Latest turn:\n([^\n]*)/.exec(classifierInput)?.[1] ?? '';
-  const topic = topicOf(said);
+  // The thread is about what was promised or asked, not about the word "promise".
+  const topic = topicOf(said.replace(/\b(promise[sd]?|swear|vow|word)\b/gi, ' '));
   const opened = /\b(promise|swear|vow|give you my word)\b/i.test(said)
     ? [{ kind: 'promise', text: `A promise was made about ${topic}.` }]
     : /\?/.test(said)

@@ -21,6 +21,7 @@ import { chatExportCalls } from './queries/chat-export.ts';
 import { chatStateCalls } from './queries/chat-state.ts';
 import { chatListCalls } from './queries/chats.ts';
 import { recapCalls } from './queries/recap.ts';
+import { valueHistoryCalls } from './queries/value-history.ts';
 import { searchCalls } from './queries/search.ts';
 import { transcriptCalls } from './queries/transcript.ts';
 import { rewindCalls } from './rewind/commands.ts';
@@ -70,6 +71,7 @@ export const API = {
   ...transcriptCalls,
   ...chatStateCalls,
   ...recapCalls,
+  ...valueHistoryCalls,
   ...promptReportCalls,
   ...settingsCalls,
   ...classifierCalls,

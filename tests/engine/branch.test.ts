@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatState } from '../../src/engine/queries/chat-state.ts';
 import { EVENT_DEFINITIONS } from '../../src/engine/events/registry.ts';
-import { MARKING_CHAT_KINDS, SKIPPED_IN_COPY, STRIPPED_IN_COPY } from '../../src/engine/log/copy-chat.ts';
+import { MARKING_CHAT_KINDS, SKIPPED_IN_COPY, STRIPPED_IN_COPY, TRANSLATED_IN_COPY } from '../../src/engine/log/copy-chat.ts';
 import { draft } from '../support/fixtures.ts';
 import { checkMemoryIndex, dumpProjections } from '../support/dump.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
@@ -213,7 +213,7 @@ describe('branch from here', () => {
   });
 
   it('leaves out of a copy, or copies without their reference, every kind that changes what is visible', () => {
-    for (const kind of MARKING_CHAT_KINDS) expect(SKIPPED_IN_COPY.includes(kind) || kind in STRIPPED_IN_COPY, kind).toBe(true);
+    for (const kind of MARKING_CHAT_KINDS) expect(SKIPPED_IN_COPY.includes(kind) || kind in STRIPPED_IN_COPY || kind in TRANSLATED_IN_COPY, kind).toBe(true);
     for (const kind of [...SKIPPED_IN_COPY, ...Object.keys(STRIPPED_IN_COPY)]) expect(EVENT_DEFINITIONS.some((d) => d.kind === kind), kind).toBe(true);
   });
 });

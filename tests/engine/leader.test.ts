@@ -41,9 +41,9 @@ it('tells the tabs what a command changed, and nothing for a query', async () =>
   const head = engine.headSeq();
   const time = await client.advanceClock(chat, 30);
   expect(time).toMatch(/T20:30/);
-  const readers = ['analysisStatus', 'chatState', 'listChats', 'recentlyDeleted', 'transcript', 'searchChats', 'chatPersona'];
+  const readers = ['analysisStatus', 'chatState', 'listChats', 'recentlyDeleted', 'transcript', 'searchChats', 'chatPersona', 'valueHistory'];
   expect(changes()).toEqual([
-    { fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats'], queries: expect.arrayContaining(['chatState', 'listChats', 'transcript']), global: [], rebuilt: false },
+    { fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats', 'value_changes'], queries: expect.arrayContaining(['chatState', 'listChats', 'transcript']), global: [], rebuilt: false },
   ]);
   // The live queries it names are exactly those that read chats or chat_state; nothing global changed.
   expect(changes()[0]!.queries.every((q) => readers.includes(q))).toBe(true);

@@ -120,6 +120,7 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     transcript: [chat, { limit: 50 }],
     chatState: [chat],
     recap: [chat],
+    valueHistory: [chat, { type: 'chat_state' }, 'fictionTime'],
     previewRewind: [chat, turns[1]!.seq],
     replyPrompt: [chat, reply.turnId],
     settings: [],

@@ -19,7 +19,7 @@ export function checkMemoryIndex(db: Db): void {
 }
 
 /** A column holding an event's local seq: the same event has another seq on another device. */
-const SEQ_COLUMN = /^(seq|.*_seq|superseded_by|hidden_by)$/;
+const SEQ_COLUMN = /^(seq|.*_seq|superseded_by|hidden_by|undone_by)$/;
 
 /**
  * Every projected table with each event named by its id instead of this database's local seq,

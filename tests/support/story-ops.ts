@@ -48,6 +48,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('continue' as const), c: small, k: small }),
   fc.record({ t: fc.constant('resetUndo' as const), i: small }),
   fc.record({ t: fc.constant('editUndo' as const), c: small, k: small }),
+  weighted(4, fc.record({ t: fc.constant('changeUndo' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('rewind' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('undo' as const), c: small })),
   weighted(3, fc.record({ t: fc.constant('branch' as const), c: small, k: small })),
@@ -306,6 +307,17 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         const edits = db.all<{ id: string }>("SELECT id FROM events WHERE chat_id = ? AND kind = 'manual_edit' ORDER BY id", [chatId]);
         const edit = pick(edits, o.k);
         if (edit) drafts.push({ kind: 'manual_edit_undone', chatId, payload: { edit: edit.id } });
+        break;
+      }
+      case 'changeUndo': {
+        // "Undo this change": one change still in force, of any value, taken back alone.
+        const changes = db.all<{ id: string; change: string }>(
+          `SELECT e.id, v.target || ':' || v.field || CASE WHEN v.part = '' THEN '' ELSE ':' || v.part END AS change
+           FROM value_changes v JOIN events e ON e.seq = v.seq WHERE v.chat_id = ? AND v.undone = 0 ORDER BY v.seq, v.target, v.field, v.part`,
+          [chatId],
+        );
+        const change = pick(changes, o.k);
+        if (change) drafts.push({ kind: 'change_undone', chatId, payload: { event: change.id, change: change.change } });
         break;
       }
       case 'turnHide': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
+import { defineEvent, type ValueChange } from './define.ts';
 import { uuid, fictionTime, imageHash, requiredText, shortText } from './fields.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 
@@ -44,6 +44,9 @@ export const clockAdvanced = defineEvent({
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE chat_state SET fiction_time = ? WHERE chat_id = ?', [p.fictionTime, chatId]);
   },
+  // The clock is set, not moved: a later step carries its own time, which stands when one before is taken back.
+  changes: (p): ValueChange[] => [{ target: 'chat_state', field: 'fictionTime', how: 'set', value: p.fictionTime }],
+  without: () => null,
 });
 
 /** Who the player plays in this chat from here on (a persona); lines written before keep theirs. */

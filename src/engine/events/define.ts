@@ -51,10 +51,37 @@ export interface EventDefinition<K extends string = string, S extends z.ZodType 
    * chat): the same effect limited to one chat, so that chat can be rebuilt on its own.
    */
   applyToChat?(db: Db, event: LoggedEvent<z.infer<S>>, chatId: string): void;
+  /**
+   * The drawer values this event changes, each apart (issue 33): listed in "Why?" with the turn
+   * that caused them, and undone one at a time ("Undo this change", `change_undone`).
+   */
+  changes?(payload: z.infer<S>): ValueChange[];
+  /**
+   * The payload without the named changes, for an "Undo this change": a delta taken out, a value not
+   * set, a fact not added. Null when nothing of the event is left to apply. Required with `changes`.
+   */
+  without?(payload: z.infer<S>, undone: ReadonlySet<string>): z.infer<S> | null;
 }
 
+/**
+ * One change an event makes to one drawer value. `target` is the value's owner as `editKey` names
+ * it, `field` the value; `part` tells apart changes of one list (each fact added).
+ */
+export interface ValueChange {
+  target: string;
+  field: string;
+  part?: string;
+  /** delta: added to what was there; set: replaced it; add: one more in a list; create: it began here. */
+  how: 'delta' | 'set' | 'add' | 'create';
+  value: unknown;
+}
+
+/** The one name of a change within its event: what `change_undone` names. */
+export const changeKey = (c: Pick<ValueChange, 'target' | 'field' | 'part'>): string => `${c.target}:${c.field}${c.part ? `:${c.part}` : ''}`;
+
 export function defineEvent<K extends string, S extends z.ZodType>(def: EventDefinition<K, S>): EventDefinition<K, S> {
-  return def;
+  // Every change it declares is recorded for "Why?" as it is projected (events/value-changes.ts).
+  return def.changes ? { ...def, writes: [...def.writes, 'value_changes'] } : def;
 }
 
 /** JSON for a TEXT column. Arrays and objects only, so a projection never stores `undefined`. */

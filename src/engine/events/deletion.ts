@@ -1,3 +1,4 @@
+import { forgetMarks } from '../log/visibility.ts';
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { defineEvent } from './define.ts';
@@ -57,7 +58,7 @@ export const botRestored = defineEvent({
 export const purged = defineEvent({
   kind: 'purged',
   // Every table that holds a chat's rows (forgetChat), and the global ones a purged bot leaves.
-  writes: [...Object.keys(CHAT_COLUMN), 'bots', 'visibility', 'images', 'bot_cards', 'lore_entries'],
+  writes: [...Object.keys(CHAT_COLUMN), 'bots', 'visibility', 'undone_changes', 'images', 'bot_cards', 'lore_entries'],
   scope: 'global',
   schema: z.object({
     chats: z.array(uuid).max(10_000),
@@ -94,6 +95,6 @@ function forgetBotIn(db: Db, botId: string, chatId: string): void {
 }
 
 function forgetChat(db: Db, chatId: string): void {
-  db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
+  forgetMarks(db, 'SELECT seq FROM events WHERE chat_id = ?', [chatId]);
   for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${table} WHERE ${column} = ?`, [chatId]);
 }

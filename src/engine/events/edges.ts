@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { defineEvent } from './define.ts';
 import { entityRef, fictionTime, shortText } from './fields.ts';
-import { clearEditMarks } from './edit-marks.ts';
+import { clearEditMarks, editKey } from './edit-marks.ts';
+import { changeKey, type ValueChange } from './define.ts';
 
 export const EDGE_DEFAULT = 50;
 
@@ -56,6 +57,24 @@ export const edgeUpdate = defineEvent({
     addFacts(db, chatId, p.source, p.target, p.facts, seq);
     if (p.affinityDelta || p.trustDelta || p.facts.length) clearEditMarks(db, chatId, { type: 'edge', source: p.source, target: p.target }, ['affinity', 'trust', 'knowledge']);
   },
+  changes(p): ValueChange[] {
+    const target = editKey({ type: 'edge', source: p.source, target: p.target });
+    const changes: ValueChange[] = [];
+    if (p.affinityDelta) changes.push({ target, field: 'affinity', how: 'delta', value: p.affinityDelta });
+    if (p.trustDelta) changes.push({ target, field: 'trust', how: 'delta', value: p.trustDelta });
+    for (const fact of p.facts) changes.push({ target, field: 'knowledge', part: factKey(fact), how: 'add', value: fact });
+    return changes;
+  },
+  without(p, undone) {
+    const target = editKey({ type: 'edge', source: p.source, target: p.target });
+    const kept = (field: string, part?: string) => !undone.has(changeKey({ target, field, part }));
+    return {
+      ...p,
+      affinityDelta: kept('affinity') ? p.affinityDelta : 0,
+      trustDelta: kept('trust') ? p.trustDelta : 0,
+      facts: p.facts.filter((fact) => kept('knowledge', factKey(fact))),
+    };
+  },
 });
 
 export const edgeSummaryRewritten = defineEvent({
@@ -72,4 +91,6 @@ export const edgeSummaryRewritten = defineEvent({
       [chatId, p.source, p.target, EDGE_DEFAULT, EDGE_DEFAULT, p.summary, seq],
     );
   },
+  changes: (p): ValueChange[] => [{ target: editKey({ type: 'edge', source: p.source, target: p.target }), field: 'summary', how: 'set', value: p.summary }],
+  without: () => null,
 });

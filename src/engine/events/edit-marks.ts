@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
 import type { TrackedTarget } from '../state/tracked-values.ts';
+import { trackedKey } from '../state/tracked-value.ts';
 
 /** A drawer value's owner, as a manual_edit names it (its schema is in manual-edit.ts); a tracked value's targets follow from its declaration. */
 export type EditTarget =
@@ -33,7 +34,7 @@ export function editKey(t: EditTarget): string {
       return t.type;
     default:
       // A tracked value: its type, then its key's values in the order its target lists them.
-      return [t.type, ...Object.entries(t).flatMap(([name, value]) => (name === 'type' ? [] : [String(value)]))].join(':');
+      return trackedKey(t.type, ...Object.entries(t).flatMap(([name, value]) => (name === 'type' ? [] : [value])));
   }
 }
 

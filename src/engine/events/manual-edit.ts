@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Db, SqlParam } from '../db/port.ts';
-import { defineEvent, json } from './define.ts';
+import { defineEvent, json, type ValueChange } from './define.ts';
 import { addFacts } from './edges.ts';
 import { eventId, fictionTime, uuid, entityRef, longText, requiredText, shortText } from './fields.ts';
 import { supersede } from '../log/visibility.ts';
-import { markEdited, type EditTarget } from './edit-marks.ts';
+import { editKey, markEdited, type EditTarget } from './edit-marks.ts';
 import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
 import { targetSchema, whereOf } from '../state/tracked-value.ts';
 import { REPLY_ORDERS } from '../turn/reply-order.ts';
@@ -141,6 +141,8 @@ export const manualEdit = defineEvent({
     const stored: SqlParam = Array.isArray(value) ? json(value) : (value as SqlParam);
     db.run(`UPDATE ${table} SET ${column} = ? WHERE ${where.sql}`, [stored, ...where.params]);
   },
+  changes: (p): ValueChange[] => (GLOBAL_TARGETS.includes(p.target.type) ? [] : [{ target: editKey(p.target), field: p.field, how: 'set', value: p.value }]),
+  without: () => null,
 });
 
 /** The value after its field's schema (trimmed strings), so the projection stores what was validated. */

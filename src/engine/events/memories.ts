@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEvent } from './define.ts';
+import { defineEvent, type ValueChange } from './define.ts';
 import { uuid, fictionTime, requiredText, significance } from './fields.ts';
-import { clearEditMarks } from './edit-marks.ts';
+import { clearEditMarks, editKey } from './edit-marks.ts';
 
 /**
  * Which roles of a chat saw what a memory records. A bot only ever retrieves memories whose flag
@@ -53,6 +53,8 @@ export const memoryWritten = defineEvent({
       ],
     );
   },
+  changes: (p): ValueChange[] => [{ target: editKey({ type: 'memory', id: p.memoryId }), field: 'summary', how: 'create', value: p.summary }],
+  without: () => null,
 });
 
 export const memorySignificanceSet = defineEvent({
@@ -64,6 +66,8 @@ export const memorySignificanceSet = defineEvent({
     clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['significance']);
     db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
   },
+  changes: (p): ValueChange[] => [{ target: editKey({ type: 'memory', id: p.memoryId }), field: 'significance', how: 'set', value: p.significance }],
+  without: () => null,
 });
 
 /** `auto` tells a pin the engine made (evictable under the cap) from one the user made (never evicted). */

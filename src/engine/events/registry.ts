@@ -15,6 +15,7 @@ import { settingsChanged } from '../settings/settings.ts';
 import { assistantTurn, assistantTurnStarted, replyContinued, replyVersionChosen, turnEdited, turnHidden, userTurn } from './turns.ts';
 import { activityChange, sceneClosed, sceneOpened } from './world.ts';
 import { TRACKED_EVENTS } from '../state/tracked-values.ts';
+import { changeUndone } from './value-changes.ts';
 
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
 export const EVENT_DEFINITIONS = [
@@ -64,6 +65,7 @@ export const EVENT_DEFINITIONS = [
   loreEntrySaved,
   lorebookAttached,
   lorebookRemoved,
+  changeUndone,
   ...TRACKED_EVENTS,
 ] as const;
 

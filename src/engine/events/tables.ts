@@ -27,6 +27,8 @@ const CORE_TABLES = [
   'lorebooks',
   'lore_entries',
   'chat_lorebooks',
+  'value_changes',
+  'undone_changes',
 ] as const;
 
 /** The core tables, then each tracked value's (`state/tracked-values.ts`). */
@@ -48,5 +50,6 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   scene_summaries: 'chat_id',
   state_edits: 'chat_id',
   chat_lorebooks: 'chat_id',
+  value_changes: 'chat_id',
   ...Object.fromEntries(TRACKED_VALUES.map((v) => [v.table, v.chatColumn])),
 };

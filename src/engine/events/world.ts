@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEvent, json } from './define.ts';
 import { uuid, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
-import { clearEditMarks } from './edit-marks.ts';
+import { clearEditMarks, editKey } from './edit-marks.ts';
+import { changeKey, type ValueChange } from './define.ts';
 
 export const action = z.object({
   verb: shortText(80),
@@ -10,33 +11,64 @@ export const action = z.object({
   expectedMinutes: z.number().int().min(0).max(60 * 24 * 30).nullable(),
 });
 
+const activitySchema = z.object({
+  entity: entityRef,
+  containerId: uuid.nullable(),
+  slot: shortText(80),
+  posture: shortText(80),
+  action,
+  attention: shortText(200),
+  holding: z.array(z.string().trim().min(1).max(80)).max(10),
+  status: z.enum(['present', 'away', 'asleep', 'unconscious']),
+});
+
 /** What one entity is doing now. Each change states the whole activity, never a patch. */
 export const activityChange = defineEvent({
   kind: 'activity_change',
   writes: ['activity', 'state_edits'],
   scope: 'chat',
-  schema: z.object({
-    entity: entityRef,
-    containerId: uuid.nullable(),
-    slot: shortText(80),
-    posture: shortText(80),
-    action,
-    attention: shortText(200),
-    holding: z.array(z.string().trim().min(1).max(80)).max(10),
-    status: z.enum(['present', 'away', 'asleep', 'unconscious']),
-  }),
-  apply(db, { seq, chatId, payload: p }) {
+  schema: activitySchema,
+  apply(db, { seq, chatId, payload }) {
+    // A part the player took back ("Undo this change") comes as null: the one before stays.
+    const p = payload as KeptActivity;
     db.run(
       `INSERT INTO activity (chat_id, entity, container_id, slot, posture, action, attention, holding, status, updated_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (chat_id, entity) DO UPDATE SET container_id = excluded.container_id, slot = excluded.slot,
-         posture = excluded.posture, action = excluded.action, attention = excluded.attention,
-         holding = excluded.holding, status = excluded.status, updated_seq = excluded.updated_seq`,
-      [chatId, p.entity, p.containerId, p.slot, p.posture, json(p.action), p.attention, json(p.holding), p.status, seq],
+       VALUES (?1, ?2, ?3, coalesce(?4, ''), coalesce(?5, ''), coalesce(?6, ?11), coalesce(?7, ''), ?8, ?9, ?10)
+       ON CONFLICT (chat_id, entity) DO UPDATE SET container_id = CASE WHEN ?4 IS NULL THEN activity.container_id ELSE excluded.container_id END,
+         slot = coalesce(?4, activity.slot), posture = coalesce(?5, activity.posture), action = coalesce(?6, activity.action),
+         attention = coalesce(?7, activity.attention), holding = excluded.holding, status = excluded.status, updated_seq = excluded.updated_seq`,
+      [chatId, p.entity, p.containerId, p.slot, p.posture, p.action === null ? null : json(p.action), p.attention, json(p.holding), p.status, seq, json(IDLE)],
     );
-    clearEditMarks(db, chatId, { type: 'activity', entity: p.entity });
+    const partly = ACTIVITY_PARTS.some((part) => p[PART_FIELD[part]] === null);
+    clearEditMarks(db, chatId, { type: 'activity', entity: p.entity }, partly ? ACTIVITY_PARTS.filter((part) => p[PART_FIELD[part]] !== null) : undefined);
+  },
+  changes(p): ValueChange[] {
+    const target = editKey({ type: 'activity', entity: p.entity });
+    return [
+      { target, field: 'slot', how: 'set', value: p.slot },
+      { target, field: 'posture', how: 'set', value: p.posture },
+      { target, field: 'doing', how: 'set', value: p.action.verb },
+      { target, field: 'attention', how: 'set', value: p.attention },
+    ];
+  },
+  without(p, undone): z.infer<typeof activitySchema> {
+    const target = editKey({ type: 'activity', entity: p.entity });
+    const kept: KeptActivity = { ...p };
+    for (const part of ACTIVITY_PARTS) if (undone.has(changeKey({ target, field: part }))) kept[PART_FIELD[part]] = null;
+    return kept as z.infer<typeof activitySchema>;
   },
 });
+
+/** The parts of an activity shown and undone apart, and the payload field each lives in. */
+const ACTIVITY_PARTS = ['slot', 'posture', 'doing', 'attention'] as const;
+const PART_FIELD = { slot: 'slot', posture: 'posture', doing: 'action', attention: 'attention' } as const;
+const IDLE = { verb: '', interruptible: true, requiredAttention: 'none', expectedMinutes: null };
+type KeptActivity = Omit<z.infer<typeof activitySchema>, 'slot' | 'posture' | 'action' | 'attention'> & {
+  slot: string | null;
+  posture: string | null;
+  action: z.infer<typeof action> | null;
+  attention: string | null;
+};
 
 export const sceneOpened = defineEvent({
   kind: 'scene_opened',

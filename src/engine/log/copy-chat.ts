@@ -1,5 +1,6 @@
 import type { Db } from '../db/port.ts';
-import { EVENT_DEFINITIONS } from '../events/registry.ts';
+import { definitionOf, EVENT_DEFINITIONS } from '../events/registry.ts';
+import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { idSql, type IdBlock } from '../ids.ts';
 import { chatTables, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
 import { rebuildChat, replayChat } from './rebuild.ts';
@@ -16,6 +17,14 @@ export const STRIPPED_IN_COPY: Record<string, string[]> = {
   turn_edited: ['analysisOf'],
   reply_continued: ['analysisOf'],
 };
+
+/**
+ * Marker kinds copied with their reference translated to the copy of the event they name: an
+ * "Undo this change" stays undone in the branch, even one made after the branch's turn (the copy
+ * takes the story as it is shown now, like the edits undone since). One whose event was not copied
+ * is left out.
+ */
+export const TRANSLATED_IN_COPY: Record<string, string> = { change_undone: 'event' };
 
 export interface ChatCopy {
   from: string;
@@ -48,7 +57,9 @@ export function copyChat(db: Db, copy: ChatCopy): number {
   const count = db.run(
     `INSERT INTO temp.chat_copy (old_seq, old_id)
      SELECT seq, id FROM events e
-     WHERE chat_id = ? AND id < ? AND ${VISIBLE('e')} AND kind NOT IN (SELECT value FROM json_each(?))
+     WHERE chat_id = ?1 AND ${VISIBLE('e')} AND kind NOT IN (SELECT value FROM json_each(?3))
+       AND (kind NOT IN (${translatedKinds}) AND id < ?2 OR kind IN (${translatedKinds}) AND EXISTS (
+         SELECT 1 FROM events t WHERE t.chat_id = e.chat_id AND t.id = ${translatedRef('e')} AND t.id < ?2 AND ${VISIBLE('t')}))
      ORDER BY id`,
     [copy.from, copy.before?.id ?? '~', JSON.stringify(SKIPPED_IN_COPY)],
   );
@@ -57,14 +68,20 @@ export function copyChat(db: Db, copy: ChatCopy): number {
   // The copies take seqs head+1.. and ids from a reserved block, both in the original's id order.
   const ids = copy.ids(count);
   const stripped = Object.entries(STRIPPED_IN_COPY).map(([kind, fields]) => `WHEN '${kind}' THEN json_remove(e.payload, ${fields.map((f) => `'$.${f}'`).join(', ')})`);
+  const translated = Object.entries(TRANSLATED_IN_COPY).map(([kind, field]) => `WHEN '${kind}' THEN json_set(e.payload, '$.${field}', ${idSql(ids.block, 'ref.n - 1', ids.tail)})`);
   db.run(
     `INSERT INTO events (seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id)
-     SELECT ?1 + c.n, ${idSql(ids.block, 'c.n - 1', ids.tail)}, ?2, e.ts, e.kind, ?3, CASE e.kind ${stripped.join(' ')} ELSE e.payload END,
+     SELECT ?1 + c.n, ${idSql(ids.block, 'c.n - 1', ids.tail)}, ?2, e.ts, e.kind, ?3, CASE e.kind ${[...stripped, ...translated].join(' ')} ELSE e.payload END,
        CASE WHEN cause.n IS NOT NULL THEN ${idSql(ids.block, 'cause.n - 1', ids.tail)} END, CASE WHEN c.n = 1 THEN ?4 END
      FROM temp.chat_copy c JOIN events e ON e.seq = c.old_seq LEFT JOIN temp.chat_copy cause ON cause.old_id = e.cause_id
+       LEFT JOIN temp.chat_copy ref ON ref.old_id = ${translatedRef('e')}
      ORDER BY c.n`,
     [head, copy.deviceId, copy.to, copy.commandId],
   );
+  // The copied markers mark the copies (their rows below are copied already marked).
+  for (const row of db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE seq > ? AND kind IN (${translatedKinds}) ORDER BY id`, [head])) {
+    definitionOf(row.kind)?.marks?.(db, fromRow(row));
+  }
 
   const journalReaches = copy.before === null || copy.before.seq >= journalHorizon(db, copy.from);
   if (!journalReaches) {
@@ -79,6 +96,9 @@ export function copyChat(db: Db, copy: ChatCopy): number {
   setJournalHorizon(db, copy.to, head + journaledFrom);
   return count;
 }
+
+const translatedKinds = Object.keys(TRANSLATED_IN_COPY).map((k) => `'${k}'`).join(', ');
+const translatedRef = (alias: string) => `CASE ${alias}.kind ${Object.entries(TRANSLATED_IN_COPY).map(([kind, field]) => `WHEN '${kind}' THEN json_extract(${alias}.payload, '$.${field}')`).join(' ')} END`;
 
 const isSeq = (column: string) => column === 'seq' || column.endsWith('_seq');
 /** The copy's seq for an original seq; one with no copy of its own (a marker's, as `chats.last_seq` can hold) names the copy of the latest event before it. */

@@ -5,7 +5,7 @@ import type { BackupEvent } from './backup-event.ts';
 import { project } from './project.ts';
 import { noteServerCopies, purgeCheck, purgedSoFar, removePurgedEvents } from './purges.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
-import { inheritFromCause } from './visibility.ts';
+import { forgetMarks, inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
 
 /** An event as it travels between devices: the backup's shape, no local seq, references by id. */
@@ -126,7 +126,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     const tailFrom = db.get<{ s: number | null }>('SELECT min(seq) AS s FROM events WHERE id > ?', [rows[0]!.id])?.s ?? null;
     const moved = tailFrom === null ? [] : db.all<SyncedEvent & { seq: number }>(`SELECT seq, ${COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`, [tailFrom]);
     if (moved.length > 0) {
-      db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(moved.map((m) => m.seq))]);
+      forgetMarks(db, 'SELECT value FROM json_each(?)', [JSON.stringify(moved.map((m) => m.seq))]);
       withoutLogGuards(db, () => db.run('DELETE FROM events WHERE seq >= ?', [tailFrom!]));
     }
     const written = [...moved.map(({ seq: _, ...event }) => event), ...rows].sort((x, y) => (x.id < y.id ? -1 : 1));

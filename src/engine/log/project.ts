@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import type { EventDefinition, LoggedEvent } from '../events/define.ts';
 import { journaled } from './journal.ts';
+import { applyProjection } from '../events/value-changes.ts';
 
 /**
  * Runs one event's projection, plus the bookkeeping every chat event shares, with its writes to
@@ -8,7 +9,7 @@ import { journaled } from './journal.ts';
  */
 export function project(db: Db, def: EventDefinition, event: LoggedEvent): void {
   journaled(db, event.seq, () => {
-    def.apply(db, event);
+    applyProjection(db, def, event);
     if (event.chatId) db.run('UPDATE chats SET last_seq = ? WHERE id = ?', [event.seq, event.chatId]);
   });
 }

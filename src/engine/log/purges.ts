@@ -1,3 +1,4 @@
+import { forgetMarks } from './visibility.ts';
 import type { Db } from '../db/port.ts';
 import type { BackupEvent } from './backup-event.ts';
 import { withoutLogGuards } from './row.ts';
@@ -100,7 +101,7 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   // A chat taken with its bot that no purge may name: its events arriving later from another device go too.
   db.run('INSERT INTO purged_chats (chat_id) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING', [JSON.stringify(hosted)]);
   // What they hid goes with them (a purged bot's reset and its undo are both among them).
-  db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE id IN (SELECT value FROM json_each(?)))', [list]);
+  forgetMarks(db, 'SELECT seq FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]);
   withoutLogGuards(db, () => db.run('DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]));
   for (const table of ['projection_journal', 'journal_horizon', 'stream_checkpoints']) {
     db.run(`DELETE FROM ${table} WHERE chat_id IN (SELECT value FROM json_each(?))`, [chats]);

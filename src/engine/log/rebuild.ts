@@ -4,8 +4,9 @@ import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
-import { inheritFromCause, VISIBLE } from './visibility.ts';
+import { forgetMarks, inheritFromCause, VISIBLE } from './visibility.ts';
 import { clearPendingSearch } from '../queries/search-index.ts';
+import { anyChangeUndone, applyProjection, eventsUndoneBy } from '../events/value-changes.ts';
 
 const BATCH = 2_000;
 /**
@@ -79,6 +80,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
     remark(db);
+    const undoneKnown = anyChangeUndone(db);
     const journalFrom = new Map<string, number>();
     for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT chat_id, count(*) AS events FROM events WHERE chat_id IS NOT NULL GROUP BY chat_id')) {
       const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
@@ -99,7 +101,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
         const def = definition(row.kind);
         // last_seq is settled once at the end, not moved event by event.
         journalAs(journaledAt(row));
-        def.apply(db, fromRow(row));
+        applyProjection(db, def, fromRow(row), undoneKnown);
       },
       '',
       (page) => {
@@ -142,7 +144,7 @@ export function settleLastSeq(db: Db, chatId?: string): void {
  * from another device), where a marker may now see a different log before it.
  */
 export function remarkChat(db: Db, chatId: string): void {
-  db.run('DELETE FROM visibility WHERE seq IN (SELECT seq FROM events WHERE chat_id = ?)', [chatId]);
+  forgetMarks(db, 'SELECT seq FROM events WHERE chat_id = ?', [chatId]);
   remark(db, chatId);
 }
 
@@ -235,7 +237,9 @@ export function replayChat(db: Db, chatId: string, fromSeq: number): number {
  * Brings projections back in line after visibility changed on `seqs`: each chat from its earliest
  * changed event on; the whole database when a global event changed.
  */
-export function rebuildAfterMarking(db: Db, seqs: readonly number[]): void {
+export function rebuildAfterMarking(db: Db, marked: readonly number[]): void {
+  // A change taken back by a marker whose own visibility changed comes back (or goes) with it.
+  const seqs = [...marked, ...eventsUndoneBy(db, marked)];
   const chats = db.all<{ chat_id: string | null; from_seq: number }>(
     'SELECT chat_id, min(seq) AS from_seq FROM events WHERE seq IN (SELECT value FROM json_each(?)) GROUP BY chat_id',
     [JSON.stringify(seqs)],
@@ -262,7 +266,7 @@ export function projectNewChat(db: Db, chatId: string, journalFrom: number, prog
     const replayed = replay(db, `${VISIBLE('e')} AND chat_id = ?`, [chatId], (row) => {
       const def = definition(row.kind);
       if (row.seq >= journalFrom) project(db, def, fromRow(row));
-      else def.apply(db, fromRow(row));
+      else applyProjection(db, def, fromRow(row));
       if (++projected % BATCH === 0) progress?.(projected);
     });
     settleLastSeq(db, chatId);

@@ -1,4 +1,4 @@
-import type { Db } from '../db/port.ts';
+import type { Db, SqlParam } from '../db/port.ts';
 
 /**
  * What regenerate, rewind and undo do to the log, as projected state: rows of `visibility` for
@@ -8,6 +8,15 @@ import type { Db } from '../db/port.ts';
 
 const seqOfId = (db: Db, id: string): number | undefined => db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ?', [id])?.seq;
 export const idOfSeq = (db: Db, seq: number): string | undefined => db.get<{ id: string }>('SELECT id FROM events WHERE seq = ?', [seq])?.id;
+
+/**
+ * Forgets what markers recorded about the events `seqsSql` selects: their visibility, the changes
+ * of theirs taken back, and those their own markers took back (a chat forgotten, a log re-marked).
+ */
+export function forgetMarks(db: Db, seqsSql: string, params: readonly SqlParam[]): void {
+  db.run(`DELETE FROM visibility WHERE seq IN (${seqsSql})`, params);
+  db.run(`DELETE FROM undone_changes WHERE seq IN (${seqsSql}) OR undone_by IN (${seqsSql})`, [...params, ...params]);
+}
 
 /** Whether an event is shown: neither superseded by a regenerate nor hidden by a rewind. */
 export const VISIBLE = (alias: string): string => `NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = ${alias}.seq)`;

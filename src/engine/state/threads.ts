@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEvent } from '../events/define.ts';
 import { fictionTime, requiredText, uuid } from '../events/fields.ts';
-import { defineTrackedValue } from './tracked-value.ts';
+import { defineTrackedValue, trackedKey } from './tracked-value.ts';
+import type { ValueChange } from '../events/define.ts';
 
 /** What a thread is: something said that the story owes an answer to. */
 export const THREAD_KINDS = ['promise', 'quest', 'secret', 'question'] as const;
@@ -22,6 +23,8 @@ export const threadOpened = defineEvent({
       [chatId, p.threadId, p.kind, p.text, seq, p.fictionTime],
     );
   },
+  changes: (p): ValueChange[] => [{ target: trackedKey('thread', p.threadId), field: 'status', how: 'create', value: 'open' }],
+  without: () => null,
 });
 
 /** A thread the story settled (a promise kept or broken, a question answered). */
@@ -33,6 +36,8 @@ export const threadResolved = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run("UPDATE threads SET status = 'resolved', resolved_seq = ?, resolved_fiction_time = ? WHERE chat_id = ? AND id = ?", [seq, p.fictionTime, chatId, p.threadId]);
   },
+  changes: (p): ValueChange[] => [{ target: trackedKey('thread', p.threadId), field: 'status', how: 'set', value: 'resolved' }],
+  without: () => null,
 });
 
 /**

@@ -41,6 +41,12 @@ export function defineTrackedValue<const T extends string, const Table extends s
   return value;
 }
 
+/**
+ * How `editKey` names one row of a tracked value: its target type, then its key's values in the
+ * order its target lists them. Here, so a tracked value's own events can name their rows.
+ */
+export const trackedKey = (type: string, ...keyValues: readonly unknown[]): string => [type, ...keyValues.map(String)].join(':');
+
 /** The edit target naming one row of a tracked value. */
 export type TargetOf<V> = V extends TrackedValue<infer T, string, infer K> ? { type: T } & { [P in keyof K]: z.output<K[P]> } : never;
 

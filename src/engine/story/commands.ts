@@ -9,6 +9,7 @@ import { command } from '../log/command.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError, EventValidationError } from '../log/errors.ts';
 import { currentValue, latestEdit } from '../queries/state-edits.ts';
+import { setAgainLater } from '../queries/value-history.ts';
 import type { EditTarget } from '../events/edit-marks.ts';
 import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
@@ -101,6 +102,31 @@ export const storyCalls = {
         if (!edit) throw new CommandRejectedError('There is no edit to undo in this chat.');
         appendEvents(ctx, stampFirst([{ kind: 'manual_edit_undone', chatId, payload: { edit: edit.id } }]));
       }, nothing);
+    },
+  }),
+
+  /**
+   * "Undo this change": one change of an earlier event taken back, without rewinding (issue 33,
+   * part 1). Answers what the player should be told: whether a later change set the value again, so
+   * that one still stands.
+   */
+  undoChange: defineCommand({
+    args: z.tuple([id, id, z.string().min(1).max(1_000)]),
+    rebuilds: true,
+    run(ctx, chatId: string, eventId: string, change: string): { laterValueStands: boolean } {
+      const { db } = ctx;
+      const row = db.get<{ seq: number; target: string; field: string; undone: number }>(
+        `SELECT v.seq, v.target, v.field, v.undone FROM value_changes v JOIN events e ON e.seq = v.seq
+         WHERE e.id = ? AND v.chat_id = ? AND (v.target || ':' || v.field || CASE WHEN v.part = '' THEN '' ELSE ':' || v.part END) = ?`,
+        [eventId, chatId, change],
+      );
+      const answer = () => ({ laterValueStands: row ? setAgainLater(db, chatId, row.target, row.field, row.seq) : false });
+      return command(ctx, ctx.commandId, (stampFirst) => {
+        if (!row) throw new CommandRejectedError('That change is no longer in the story.');
+        if (row.undone) throw new CommandRejectedError('That change was taken back already.');
+        appendEvents(ctx, stampFirst([{ kind: 'change_undone', chatId, payload: { event: eventId, change } }]));
+        return answer();
+      }, answer);
     },
   }),
 

@@ -136,7 +136,7 @@ export function ChatPage() {
         <Show when={drawerOpen() && chat.header()}>
           {(drawer) => (
             <div id="story-drawer" class="drawer-slot">
-              <StoryDrawer client={client} chatId={chatId()} drawer={drawer()} />
+              <StoryDrawer client={client} chatId={chatId()} drawer={drawer()} onGoToTurn={() => phone() && toggleDrawer()} />
             </div>
           )}
         </Show>

@@ -13,6 +13,8 @@ export function Editable<T>(props: {
   children: JSX.Element;
   kind?: 'text' | 'long' | 'score' | 'significance' | 'datetime';
   save: (value: T) => Promise<unknown>;
+  /** Shown after the edit button: a drawer value's menu ("Why?", "Undo this change"). */
+  actions?: JSX.Element;
 }) {
   const [draft, setDraft] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
@@ -95,6 +97,7 @@ export function Editable<T>(props: {
           <button type="button" class="small quiet edit-button" aria-label={`Edit ${props.label}`} title={`Edit ${props.label}`} onClick={open}>
             ✎
           </button>
+          {props.actions}
         </span>
       }
     >

@@ -2,6 +2,7 @@ import { createSignal, For, Show } from 'solid-js';
 import type { EditTarget } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
+import { ValueOrigin } from './value-origin.tsx';
 
 /** Feelings: how each feels about the other (affinity, trust, a summary) and what they know, all editable. */
 export function FeelingsSection(props: { d: DrawerScope }) {
@@ -32,6 +33,7 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                           value={Math.round(edge[field])}
                           edited={d.edited(target, field)}
                           save={d.edit(target, field)}
+                          actions={<ValueOrigin d={d} target={target} field={field} label={`${label.toLowerCase()} of ${d.name(edge.source)} toward ${d.name(edge.target)}`} />}
                         >
                           <span data-testid={field}>{Math.round(edge[field])}</span>
                         </Editable>
@@ -45,8 +47,7 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                     kind="long"
                     value={edge.summary}
                     edited={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
-                    save={d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
-                  >
+                    save={d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')} actions={<ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="summary" label={`how ${d.name(edge.source)} sees ${d.name(edge.target)}`} />}>
                     {edge.summary || <span class="muted">No summary yet.</span>}
                   </Editable>
                 </p>
@@ -68,9 +69,12 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                     )}
                   </For>
                 </ul>
-                <Show when={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')}>
-                  <span class="edited-mark">facts edited by you</span>
-                </Show>
+                <p class="small-text">
+                  <Show when={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')}>
+                    <span class="edited-mark">facts edited by you</span>
+                  </Show>
+                  <ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="knowledge" label={`what ${d.name(edge.source)} knows about ${d.name(edge.target)}`} />
+                </p>
                 <form
                   class="add-fact"
                   onSubmit={(event) => {

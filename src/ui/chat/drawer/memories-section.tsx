@@ -3,6 +3,7 @@ import { describeFictionTime, storyTimeAgo, type Memory } from '../../../engine/
 import { Editable } from '../editable.tsx';
 import { StoryText } from '../story-text.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
+import { ValueOrigin } from './value-origin.tsx';
 
 const SIGNIFICANCE = ['trivial', 'ordinary', 'notable', 'pivotal'];
 /** Memories hold in-character text only; nothing in them is an aside. */
@@ -34,8 +35,7 @@ export function MemoriesSection(props: { d: DrawerScope }) {
                     kind="significance"
                     value={memory.significance}
                     edited={d.edited({ type: 'memory', id: memory.id }, 'significance')}
-                    save={d.edit({ type: 'memory', id: memory.id }, 'significance')}
-                  >
+                    save={d.edit({ type: 'memory', id: memory.id }, 'significance')} actions={<ValueOrigin d={d} target={{ type: 'memory', id: memory.id }} field="significance" label="significance" />}>
                     <span class="significance" title={`Significance: ${SIGNIFICANCE[memory.significance]}`} aria-label={`Significance: ${SIGNIFICANCE[memory.significance]}`}>
                       {'●'.repeat(memory.significance)}
                       {'○'.repeat(3 - memory.significance)}
@@ -53,7 +53,7 @@ export function MemoriesSection(props: { d: DrawerScope }) {
                   </button>
                 </div>
                 <div class="memory-text">
-                  <Editable label="memory" kind="long" value={memory.summary} edited={d.edited({ type: 'memory', id: memory.id }, 'summary')} save={d.edit({ type: 'memory', id: memory.id }, 'summary')}>
+                  <Editable label="memory" kind="long" value={memory.summary} edited={d.edited({ type: 'memory', id: memory.id }, 'summary')} save={d.edit({ type: 'memory', id: memory.id }, 'summary')} actions={<ValueOrigin d={d} target={{ type: 'memory', id: memory.id }} label="memory" />}>
                     <StoryText text={memory.summary} ooc={OOC} />
                   </Editable>
                 </div>

@@ -3,6 +3,7 @@ import { Avatar } from '../../avatar.tsx';
 import { createLiveQuery } from '../../live-query.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
+import { ValueOrigin } from './value-origin.tsx';
 
 /** Who is doing what: each one present or away, their activity, posture and attention; a guest comes and goes. */
 export function PeopleSection(props: { d: DrawerScope }) {
@@ -82,15 +83,15 @@ export function PeopleSection(props: { d: DrawerScope }) {
                   </button>
                 </Show>
                 <div class="activity-fields small-text">
-                  <Editable label={`what ${d.name(a.entity)} is doing`} value={a.action.verb} edited={d.edited({ type: 'activity', entity: a.entity }, 'doing')} save={d.edit({ type: 'activity', entity: a.entity }, 'doing')}>
+                  <Editable label={`what ${d.name(a.entity)} is doing`} value={a.action.verb} edited={d.edited({ type: 'activity', entity: a.entity }, 'doing')} save={d.edit({ type: 'activity', entity: a.entity }, 'doing')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="doing" label={`what ${d.name(a.entity)} is doing`} />}>
                     <span class="muted">doing </span>
                     {a.action.verb || '—'}
                   </Editable>
-                  <Editable label={`${d.name(a.entity)}'s posture`} value={a.posture} edited={d.edited({ type: 'activity', entity: a.entity }, 'posture')} save={d.edit({ type: 'activity', entity: a.entity }, 'posture')}>
+                  <Editable label={`${d.name(a.entity)}'s posture`} value={a.posture} edited={d.edited({ type: 'activity', entity: a.entity }, 'posture')} save={d.edit({ type: 'activity', entity: a.entity }, 'posture')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="posture" label={`${d.name(a.entity)}'s posture`} />}>
                     <span class="muted">posture </span>
                     {a.posture || '—'}
                   </Editable>
-                  <Editable label={`${d.name(a.entity)}'s attention`} value={a.attention} edited={d.edited({ type: 'activity', entity: a.entity }, 'attention')} save={d.edit({ type: 'activity', entity: a.entity }, 'attention')}>
+                  <Editable label={`${d.name(a.entity)}'s attention`} value={a.attention} edited={d.edited({ type: 'activity', entity: a.entity }, 'attention')} save={d.edit({ type: 'activity', entity: a.entity }, 'attention')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="attention" label={`${d.name(a.entity)}'s attention`} />}>
                     <span class="muted">attending to </span>
                     {a.attention || '—'}
                   </Editable>

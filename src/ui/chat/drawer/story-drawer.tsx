@@ -19,8 +19,8 @@ import { WhenAndWhere } from './when-and-where.tsx';
  * The chat's living state, as the engine holds it: clock, scene and place, who is doing what, how
  * each feels about the other and what they know, and the host's memories with their pins.
  */
-export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: ChatState }) {
-  const d = createDrawerScope(props.client, () => props.chatId, () => props.drawer);
+export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: ChatState; onGoToTurn?: () => void }) {
+  const d = createDrawerScope(props.client, () => props.chatId, () => props.drawer, () => props.onGoToTurn?.());
   const { act, busy, error } = d;
   const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
   return (

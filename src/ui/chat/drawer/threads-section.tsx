@@ -2,6 +2,7 @@ import { createSignal, For, Show } from 'solid-js';
 import { describeFictionTime, storyTimeAgo, THREAD_KINDS, type Thread } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
+import { ValueOrigin } from './value-origin.tsx';
 
 const KIND_NAMES: Record<Thread['kind'], string> = { promise: 'Promise', quest: 'Quest', secret: 'Secret', question: 'Question' };
 
@@ -22,7 +23,7 @@ export function ThreadsSection(props: { d: DrawerScope }) {
         {KIND_NAMES[thread.kind]} · <span title={describeFictionTime(thread.openedFictionTime)}>{storyTimeAgo(thread.openedFictionTime, d.drawer().fictionTime)}</span>
       </span>
       <div>
-        <Editable label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} value={thread.text} edited={d.edited({ type: 'thread', id: thread.id }, 'text')} save={d.edit({ type: 'thread', id: thread.id }, 'text')}>
+        <Editable label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} value={thread.text} edited={d.edited({ type: 'thread', id: thread.id }, 'text')} save={d.edit({ type: 'thread', id: thread.id }, 'text')} actions={<ValueOrigin d={d} target={{ type: 'thread', id: thread.id }} label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} />}>
           {thread.text}
         </Editable>
       </div>

@@ -3,6 +3,7 @@ import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../../../engin
 import { SkipAhead } from './skip-ahead.tsx';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
+import { ValueOrigin } from './value-origin.tsx';
 
 /** When and where: the clock (set by hand, or skipped ahead), the weather, where the story is heading, the place, the scene and its end. */
 export function WhenAndWhere(props: { d: DrawerScope }) {
@@ -12,18 +13,18 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
     <section aria-labelledby="drawer-clock">
       <h2 id="drawer-clock">When and where</h2>
       <p data-testid="drawer-time">
-        <Editable label="time" kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')}>
+        <Editable label="time" kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="fictionTime" label="time" />}>
           {describeFictionTime(d.drawer().fictionTime)}
         </Editable>
       </p>
       <p class="small-text">
-        <Editable label="weather" value={d.drawer().weather} edited={d.edited({ type: 'chat_state' }, 'weather')} save={d.edit({ type: 'chat_state' }, 'weather')}>
+        <Editable label="weather" value={d.drawer().weather} edited={d.edited({ type: 'chat_state' }, 'weather')} save={d.edit({ type: 'chat_state' }, 'weather')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="weather" label="weather" />}>
           <span class="muted">Weather: </span>
           {d.drawer().weather || '—'}
         </Editable>
       </p>
       <p class="small-text">
-        <Editable label="where the story is heading" kind="long" value={d.drawer().narrativeAnchor} edited={d.edited({ type: 'chat_state' }, 'narrativeAnchor')} save={d.edit({ type: 'chat_state' }, 'narrativeAnchor')}>
+        <Editable label="where the story is heading" kind="long" value={d.drawer().narrativeAnchor} edited={d.edited({ type: 'chat_state' }, 'narrativeAnchor')} save={d.edit({ type: 'chat_state' }, 'narrativeAnchor')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="narrativeAnchor" label="where the story is heading" />}>
           <span class="muted">Heading: </span>
           {d.drawer().narrativeAnchor || '—'}
         </Editable>
@@ -33,10 +34,10 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
         <Show when={d.drawer().place} fallback={<span class="muted">No place set.</span>}>
           {(place) => (
             <>
-              <Editable label="place name" value={place().name} edited={d.edited({ type: 'container', id: place().id }, 'name')} save={d.edit({ type: 'container', id: place().id }, 'name')}>
+              <Editable label="place name" value={place().name} edited={d.edited({ type: 'container', id: place().id }, 'name')} save={d.edit({ type: 'container', id: place().id }, 'name')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="name" label="place name" />}>
                 <strong>{place().name}</strong>
               </Editable>{' '}
-              <Editable label="kind of place" value={place().type} edited={d.edited({ type: 'container', id: place().id }, 'type')} save={d.edit({ type: 'container', id: place().id }, 'type')}>
+              <Editable label="kind of place" value={place().type} edited={d.edited({ type: 'container', id: place().id }, 'type')} save={d.edit({ type: 'container', id: place().id }, 'type')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="type" label="kind of place" />}>
                 <span class="muted">({place().type})</span>
               </Editable>
             </>

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineQuery, id } from '../call.ts';
+import type { Db } from '../db/port.ts';
+import { changeKey } from '../events/define.ts';
+import { editKey, type EditTarget } from '../events/edit-marks.ts';
+
+/** Who made a change: the story (a reply's analysis), the player (the drawer, Skip ahead), or the opening scene. */
+export type ChangedBy = 'story' | 'player' | 'opening';
+
+/** One change to a drawer value, as "Why?" lists it. */
+export interface ValueChangeEntry {
+  /** The event that made it, and the change's name within it: what "Undo this change" sends. */
+  eventId: string;
+  change: string;
+  field: string;
+  /** For one item of a list (a fact): which. */
+  part: string;
+  how: 'delta' | 'set' | 'add' | 'create';
+  value: unknown;
+  by: ChangedBy;
+  /** The story's line it came from (a reply), or the last line before the player made it: `?turn=<seq>` opens the story there. */
+  turnSeq: number | null;
+  /** That line's number in the story (from 1), for the link's words. */
+  turnNumber: number | null;
+  /** When it was made, on the computer's clock. */
+  ts: number;
+  /** Taken back by "Undo this change". */
+  undone: boolean;
+  /** A change the player can take back: one still in force. */
+  undoable: boolean;
+}
+
+const targetArg = z.custom<EditTarget>((v) => typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string');
+
+/**
+ * Every change to one value (a field of a target), or to every field of it, newest first: where it
+ * came from (the turn, the story or the player) and whether it was taken back. At most 100.
+ */
+export function valueHistory(db: Db, chatId: string, target: EditTarget, field?: string): ValueChangeEntry[] {
+  const rows = db.all<{
+    id: string;
+    kind: string;
+    cause: string | null;
+    cause_turn: string | null;
+    ts: number;
+    seq: number;
+    target: string;
+    field: string;
+    part: string;
+    how: ValueChangeEntry['how'];
+    value: string | null;
+    undone: number;
+  }>(
+    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(c.payload, '$.turnId') AS cause_turn, e.ts, v.seq, v.target, v.field, v.part, v.how, v.value, v.undone
+     FROM value_changes v JOIN events e ON e.seq = v.seq LEFT JOIN events c ON c.id = e.cause_id
+     WHERE v.chat_id = ?1 AND v.target = ?2 AND (?3 IS NULL OR v.field = ?3)
+     ORDER BY v.seq DESC, v.part LIMIT 100`,
+    [chatId, editKey(target), field ?? null],
+  );
+  const firstTurn = db.get<{ seq: number | null }>('SELECT min(seq) AS seq FROM transcript WHERE chat_id = ?', [chatId])?.seq ?? null;
+  return rows.map((row) => {
+    const turn = row.cause_turn
+      ? db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_id = ?', [chatId, row.cause_turn])
+      : db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId, row.seq]);
+    const by: ChangedBy = row.cause ? 'story' : row.kind !== 'manual_edit' && (firstTurn === null || row.seq < firstTurn) ? 'opening' : 'player';
+    const turnNumber = turn ? db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ? AND seq <= ? AND hidden = 0', [chatId, turn.seq])!.n : null;
+    return {
+      eventId: row.id,
+      change: changeKey({ target: row.target, field: row.field, part: row.part || undefined }),
+      field: row.field,
+      part: row.part,
+      how: row.how,
+      value: row.value === null ? null : (JSON.parse(row.value) as unknown),
+      by,
+      turnSeq: turn?.seq ?? null,
+      turnNumber,
+      ts: row.ts,
+      undone: row.undone === 1,
+      undoable: row.undone === 0,
+    };
+  });
+}
+
+/**
+ * Whether a later change in force set the value again after the one at `seq`: then taking that one
+ * back leaves the later value standing, and the player is told so.
+ */
+export function setAgainLater(db: Db, chatId: string, target: string, field: string, seq: number): boolean {
+  return (
+    db.get(
+      `SELECT 1 AS x FROM value_changes WHERE chat_id = ? AND target = ? AND field = ? AND seq > ? AND undone = 0 AND how IN ('set', 'create') LIMIT 1`,
+      [chatId, target, field, seq],
+    ) !== undefined
+  );
+}
+
+export const valueHistoryCalls = {
+  valueHistory: defineQuery({
+    args: z.tuple([id, targetArg, z.string().max(40).optional()]),
+    reads: ['value_changes', 'undone_changes', 'transcript'],
+    run: ({ db }, chatId: string, target: EditTarget, field?: string) => valueHistory(db, chatId, target, field),
+  }),
+};

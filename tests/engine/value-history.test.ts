@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { scriptedLlm } from '../support/scripted-llm.ts';
+import { openStory } from '../support/story.ts';
+import { canonicalProjections, dumpProjections } from '../support/dump.ts';
+
+const count = await loadTokenCounter();
+type Story = Awaited<ReturnType<typeof openStory>>;
+
+/** One exchange, analysed with this answer. */
+async function exchange({ engine, chat }: Story, line: string, analysis: Record<string, unknown>) {
+  const turn = engine.turns.beginTurn(chat, line);
+  engine.turns.finishTurn(turn, { text: 'Mira looks at Ada for a long moment.', usage: null, truncated: false, reason: null, error: null });
+  const feelings = Object.fromEntries(Object.entries((analysis.feelings ?? {}) as Record<string, object>).map(([pair, f]) => [pair, { affinityDelta: 0, trustDelta: 0, newFacts: [], ...f }]));
+  const answer = JSON.stringify({ minutesPassed: 5, significance: 1, sceneEnd: 'none', newPlace: '', ...analysis, feelings });
+  const llm = scriptedLlm(answer, answer);
+  for (let job = engine.analysis.pending(chat)[0]; job; job = engine.analysis.pending(chat)[0]) await engine.analysis.run(llm.client, job, count);
+}
+
+const edge = (story: Story) => ({ type: 'edge' as const, source: story.bot, target: 'you' });
+const feeling = (story: Story) => story.engine.chatState(story.chat)!.edges.find((e) => e.source === story.bot && e.target === 'you')!;
+
+/** Rebuilding the whole database from the log gives what appending left, row for row. */
+function expectRebuildAgrees({ engine, db }: Story) {
+  const incremental = canonicalProjections(db);
+  engine.rebuild();
+  expect(canonicalProjections(db)).toEqual(incremental);
+}
+
+describe('where a value came from ("Why?")', () => {
+  it('lists each change newest first: the turn it came from, whether the story or the player made it, and what it did', async () => {
+    const story = await openStory();
+    const { engine, chat } = story;
+    await exchange(story, '"I brought you bread."', { feelings: { 'Mira -> Ada': { affinityDelta: 5, newFacts: ['Ada bakes her own bread.'] } } });
+    await exchange(story, '"And I fixed your boat."', { feelings: { 'Mira -> Ada': { affinityDelta: 10 } } });
+    engine.editState(chat, edge(story), 'trust', 80);
+
+    const affinity = engine.valueHistory(chat, edge(story), 'affinity');
+    expect(affinity.map((c) => [c.how, c.value, c.by])).toEqual([
+      ['delta', 10, 'story'],
+      ['delta', 5, 'story'],
+    ]);
+    // Each names the reply it came from: the story opens there (?turn=<seq>).
+    const replies = engine.transcript(chat).turns.filter((t) => t.role === 'assistant');
+    expect(affinity.map((c) => c.turnSeq)).toEqual([replies.at(-1)!.seq, replies.at(-2)!.seq]);
+    expect(affinity[0]!.turnNumber).toBe(engine.transcript(chat).turns.length);
+
+    const trust = engine.valueHistory(chat, edge(story), 'trust');
+    expect(trust[0]).toMatchObject({ how: 'set', value: 80, by: 'player', turnSeq: replies.at(-1)!.seq });
+    expect(engine.valueHistory(chat, edge(story), 'knowledge')).toMatchObject([{ how: 'add', value: 'Ada bakes her own bread.', by: 'story' }]);
+    // The kickoff's place and the clock say they came from the opening scene.
+    expect(engine.valueHistory(chat, { type: 'activity', entity: story.bot }, 'slot').at(-1)).toMatchObject({ by: 'opening' });
+  });
+});
+
+describe('"Undo this change"', () => {
+  it('takes one delta out while the changes after it stay, and leaves the other parts of the same answer', async () => {
+    const story = await openStory();
+    const { engine, chat } = story;
+    await exchange(story, '"I brought you bread."', {
+      feelings: { 'Mira -> Ada': { affinityDelta: 5, trustDelta: 4, newFacts: ['Ada bakes her own bread.', 'Ada lives by the quay.'] } },
+    });
+    await exchange(story, '"And I fixed your boat."', { feelings: { 'Mira -> Ada': { affinityDelta: 10 } } });
+    expect(feeling(story)).toMatchObject({ affinity: 65, trust: 54 });
+
+    const first = engine.valueHistory(chat, edge(story), 'affinity').at(-1)!;
+    expect(engine.undoChange(chat, first.eventId, first.change)).toEqual({ laterValueStands: false });
+    // +5 is gone, +10 stays; the same answer's trust and facts are untouched.
+    expect(feeling(story)).toMatchObject({ affinity: 60, trust: 54, knowledge: ['Ada bakes her own bread.', 'Ada lives by the quay.'] });
+    expect(engine.valueHistory(chat, edge(story), 'affinity').map((c) => c.undone)).toEqual([false, true]);
+
+    // One fact of two taken back alone.
+    const fact = engine.valueHistory(chat, edge(story), 'knowledge').find((c) => c.value === 'Ada lives by the quay.')!;
+    engine.undoChange(chat, fact.eventId, fact.change);
+    expect(feeling(story).knowledge).toEqual(['Ada bakes her own bread.']);
+
+    expect(() => engine.undoChange(chat, first.eventId, first.change)).toThrow(/taken back already/);
+    expect(() => engine.undoChange(chat, first.eventId, 'edge:nobody:you:affinity')).toThrow(/no longer in the story/);
+    expectRebuildAgrees(story);
+  });
+
+  it('returns a set value to the one before, unless a later change set it again: then that one stands and the player is told so', async () => {
+    const story = await openStory();
+    const { engine, chat } = story;
+    const opening = engine.chatState(chat)!.fictionTime;
+    await exchange(story, '"Let us wait."', { minutesPassed: 40 });
+    const afterWait = engine.chatState(chat)!.fictionTime;
+    expect(afterWait).not.toBe(opening);
+    engine.editState(chat, { type: 'chat_state' }, 'fictionTime', '1890-05-02T09:00:00');
+
+    const [edit, step] = engine.valueHistory(chat, { type: 'chat_state' }, 'fictionTime');
+    expect(edit).toMatchObject({ by: 'player', how: 'set', value: '1890-05-02T09:00:00' });
+    expect(step).toMatchObject({ by: 'story', how: 'set', value: afterWait });
+    // The story's step taken back: the player's later time stands, and the answer says so.
+    expect(engine.undoChange(chat, step!.eventId, step!.change)).toEqual({ laterValueStands: true });
+    expect(engine.chatState(chat)!.fictionTime).toBe('1890-05-02T09:00:00');
+    // The player's own edit taken back: the clock falls back past the undone step to the opening's time.
+    expect(engine.undoChange(chat, edit!.eventId, edit!.change)).toEqual({ laterValueStands: false });
+    expect(engine.chatState(chat)!.fictionTime).toBe(opening);
+    expectRebuildAgrees(story);
+  });
+
+  it('follows rewind (and its undo) and a branch, like every event', async () => {
+    const story = await openStory();
+    const { engine, chat, db } = story;
+    await exchange(story, '"Bread."', { feelings: { 'Mira -> Ada': { affinityDelta: 5 } } });
+    const beforeUndo = engine.transcript(chat).turns.at(-1)!;
+    await exchange(story, '"Boat."', { feelings: { 'Mira -> Ada': { affinityDelta: 10 } } });
+    const later = engine.valueHistory(chat, edge(story), 'affinity')[0]!;
+    const earlier = engine.valueHistory(chat, edge(story), 'affinity')[1]!;
+    engine.undoChange(chat, earlier.eventId, earlier.change);
+    expect(feeling(story).affinity).toBe(60);
+    const afterUndo = engine.transcript(chat).turns.at(-1)!;
+    await exchange(story, '"Sail?"', { feelings: { 'Mira -> Ada': { affinityDelta: 1 } } });
+    expect(feeling(story).affinity).toBe(61);
+
+    // Rewound to the last exchange: the undo (written before it) still holds.
+    engine.rewind(chat, engine.transcript(chat).turns.find((t) => t.seq > afterUndo.seq)!.seq);
+    expect(feeling(story).affinity).toBe(60);
+    engine.undoRewind(chat);
+    // Rewound to before the undo and the second exchange: the +5 is back, alone.
+    engine.rewind(chat, engine.transcript(chat).turns.find((t) => t.seq > beforeUndo.seq)!.seq);
+    expect(feeling(story).affinity).toBe(55);
+    expect(engine.valueHistory(chat, edge(story), 'affinity').map((c) => [c.value, c.undone])).toEqual([[5, false]]);
+    engine.undoRewind(chat);
+    expect(feeling(story).affinity).toBe(61);
+    expect(later.undone).toBe(false);
+    expectRebuildAgrees(story);
+
+    // A branch from the latest turn keeps the change taken back, and a rebuild of it agrees.
+    const branch = engine.branchChat(chat, engine.transcript(chat).turns.at(-1)!.seq);
+    const inBranch = engine.chatState(branch)!.edges.find((e) => e.source === story.bot && e.target === 'you')!;
+    expect(inBranch.affinity).toBe(61);
+    expect(engine.valueHistory(branch, edge(story), 'affinity').map((c) => c.undone)).toEqual([false, false, true]);
+    const before = dumpProjections(db);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(before);
+  });
+});
