@@ -202,6 +202,25 @@ CREATE TABLE images (
   size INTEGER NOT NULL                    -- bytes
 ) STRICT;
 
+CREATE TABLE items (
+  chat_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  holder TEXT NOT NULL DEFAULT '',
+  place TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL DEFAULT '',
+  gone INTEGER NOT NULL DEFAULT 0,
+  created_seq INTEGER NOT NULL,
+  updated_seq INTEGER NOT NULL,
+  PRIMARY KEY (chat_id, id)
+) STRICT;
+
+CREATE TRIGGER journal_items_delete AFTER DELETE ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
+
+CREATE TRIGGER journal_items_insert AFTER INSERT ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'items', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+
+CREATE TRIGGER journal_items_update AFTER UPDATE ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
+
 CREATE TABLE journal_horizon (
   chat_id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL

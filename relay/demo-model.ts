@@ -50,6 +50,7 @@ export function demoReply(request: CompletionRequest): string {
     const schema = schemaInPrompt(request.messages.map((m) => m.content).join('\n'));
     const proposal = schema ? instanceOf(schema, topicOf(lastUser)) : {};
     if (proposal && typeof proposal === 'object' && 'threads' in proposal) (proposal as { threads: unknown }).threads = demoThreads(lastUser);
+    if (proposal && typeof proposal === 'object' && 'items' in proposal) (proposal as { items: unknown }).items = demoItems(lastUser, system);
     const kickoff = /\nKickoff scene:\n([\s\S]*)$/.exec(lastUser)?.[1];
     return JSON.stringify(kickoff ? fitToKickoff(proposal, kickoff) : proposal);
   }
@@ -96,6 +97,26 @@ function demoThreads(classifierInput: string): { opened: { kind: string; text: s
       ? [{ kind: 'question', text: `What about ${topic}? It has not been answered yet.` }]
       : [];
   return { opened, resolved: [] };
+}
+
+/**
+ * The demo analysis's items: a thing the player's latest line takes, finds or holds becomes the
+ * player's; one it gives or hands over goes to the other person present (an item already listed
+ * changes hands instead of being noted twice). Nothing otherwise.
+ */
+function demoItems(classifierInput: string, system: string): { new: { name: string; holder: string; where: string; state: string }[]; changed: { item: string; holder: string }[] } {
+  const none = { new: [], changed: [] };
+  const said = /Latest turn:\n([^\n]*)/.exec(classifierInput)?.[1] ?? '';
+  const player = /^([^:]{1,80}):/.exec(said)?.[1]?.trim() ?? '';
+  const present = [...system.matchAll(/^- (.+?)(?: \(the user's character\))?$/gm)].map((m) => m[1]!.trim());
+  const other = present.find((name) => name !== player) ?? '';
+  const found = /\b(take|takes|took|pick up|picks up|picked up|find|finds|found|hold|holds|draw|draws|give|gives|gave|hand|hands|handed)\s+(?:you\s+|her\s+|him\s+|them\s+)?(?:the|a|an|my|your|his|her|this|that)\s+([a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2})/i.exec(said);
+  if (!found) return none;
+  const name = found[2]!.replace(/\s+\b(and|to|from|with|of|in|on|at|for)\b.*$/i, '').trim().toLowerCase();
+  const holder = /^(give|gives|gave|hand|hands|handed)$/i.test(found[1]!) ? other : player;
+  const listed = [...system.matchAll(/^(I\d+): (.+?) \(/gm)].find((m) => m[2]!.toLowerCase() === name);
+  if (listed) return { new: [], changed: [{ item: listed[1]!, holder }] };
+  return { new: [{ name, holder, where: 'in hand', state: '' }], changed: [] };
 }
 
 /** Impersonate on the demo model: the player's next line, in their voice, about what was last said. */

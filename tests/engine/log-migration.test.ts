@@ -23,7 +23,7 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
 };
 /**
  * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
- * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no items, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
@@ -38,7 +38,9 @@ const expected = {
     background: { shown: null, choice: 'host', host: null },
     lastSceneEnded: null,
     threads: [],
-    activities: (frozen.chatState as { activities: object[] }).activities.map((a) => ({ ...a, muted: false })),
+    items: [],
+    // What each held is in items now (the one truth of who has what): nothing here held anything.
+    activities: (frozen.chatState as { activities: Record<string, unknown>[] }).activities.map(({ holding: _held, ...a }) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
   },
   transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, speakerAvatar: null, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },

@@ -109,11 +109,12 @@ describe('chats, clock, places, scenes, activity', () => {
         posture: 'standing',
         action: { verb: 'plotting a course', interruptible: true, requiredAttention: 'medium', expectedMinutes: 30 },
         attention: 'the charts',
-        holding: ['compass'],
         status: 'present',
         muted: false,
       },
     ]);
+    // An older log's "holding" list folds into items: the one record of who has what.
+    expect(drawer.items).toEqual([{ id: `held:${bot}:compass`, name: 'compass', holder: bot, where: '', state: '' }]);
 
     engine.append([
       { kind: 'scene_closed', chatId: chat, payload: { sceneId: scene, significance: 2, reason: 'parting', fictionTime: '1890-05-01T22:00:00' } },

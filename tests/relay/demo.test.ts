@@ -75,4 +75,22 @@ describe('the built-in demo model (no key configured)', () => {
     expect(value.significance).toBeLessThanOrEqual(3);
     expect(value.facts.every((f: string) => typeof f === 'string' && f.length <= 80)).toBe(true);
   });
+  it('fills the analysis\'s items plausibly: what the player takes is theirs, what they give goes to the other, a listed one changes hands', async () => {
+    const schema = { type: 'object', properties: { items: { type: 'object', properties: { new: { type: 'array' }, changed: { type: 'array' } } } } };
+    const analyse = async (line: string, listed = '') => {
+      const reply = await relay.client().chat.completions.create({
+        model: 'NousResearch/Hermes-3-Llama-3.1-8B',
+        response_format: { type: 'json_object' },
+        messages: [
+          { role: 'system', content: `You keep the books.\nPresent:\n- Ada (the user's character)\n- Mira\n${listed}` },
+          { role: 'user', content: `Latest turn:\nAda: ${line}\n\nMira nods.\n\`\`\`json\n${JSON.stringify(schema)}\n\`\`\`` },
+        ],
+      });
+      return JSON.parse(reply.choices[0]!.message.content!).items;
+    };
+    expect(await analyse('*I pick up the old lantern and look around.*')).toEqual({ new: [{ name: 'old lantern', holder: 'Ada', where: 'in hand', state: '' }], changed: [] });
+    expect(await analyse('"Here," *I hand you the silver key.*')).toEqual({ new: [{ name: 'silver key', holder: 'Mira', where: 'in hand', state: '' }], changed: [] });
+    expect(await analyse('*I give her the silver key.*', 'Items:\nI1: silver key (Ada has it; in hand)')).toEqual({ new: [], changed: [{ item: 'I1', holder: 'Mira' }] });
+    expect(await analyse('"Nice weather."')).toEqual({ new: [], changed: [] });
+  });
 });

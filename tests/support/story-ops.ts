@@ -37,6 +37,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('memoryChange' as const), c: small, m: small, which: fc.nat(2), v: fc.nat(3) }),
   fc.record({ t: fc.constant('clock' as const), c: small, time: fc.constantFrom(...TIMES) }),
   fc.record({ t: fc.constant('thread' as const), c: small, kind: fc.constantFrom('quest', 'secret', 'question') }),
+  fc.record({ t: fc.constant('item' as const), c: small, k: small, move: fc.boolean(), gone: fc.boolean() }),
   weighted(3, fc.record({ t: fc.constant('userTurn' as const), c: small })),
   weighted(6, fc.record({ t: fc.constant('assistant' as const), c: small, finish: fc.boolean(), stop: fc.boolean(), analyse: fc.boolean() })),
   fc.record({ t: fc.constant('edit' as const), c: small, which: fc.nat(3) }),
@@ -215,6 +216,14 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
       case 'clock':
         drafts.push({ kind: 'clock_advanced', chatId, payload: { minutes: 30, fictionTime: o.time } });
         break;
+      case 'item': {
+        // Items: noted, then moved to another holder, changed in state or gone (by the analysis or the player alike).
+        const known = db.all<{ id: string }>('SELECT id FROM items WHERE chat_id = ? ORDER BY id', [chatId]);
+        const item = o.move ? pick(known, o.k) : undefined;
+        if (item) drafts.push({ kind: 'item_changed', chatId, payload: { itemId: item.id, holder: o.k % 2 ? 'you' : '', state: `state ${o.k}`, ...(o.gone ? { gone: true } : {}) } });
+        else drafts.push({ kind: 'item_noted', chatId, payload: { itemId: newId(), name: `item ${o.k}`, holder: o.k % 2 ? c.bot : '', where: `shelf ${o.c}`, state: '' } });
+        break;
+      }
       case 'userTurn':
         drafts.push(draft.userTurn(chatId, newId(), `turn ${o.c}`));
         break;

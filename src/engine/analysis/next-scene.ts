@@ -17,7 +17,6 @@ interface ActivityRow {
   posture: string;
   action: string;
   attention: string;
-  holding: string;
 }
 
 /**
@@ -47,7 +46,7 @@ export function nextScene(ctx: LogContext, cast: Cast, ending: SceneEnding): Eve
     containerId = ctx.newId();
     drafts.push({ kind: 'container_created', chatId, payload: { containerId, name: ending.newPlace, type: 'place', properties: {}, parentId: null } });
     for (const member of cast.present) {
-      const a = db.get<ActivityRow>('SELECT posture, action, attention, holding FROM activity WHERE chat_id = ? AND entity = ?', [chatId, member.ref]);
+      const a = db.get<ActivityRow>('SELECT posture, action, attention FROM activity WHERE chat_id = ? AND entity = ?', [chatId, member.ref]);
       drafts.push({
         kind: 'activity_change',
         chatId,
@@ -58,7 +57,8 @@ export function nextScene(ctx: LogContext, cast: Cast, ending: SceneEnding): Eve
           posture: a?.posture ?? 'standing',
           action: a ? (JSON.parse(a.action) as z.infer<typeof action>) : { verb: 'arriving', interruptible: true, requiredAttention: 'low', expectedMinutes: null },
           attention: a?.attention ?? '',
-          holding: a ? (JSON.parse(a.holding) as string[]) : [],
+          // Who holds what is kept in items now; moving place does not change it.
+          holding: [],
           status: 'present',
         },
       });

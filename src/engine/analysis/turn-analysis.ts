@@ -15,6 +15,7 @@ import { nextScene } from './next-scene.ts';
 import { idOfSeq } from '../log/visibility.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
+import { describeItem, ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -71,6 +72,17 @@ export function analysisSchema(pairKeys: readonly string[]) {
       .optional()
       // A malformed threads part is dropped alone: the clock, feelings and memories still apply.
       .catch(undefined),
+    items: z
+      .object({
+        new: z
+          .array(z.object({ name: z.string(), holder: z.string(), where: z.string(), state: z.string() }))
+          .describe('Objects that came into the story in this turn and matter to it (a key found, a letter handed over, a blade drawn): holder is the name of the present person who has it, or "" if nobody does; where and state in a few words; [] if none.'),
+        changed: z
+          .array(z.object({ item: z.string(), holder: z.string().optional(), where: z.string().optional(), state: z.string().optional(), gone: z.boolean().optional() }))
+          .describe('Items listed above (I1, I2…) that changed hands, moved, changed state, or left the story (gone: true) in this turn, with only what changed; [] if none.'),
+      })
+      .optional()
+      .catch(undefined),
   });
 }
 type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
@@ -85,6 +97,8 @@ export interface TurnAnalysis {
   edges: { source: EntityRef; target: EntityRef; affinityDelta: number; trustDelta: number; facts: string[] }[];
   /** Threads to open (new words only) and open ones (by id) to settle. */
   threads: { opened: { kind: ThreadKind; text: string }[]; resolved: string[] };
+  /** Items new to the story, and known ones (by id) that changed: only what changed. */
+  items: { noted: { name: string; holder: string; where: string; state: string }[]; changed: { itemId: string; holder?: string; where?: string; state?: string; gone?: boolean }[] };
 }
 
 export interface TurnToAnalyze {
@@ -100,6 +114,8 @@ export interface TurnToAnalyze {
   memoryText: string;
   /** The chat's open threads as the classifier is shown them, labelled T1, T2…, oldest first. */
   openThreads: { label: string; id: string; kind: ThreadKind; text: string }[];
+  /** The items still in the story as the classifier is shown them, labelled I1, I2…, most recently touched first. */
+  items: { label: string; id: string; name: string; holder: string; where: string; state: string }[];
 }
 
 interface TranscriptRow {
@@ -151,8 +167,19 @@ export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyz
         [chatId],
       )
       .map((t, i) => ({ label: `T${i + 1}`, ...t })),
+    items: db
+      .all<{ id: string; name: string; holder: string; place: string; state: string }>(
+        `SELECT id, name, holder, place, state FROM items WHERE chat_id = ? AND gone = 0 ORDER BY updated_seq DESC, id LIMIT ${MAX_ITEMS_SHOWN}`,
+        [chatId],
+      )
+      .map((item, i) => ({ label: `I${i + 1}`, id: item.id, name: item.name, holder: item.holder, where: item.place, state: item.state })),
   };
 }
+
+/** The classifier sees this many items at most (the most recently touched). */
+const MAX_ITEMS_SHOWN = 30;
+/** A turn brings this many new items at most. */
+const MAX_ITEMS_NOTED = 4;
 
 /** The classifier sees this many open threads at most (the oldest: they are the ones at risk of being forgotten). */
 const MAX_OPEN_THREADS_SHOWN = 20;
@@ -182,7 +209,9 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
     `Most turns change little: use 0 when nothing changed, 1 to 3 for ordinary moments, up to ${DELTA_LIMIT} only for dramatic ones. ` +
     `Facts are short, concrete and new (a name, a secret, a preference, a promise), never a retelling of the turn.\n` +
     `"threads": what this turn left the story owing (a promise, a quest, a secret, an unanswered question), and which open threads it settled.` +
-    (turn.openThreads.length ? `\nOpen threads:\n${turn.openThreads.map((t) => `${t.label} (${t.kind}): ${t.text}`).join('\n')}` : ' There are no open threads yet.');
+    (turn.openThreads.length ? `\nOpen threads:\n${turn.openThreads.map((t) => `${t.label} (${t.kind}): ${t.text}`).join('\n')}` : ' There are no open threads yet.') +
+    `\n"items": objects that matter to the story, who has them, where they are and their state.` +
+    (turn.items.length ? `\nItems:\n${turn.items.map((i) => `${i.label}: ${describeItem(i, cast.nameOf)}`).join('\n')}` : ' There are no items yet.');
   // Room left for the story once the instructions and the schema (added by classify) are counted.
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
@@ -244,6 +273,7 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
   const byLabel = new Map(turn.openThreads.map((t) => [t.label.toLowerCase(), t.id]));
   const resolved = [...new Set((raw.threads?.resolved ?? []).map((label) => byLabel.get(label.trim().toLowerCase())).filter((id): id is string => id !== undefined))];
   return {
+    items: normalizeItems(raw.items, turn),
     minutes: Math.round(clamp(raw.minutesPassed, 0, MAX_MINUTES)),
     significance: Math.round(clamp(raw.significance, 0, 3)),
     sceneEnd,
@@ -252,6 +282,42 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
     edges,
     threads: { opened, resolved },
   };
+}
+
+/** New items in new names only, each holder a present person by name (or nobody); changes by label, only what differs. */
+function normalizeItems(raw: RawAnalysis['items'], turn: TurnToAnalyze): TurnAnalysis['items'] {
+  const refOf = (name: string | undefined): string | undefined => {
+    if (name === undefined) return undefined;
+    const wanted = name.trim().toLowerCase();
+    if (!wanted || wanted === 'nobody' || wanted === 'none') return '';
+    return turn.cast.members.find((m) => m.name.toLowerCase() === wanted)?.ref;
+  };
+  const text = (value: string | undefined, max: number) => value?.replace(/\s+/g, ' ').trim().slice(0, max);
+  const known = new Set(turn.items.map((i) => `${i.holder}:${i.name.toLowerCase()}`));
+  const noted: TurnAnalysis['items']['noted'] = [];
+  for (const item of raw?.new ?? []) {
+    const name = text(item.name, ITEM_NAME);
+    const holder = refOf(item.holder) ?? '';
+    if (!name || known.has(`${holder}:${name.toLowerCase()}`) || noted.length === MAX_ITEMS_NOTED) continue;
+    known.add(`${holder}:${name.toLowerCase()}`);
+    noted.push({ name, holder, where: text(item.where, ITEM_TEXT) ?? '', state: text(item.state, ITEM_TEXT) ?? '' });
+  }
+  const byLabel = new Map(turn.items.map((i) => [i.label.toLowerCase(), i]));
+  const changed: TurnAnalysis['items']['changed'] = [];
+  for (const change of raw?.changed ?? []) {
+    const item = byLabel.get(change.item.trim().toLowerCase());
+    if (!item || changed.some((c) => c.itemId === item.id)) continue;
+    const next: TurnAnalysis['items']['changed'][number] = { itemId: item.id };
+    const holder = refOf(change.holder);
+    if (holder !== undefined && holder !== item.holder) next.holder = holder;
+    const where = text(change.where, ITEM_TEXT);
+    if (where !== undefined && where !== item.where) next.where = where;
+    const state = text(change.state, ITEM_TEXT);
+    if (state !== undefined && state !== item.state) next.state = state;
+    if (change.gone === true) next.gone = true;
+    if (Object.keys(next).length > 1) changed.push(next);
+  }
+  return { noted, changed };
 }
 
 /** A thread's words compared loosely: case, spaces and end punctuation aside. */
@@ -339,6 +405,8 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
     }
     for (const thread of analysis.threads.opened) drafts.push({ kind: 'thread_opened', chatId, payload: { threadId: ctx.newId(), kind: thread.kind, text: thread.text, fictionTime: time } });
     const stillOpen = new Set(turn.openThreads.map((t) => t.id));
+    for (const item of analysis.items.noted) drafts.push({ kind: 'item_noted', chatId, payload: { itemId: ctx.newId(), ...item } });
+    for (const change of analysis.items.changed) drafts.push({ kind: 'item_changed', chatId, payload: change });
     for (const threadId of analysis.threads.resolved) if (stillOpen.has(threadId)) drafts.push({ kind: 'thread_resolved', chatId, payload: { threadId, fictionTime: time } });
     if (analysis.sceneEnd !== 'none') {
       drafts.push(...nextScene(ctx, turn.cast, { reason: analysis.sceneEnd, significance: analysis.significance, fictionTime: time, newPlace: analysis.newPlace }));

@@ -24,7 +24,7 @@ function activityDraft(chatId: string, entity: string, containerId: string, a: K
       posture: a.posture,
       action: { verb: a.verb, interruptible: a.interruptible, requiredAttention: a.requiredAttention, expectedMinutes: a.expectedMinutes },
       attention: a.attention,
-      holding: a.holding,
+      holding: [],
       status: 'present',
     },
   };
@@ -62,6 +62,10 @@ export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'>, k: Kickoff)
     { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
   ];
   if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
+  // What each of you holds at the start: items, the one record of who has what.
+  for (const [holder, held] of [['you', k.you.holding], [bot.id, k.bot.holding]] as const) {
+    for (const name of held) drafts.push({ kind: 'item_noted', chatId, payload: { itemId: ctx.newId(), name: name.slice(0, 80), holder, where: 'in hand', state: '' } });
+  }
   return { chatId, sceneId, drafts };
 }
 

@@ -11,6 +11,7 @@ import { defineQuery, id } from '../call.ts';
 import { TRACKED_TABLES } from '../state/tracked-values.ts';
 import type { ReplyOrder } from '../turn/reply-order.ts';
 import type { Thread } from '../state/threads.ts';
+import type { Item } from '../state/items.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -30,7 +31,6 @@ export interface Activity {
   posture: string;
   action: { verb: string; interruptible: boolean; requiredAttention: string; expectedMinutes: number | null };
   attention: string;
-  holding: string[];
   status: string;
   /** Kept present but silent: never given the turn unless the player asks ("Let <name> speak"). */
   muted: boolean;
@@ -74,6 +74,8 @@ export interface ChatState {
   edges: Edge[];
   /** The story's threads: open ones first (oldest first), then the settled, newest first. */
   threads: Thread[];
+  /** What each carries or owns and what lies about, still in the story: by holder (you first), then as they came. */
+  items: Item[];
   /** Display names of everyone in the chat, by ref ('you' or a bot id). */
   names: Record<string, string>;
   /** The host bot's memories of this chat: pinned first, then newest. */
@@ -131,7 +133,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
 
   const activities = db
     .all<Record<string, string | null>>(
-      `SELECT entity, container_id, slot, posture, action, attention, holding, status, muted
+      `SELECT entity, container_id, slot, posture, action, attention, status, muted
        FROM activity WHERE chat_id = ? ORDER BY entity = 'you' DESC, entity`,
       [chatId],
     )
@@ -143,7 +145,6 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
         posture: r.posture!,
         action: JSON.parse(r.action!) as Activity['action'],
         attention: r.attention!,
-        holding: JSON.parse(r.holding!) as string[],
         status: r.status!,
         muted: Number(r.muted) === 1,
       }),
@@ -241,6 +242,12 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
         [chatId],
       )
       .map((r) => ({ id: r.id, kind: r.kind, text: r.text, status: r.status, openedFictionTime: r.opened_fiction_time })),
+    items: db
+      .all<{ id: string; name: string; holder: string; place: string; state: string }>(
+        `SELECT id, name, holder, place, state FROM items WHERE chat_id = ? AND gone = 0 ORDER BY holder = '' , holder <> 'you', holder, created_seq, id`,
+        [chatId],
+      )
+      .map((r) => ({ id: r.id, name: r.name, holder: r.holder, where: r.place, state: r.state })),
     names: Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name])),
     memories,
     edited: editedValues(db, chatId),

@@ -14,6 +14,7 @@ import type { EditTarget } from '../events/edit-marks.ts';
 import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
+import { ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
 
 const nothing = () => undefined;
 
@@ -262,6 +263,35 @@ export const storyCalls = {
           return threadId;
         },
         (first) => (first.payload as { threadId: string }).threadId,
+      );
+    },
+  }),
+
+  /**
+   * The player adds an item in the drawer ("Add an item"): its name, who has it (you, a bot of the
+   * chat, or nobody) and where it is. Answers its id.
+   */
+  addItem: defineCommand({
+    args: z.tuple([id, z.string().max(2_000), z.string().max(100), z.string().max(2_000)]),
+    run(ctx, chatId: string, name: string, holder: string, where: string): string {
+      const { db } = ctx;
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          const cast = castOf(db, chatId);
+          if (!cast) throw new CommandRejectedError('That chat does not exist.');
+          const words = name.replace(/\s+/g, ' ').trim();
+          if (!words) throw new CommandRejectedError('Name the item.');
+          if (words.length > ITEM_NAME) throw new CommandRejectedError(`Keep an item’s name to ${ITEM_NAME} characters.`);
+          if (holder !== '' && !cast.members.some((m) => m.ref === holder)) throw new CommandRejectedError('Whoever holds it must be in this chat, or nobody.');
+          const place = where.replace(/\s+/g, ' ').trim();
+          if (place.length > ITEM_TEXT) throw new CommandRejectedError(`Keep where it is to ${ITEM_TEXT} characters.`);
+          const itemId = ctx.newId();
+          appendEvents(ctx, stampFirst([{ kind: 'item_noted', chatId, payload: { itemId, name: words, holder, where: place, state: '' } }]));
+          return itemId;
+        },
+        (first) => (first.payload as { itemId: string }).itemId,
       );
     },
   }),

@@ -7,6 +7,7 @@ import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
 import type { Settings } from '../settings/settings.ts';
 import { inCharacterText } from './parse.ts';
+import { describeItem } from '../state/items.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
 import { reportOf, type PromptReport } from './prompt-report.ts';
@@ -104,7 +105,10 @@ export function narratorPrompt(
     ? `Place: ${drawer.place.name} (${drawer.place.type})${Object.keys(drawer.place.properties).length ? `; ${Object.entries(drawer.place.properties).map(([k, v]) => `${k}: ${v}`).join(', ')}` : ''}.`
     : '';
   const doing = drawer.activities
-    .map((a) => `${nameOf(a.entity)}: ${[a.posture, a.action.verb, a.slot].filter(Boolean).join(', ')}${a.holding.length ? `, holding ${a.holding.join(' and ')}` : ''}.`)
+    .map((a) => {
+      const held = drawer.items.filter((i) => i.holder === a.entity).map((i) => i.name);
+      return `${nameOf(a.entity)}: ${[a.posture, a.action.verb, a.slot].filter(Boolean).join(', ')}${held.length ? `, with ${held.join(' and ')}` : ''}.`;
+    })
     .join('\n');
   system(
     'must',
@@ -141,6 +145,13 @@ export function narratorPrompt(
           .join('\n')}`
       : '',
     7,
+  );
+  // The things that matter, who has them and in what state: a key handed over stays handed over.
+  system(
+    'should',
+    'items',
+    drawer.items.length ? `Things in the story (who has them, where, their state):\n${drawer.items.slice(0, 30).map((i) => `- ${describeItem(i, nameOf)}`).join('\n')}` : '',
+    6,
   );
   // After a reset of the host, the story before it stays readable but is no longer told.
   const resetSeq = page.resetSeq ?? 0;

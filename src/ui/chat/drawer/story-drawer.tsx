@@ -9,6 +9,7 @@ import { createDrawerScope } from './drawer-scope.ts';
 import { ExportSection } from './export-section.tsx';
 import { FeelingsSection } from './feelings-section.tsx';
 import { InviteSection } from './invite-section.tsx';
+import { ItemsSection } from './items-section.tsx';
 import { LoreSection } from './lore-section.tsx';
 import { MemoriesSection } from './memories-section.tsx';
 import { PeopleSection } from './people-section.tsx';
@@ -75,6 +76,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
       </details>
       <WhenAndWhere d={d} />
       <ThreadsSection d={d} />
+      <ItemsSection d={d} />
       <PeopleSection d={d} />
       <InviteSection d={d} />
       <LoreSection d={d} />

@@ -7,8 +7,10 @@ import type { DrawerScope } from './drawer-scope.ts';
 const BY = { story: 'the story', player: 'you', opening: 'the opening scene' } as const;
 
 /** What a change did, in a few words: "+5", "set to “tavern”", "added “Ada cannot swim.”". */
-export function changeWords(entry: Pick<ValueChangeEntry, 'how' | 'value' | 'field'>): string {
+export function changeWords(entry: Pick<ValueChangeEntry, 'how' | 'value' | 'field'>, nameOf: (ref: string) => string): string {
   const value = entry.value;
+  if (entry.field === 'holder') return `now with ${value ? nameOf(String(value)) : 'nobody'}`;
+  if (entry.field === 'gone') return value ? 'gone from the story' : 'back in the story';
   const shown = (v: unknown) => {
     if (typeof v === 'number') return String(Math.round(v * 100) / 100);
     if (Array.isArray(v)) return v.length ? v.map((x) => `“${String(x)}”`).join(', ') : 'nothing';
@@ -77,7 +79,7 @@ export function ValueOrigin(props: { d: DrawerScope; target: EditTarget; field?:
               <For each={entries()}>
                 {(entry) => (
                   <li data-testid="why-entry" classList={{ undone: entry.undone }}>
-                    <span class="why-what">{changeWords(entry)}</span>{' '}
+                    <span class="why-what">{changeWords(entry, d.name)}</span>{' '}
                     <span class="muted small-text">
                       by {BY[entry.by]}
                       <Show when={entry.turnNumber}>
