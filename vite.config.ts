@@ -49,5 +49,17 @@ export default defineConfig({
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   // Source maps only when asked for (SOURCE_MAPS=1 npm run build): the relay serves whatever is built.
-  build: { target: 'es2022', sourcemap: withSourceMaps },
+  build: {
+    target: 'es2022',
+    sourcemap: withSourceMaps,
+    rolldownOptions: {
+      output: {
+        // zod decides whether it may compile its parsers when a schema is made, and the CSP refuses
+        // eval: zod-without-eval must run before any schema exists. In one chunk with zod it runs as
+        // soon as zod does, whichever chunk first makes a schema (a shared one made state/fields.ts's
+        // schemas before the main chunk's body had switched it off).
+        codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|zod-without-eval/ }] },
+      },
+    },
+  },
 });

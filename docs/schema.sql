@@ -43,7 +43,7 @@ CREATE TABLE bots (
   created_seq INTEGER NOT NULL,
   updated_seq INTEGER NOT NULL,
   reset_seq INTEGER                        -- last bot_reset
-, deleted_ts INTEGER, pronouns TEXT NOT NULL DEFAULT '', avatar TEXT, greetings TEXT NOT NULL DEFAULT '[]', background TEXT) STRICT;
+, deleted_ts INTEGER, pronouns TEXT NOT NULL DEFAULT '', avatar TEXT, greetings TEXT NOT NULL DEFAULT '[]', background TEXT, tracked_fields TEXT NOT NULL DEFAULT '[]') STRICT;
 
 CREATE TABLE chat_lorebooks (
   chat_id TEXT NOT NULL,
@@ -192,6 +192,43 @@ WHEN OLD.kind = 'purged'
 BEGIN
   SELECT RAISE(ABORT, 'events are never deleted: a rewind or an undo is a new event, and only a logged purge removes data');
 END;
+
+CREATE TABLE field_defs (
+  chat_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  about TEXT NOT NULL DEFAULT '',
+  type TEXT NOT NULL,
+  per TEXT NOT NULL,
+  min REAL,
+  max REAL,
+  choices TEXT NOT NULL DEFAULT '[]',
+  removed INTEGER NOT NULL DEFAULT 0,
+  defined_seq INTEGER NOT NULL,
+  PRIMARY KEY (chat_id, id)
+) STRICT;
+
+CREATE TRIGGER journal_field_defs_delete AFTER DELETE ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
+
+CREATE TRIGGER journal_field_defs_insert AFTER INSERT ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'field_defs', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+
+CREATE TRIGGER journal_field_defs_update AFTER UPDATE ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
+
+CREATE TABLE field_values (
+  chat_id TEXT NOT NULL,
+  id TEXT NOT NULL, -- field_id:owner
+  field_id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  value TEXT NOT NULL,
+  set_seq INTEGER NOT NULL,
+  PRIMARY KEY (chat_id, id)
+) STRICT;
+
+CREATE TRIGGER journal_field_values_delete AFTER DELETE ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
+
+CREATE TRIGGER journal_field_values_insert AFTER INSERT ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'field_values', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+
+CREATE TRIGGER journal_field_values_update AFTER UPDATE ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
 
 CREATE TABLE images (
   hash TEXT PRIMARY KEY,                   -- hex SHA-256 of the bytes

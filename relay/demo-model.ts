@@ -51,6 +51,7 @@ export function demoReply(request: CompletionRequest): string {
     const proposal = schema ? instanceOf(schema, topicOf(lastUser)) : {};
     if (proposal && typeof proposal === 'object' && 'threads' in proposal) (proposal as { threads: unknown }).threads = demoThreads(lastUser);
     if (proposal && typeof proposal === 'object' && 'items' in proposal) (proposal as { items: unknown }).items = demoItems(lastUser, system);
+    if (proposal && typeof proposal === 'object' && 'fields' in proposal) (proposal as { fields: unknown }).fields = demoFields(system);
     const kickoff = /\nKickoff scene:\n([\s\S]*)$/.exec(lastUser)?.[1];
     return JSON.stringify(kickoff ? fitToKickoff(proposal, kickoff) : proposal);
   }
@@ -117,6 +118,29 @@ function demoItems(classifierInput: string, system: string): { new: { name: stri
   const listed = [...system.matchAll(/^(I\d+): (.+?) \(/gm)].find((m) => m[2]!.toLowerCase() === name);
   if (listed) return { new: [], changed: [{ item: listed[1]!, holder }] };
   return { new: [{ name, holder, where: 'in hand', state: '' }], changed: [] };
+}
+
+/**
+ * The demo analysis's fields of the player's own: a number not yet set starts mid-range, then
+ * creeps up a little each turn (hunger grows, tension rises); a choice starts at its first; words
+ * start plainly. Each as the prompt lists it: `"Hunger (Ada)" (number 0–100): … Now: 40`.
+ */
+function demoFields(system: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const m of system.matchAll(/^"([^"\n]{1,120})" \(([^)\n]*)\)[^\n]*Now: ([^\n]*)$/gm)) {
+    const [, label, kind, now] = m as unknown as [string, string, string, string];
+    const unset = now === 'not set';
+    const range = /^number (-?[\d.]+)–(-?[\d.]+)$/.exec(kind);
+    if (range) {
+      const [low, high] = [Number(range[1]), Number(range[2])];
+      fields[label] = unset ? Math.round((low + high) / 2) : Math.min(high, Number(now) + Math.max(1, Math.round((high - low) / 20)));
+    } else if (kind.startsWith('one of: ')) {
+      if (unset) fields[label] = kind.slice('one of: '.length).split(', ')[0];
+    } else if (kind === 'text' && unset) {
+      fields[label] = /outfit|cloth|wear|dress/i.test(label) ? 'plain travelling clothes' : /injur|wound|hurt/i.test(label) ? 'none so far' : 'as the scene has it';
+    }
+  }
+  return fields;
 }
 
 /** Impersonate on the demo model: the player's next line, in their voice, about what was last said. */

@@ -17,6 +17,8 @@ export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
 export type { Recap } from './queries/recap.ts';
 export type { ValueChangeEntry } from './queries/value-history.ts';
+export type { FieldDef, FieldValue, TrackedField } from './state/fields.ts';
+export { fieldKind, fieldText, FIELD_TYPES } from './state/fields.ts';
 export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind/commands.ts';

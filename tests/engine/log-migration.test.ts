@@ -23,7 +23,7 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
 };
 /**
  * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
- * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no items, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no items, no fields of the player's own, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
@@ -39,6 +39,7 @@ const expected = {
     lastSceneEnded: null,
     threads: [],
     items: [],
+    fields: [],
     // What each held is in items now (the one truth of who has what): nothing here held anything.
     activities: (frozen.chatState as { activities: Record<string, unknown>[] }).activities.map(({ holding: _held, ...a }) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),

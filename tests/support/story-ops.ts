@@ -38,6 +38,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('clock' as const), c: small, time: fc.constantFrom(...TIMES) }),
   fc.record({ t: fc.constant('thread' as const), c: small, kind: fc.constantFrom('quest', 'secret', 'question') }),
   fc.record({ t: fc.constant('item' as const), c: small, k: small, move: fc.boolean(), gone: fc.boolean() }),
+  fc.record({ t: fc.constant('field' as const), c: small, k: small, define: fc.boolean(), refuse: fc.boolean() }),
   weighted(3, fc.record({ t: fc.constant('userTurn' as const), c: small })),
   weighted(6, fc.record({ t: fc.constant('assistant' as const), c: small, finish: fc.boolean(), stop: fc.boolean(), analyse: fc.boolean() })),
   fc.record({ t: fc.constant('edit' as const), c: small, which: fc.nat(3) }),
@@ -222,6 +223,19 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         const item = o.move ? pick(known, o.k) : undefined;
         if (item) drafts.push({ kind: 'item_changed', chatId, payload: { itemId: item.id, holder: o.k % 2 ? 'you' : '', state: `state ${o.k}`, ...(o.gone ? { gone: true } : {}) } });
         else drafts.push({ kind: 'item_noted', chatId, payload: { itemId: newId(), name: `item ${o.k}`, holder: o.k % 2 ? c.bot : '', where: `shelf ${o.c}`, state: '' } });
+        break;
+      }
+      case 'field': {
+        // Fields of the player's own: defined (or taken out), then set for a character or refused with a reason.
+        const defined = db.all<{ id: string; per: string }>('SELECT id, per FROM field_defs WHERE chat_id = ? ORDER BY id', [chatId]);
+        const field = o.define ? undefined : pick(defined, o.k);
+        if (!field) {
+          if (o.refuse && defined.length) drafts.push({ kind: 'field_removed', chatId, payload: { fieldId: defined[0]!.id } });
+          else drafts.push({ kind: 'field_defined', chatId, payload: { field: { id: newId(), name: `Field ${o.k}`, about: '', type: 'number', per: o.k % 2 ? 'chat' : 'character', min: 0, max: 10 } } });
+        } else {
+          const owner = field.per === 'chat' ? '' : o.k % 2 ? 'you' : c.bot;
+          drafts.push(o.refuse ? { kind: 'field_refused', chatId, payload: { fieldId: field.id, owner, value: '99', reason: 'out of range' } } : { kind: 'field_set', chatId, payload: { fieldId: field.id, owner, value: o.k } });
+        }
         break;
       }
       case 'userTurn':

@@ -16,6 +16,7 @@ import { idOfSeq } from '../log/visibility.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 import { describeItem, ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
+import { chatFields, checkFieldValue, fieldKind, type FieldDef, type FieldValue } from '../state/fields.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -83,6 +84,11 @@ export function analysisSchema(pairKeys: readonly string[]) {
       })
       .optional()
       .catch(undefined),
+    fields: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .catch(undefined)
+      .describe('The player\'s own fields listed above that this turn changed, by their label, each with its new value of the type shown; {} if none changed.'),
   });
 }
 type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
@@ -97,6 +103,8 @@ export interface TurnAnalysis {
   edges: { source: EntityRef; target: EntityRef; affinityDelta: number; trustDelta: number; facts: string[] }[];
   /** Threads to open (new words only) and open ones (by id) to settle. */
   threads: { opened: { kind: ThreadKind; text: string }[]; resolved: string[] };
+  /** The player's own fields the turn set (checked against their fields), and values their fields refused, with why. */
+  fields: { set: { fieldId: string; owner: string; value: FieldValue }[]; refused: { fieldId: string; owner: string; value: string; reason: string }[] };
   /** Items new to the story, and known ones (by id) that changed: only what changed. */
   items: { noted: { name: string; holder: string; where: string; state: string }[]; changed: { itemId: string; holder?: string; where?: string; state?: string; gone?: boolean }[] };
 }
@@ -114,6 +122,8 @@ export interface TurnToAnalyze {
   memoryText: string;
   /** The chat's open threads as the classifier is shown them, labelled T1, T2…, oldest first. */
   openThreads: { label: string; id: string; kind: ThreadKind; text: string }[];
+  /** The player's own fields as the classifier is shown them: one label per field and owner ("Hunger (Ada)", "Tension"). */
+  fields: { label: string; fieldId: string; owner: string; def: FieldDef; current: FieldValue | undefined }[];
   /** The items still in the story as the classifier is shown them, labelled I1, I2…, most recently touched first. */
   items: { label: string; id: string; name: string; holder: string; where: string; state: string }[];
 }
@@ -167,6 +177,11 @@ export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyz
         [chatId],
       )
       .map((t, i) => ({ label: `T${i + 1}`, ...t })),
+    fields: chatFields(db, chatId).flatMap(({ def, values }) =>
+      def.per === 'chat'
+        ? [{ label: def.name, fieldId: def.id, owner: '', def, current: values[''] }]
+        : cast.present.map((m) => ({ label: `${def.name} (${m.name})`, fieldId: def.id, owner: m.ref, def, current: values[m.ref] })),
+    ),
     items: db
       .all<{ id: string; name: string; holder: string; place: string; state: string }>(
         `SELECT id, name, holder, place, state FROM items WHERE chat_id = ? AND gone = 0 ORDER BY updated_seq DESC, id LIMIT ${MAX_ITEMS_SHOWN}`,
@@ -211,7 +226,12 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
     `"threads": what this turn left the story owing (a promise, a quest, a secret, an unanswered question), and which open threads it settled.` +
     (turn.openThreads.length ? `\nOpen threads:\n${turn.openThreads.map((t) => `${t.label} (${t.kind}): ${t.text}`).join('\n')}` : ' There are no open threads yet.') +
     `\n"items": objects that matter to the story, who has them, where they are and their state.` +
-    (turn.items.length ? `\nItems:\n${turn.items.map((i) => `${i.label}: ${describeItem(i, cast.nameOf)}`).join('\n')}` : ' There are no items yet.');
+    (turn.items.length ? `\nItems:\n${turn.items.map((i) => `${i.label}: ${describeItem(i, cast.nameOf)}`).join('\n')}` : ' There are no items yet.') +
+    (turn.fields.length
+      ? `\n"fields": the player's own fields to keep. Answer only those this turn changed, by label, with a value of the type shown.\n${turn.fields
+          .map((f) => `"${f.label}" (${fieldKind(f.def)})${f.def.about ? `: ${f.def.about}` : ''}. Now: ${f.current === undefined ? 'not set' : JSON.stringify(f.current)}`)
+          .join('\n')}`
+      : '');
   // Room left for the story once the instructions and the schema (added by classify) are counted.
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
@@ -273,6 +293,7 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
   const byLabel = new Map(turn.openThreads.map((t) => [t.label.toLowerCase(), t.id]));
   const resolved = [...new Set((raw.threads?.resolved ?? []).map((label) => byLabel.get(label.trim().toLowerCase())).filter((id): id is string => id !== undefined))];
   return {
+    fields: normalizeFields(raw.fields, turn),
     items: normalizeItems(raw.items, turn),
     minutes: Math.round(clamp(raw.minutesPassed, 0, MAX_MINUTES)),
     significance: Math.round(clamp(raw.significance, 0, 3)),
@@ -282,6 +303,20 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
     edges,
     threads: { opened, resolved },
   };
+}
+
+/** Each labelled field's value checked against its field: kept when it changes the value, refused with the field's reason when it breaks it. */
+function normalizeFields(raw: Record<string, unknown> | undefined, turn: TurnToAnalyze): TurnAnalysis['fields'] {
+  const byLabel = new Map(turn.fields.map((f) => [f.label.toLowerCase(), f]));
+  const out: TurnAnalysis['fields'] = { set: [], refused: [] };
+  for (const [label, value] of Object.entries(raw ?? {})) {
+    const field = byLabel.get(label.trim().toLowerCase());
+    if (!field || value === null || value === undefined) continue;
+    const checked = checkFieldValue(field.def, value);
+    if (!checked.ok) out.refused.push({ fieldId: field.fieldId, owner: field.owner, value: (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 300), reason: checked.reason.slice(0, 300) });
+    else if (JSON.stringify(checked.value) !== JSON.stringify(field.current)) out.set.push({ fieldId: field.fieldId, owner: field.owner, value: checked.value });
+  }
+  return out;
 }
 
 /** New items in new names only, each holder a present person by name (or nobody); changes by label, only what differs. */
@@ -405,6 +440,8 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
     }
     for (const thread of analysis.threads.opened) drafts.push({ kind: 'thread_opened', chatId, payload: { threadId: ctx.newId(), kind: thread.kind, text: thread.text, fictionTime: time } });
     const stillOpen = new Set(turn.openThreads.map((t) => t.id));
+    for (const set of analysis.fields.set) drafts.push({ kind: 'field_set', chatId, payload: set });
+    for (const refused of analysis.fields.refused) drafts.push({ kind: 'field_refused', chatId, payload: refused });
     for (const item of analysis.items.noted) drafts.push({ kind: 'item_noted', chatId, payload: { itemId: ctx.newId(), ...item } });
     for (const change of analysis.items.changed) drafts.push({ kind: 'item_changed', chatId, payload: change });
     for (const threadId of analysis.threads.resolved) if (stillOpen.has(threadId)) drafts.push({ kind: 'thread_resolved', chatId, payload: { threadId, fictionTime: time } });

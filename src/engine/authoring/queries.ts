@@ -1,3 +1,4 @@
+import type { FieldDef } from '../state/fields.ts';
 import type { Db } from '../db/port.ts';
 import { DEFAULT_PERSONA_SQL, listPersonas, personaOf } from './personas.ts';
 import { z } from 'zod';
@@ -24,6 +25,8 @@ export interface Bot {
   greetings: string[];
   /** The picture behind the story in its chats, by hash, or null. */
   background: string | null;
+  /** The fields of the player's own its chats start with. */
+  trackedFields: FieldDef[];
 }
 
 export interface You {
@@ -49,6 +52,7 @@ interface BotRow {
   avatar: string | null;
   greetings: string;
   background: string | null;
+  tracked_fields: string;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -67,9 +71,10 @@ const toBot = (r: BotRow): Bot => ({
   avatar: r.avatar,
   greetings: JSON.parse(r.greetings) as string[],
   background: r.background,
+  trackedFields: JSON.parse(r.tracked_fields) as FieldDef[],
 });
 
-const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings, background';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings, background, tracked_fields';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);

@@ -1,4 +1,5 @@
-import { bookOf, parseCardJson } from './card-json.ts';
+import type { FieldDef } from '../state/fields.ts';
+import { bookOf, CARD_EXTENSION, parseCardJson } from './card-json.ts';
 import { loreEntry, LOGICS, type LoreEntry } from '../lore/activation.ts';
 import { botFromCard } from './card-to-bot.ts';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ export interface ExportedBot {
   kickoff: string;
   greetings: string[];
   voiceSamples: string[];
+  trackedFields?: FieldDef[];
 }
 
 /** Fields only V3 has: left out of the V2 copy written beside it for older apps. */
@@ -66,6 +68,12 @@ export function cardForExport(
   }
   if (!before || JSON.stringify(bot.voiceSamples) !== JSON.stringify(before.voiceSamples)) {
     data.mes_example = bot.voiceSamples.length ? `<START>\n${bot.voiceSamples.map((line) => `{{char}}: ${line}`).join('\n')}` : '';
+  }
+  // The fields its chats track go in this app's own extension, beside whatever else the card's extensions hold.
+  if (JSON.stringify(bot.trackedFields ?? []) !== JSON.stringify(before?.trackedFields ?? [])) {
+    const extensions = typeof data.extensions === 'object' && data.extensions !== null ? (data.extensions as Record<string, unknown>) : {};
+    const ours = typeof extensions[CARD_EXTENSION] === 'object' && extensions[CARD_EXTENSION] !== null ? (extensions[CARD_EXTENSION] as Record<string, unknown>) : {};
+    data.extensions = { ...extensions, [CARD_EXTENSION]: { ...ours, tracked_fields: bot.trackedFields ?? [] } };
   }
   if (loreEdits.length && typeof data.character_book === 'object' && data.character_book !== null) {
     data.character_book = withLoreEdits(data.character_book as Record<string, unknown>, loreEdits);

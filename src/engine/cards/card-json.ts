@@ -1,5 +1,9 @@
 import { fromBase64 } from '../base64.ts';
 import { CardError, jsonTooDeep, MAX_JSON_DEPTH } from './errors.ts';
+import { fieldDef, type FieldDef } from '../state/fields.ts';
+
+/** The key of this app's own data in a card's `extensions`. */
+export const CARD_EXTENSION = 'roleplay_engine';
 
 /** One lorebook entry as the card holds it, keyed by its position (ids in the wild repeat or are missing). */
 export interface CardBookEntry {
@@ -32,6 +36,8 @@ export interface CardData {
   tags: string[];
   characterVersion: string;
   book: { name: string; entries: CardBookEntry[] } | null;
+  /** The fields of the player's own its chats start with: this app's extension (`extensions.roleplay_engine.tracked_fields`); malformed ones are left out. */
+  trackedFields: FieldDef[];
 }
 
 export interface ParsedCard {
@@ -115,10 +121,22 @@ export function parseCardJson(json: string): ParsedCard {
     tags: list(d.tags),
     characterVersion: text(d.character_version),
     book: bookOf(d.character_book),
+    trackedFields: trackedFieldsOf(d.extensions),
   };
   if (!data.name) warnings.push('The card has no name: give the character one before saving.');
   const kind = spec ?? 'chara_card_v1';
   return { spec: kind, data, original, warnings };
+}
+
+/** The app's own extension on a card: the fields its chats track, each checked as the event checks it. */
+function trackedFieldsOf(extensions: unknown): FieldDef[] {
+  const ours = typeof extensions === 'object' && extensions !== null ? (extensions as Record<string, unknown>)[CARD_EXTENSION] : undefined;
+  const fields = typeof ours === 'object' && ours !== null ? (ours as Record<string, unknown>).tracked_fields : undefined;
+  if (!Array.isArray(fields)) return [];
+  return fields.slice(0, 20).flatMap((f) => {
+    const checked = fieldDef.safeParse(f);
+    return checked.success ? [checked.data] : [];
+  });
 }
 
 /** Base64 as cards carry it in the wild: wrapped lines, the URL-safe alphabet, padding left off. */

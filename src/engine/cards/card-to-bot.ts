@@ -5,7 +5,7 @@ import type { CardData } from './card-json.ts';
 const LONG = 20_000;
 
 /** A card's fields as a bot's, ready for the authoring schema; `greetings` are the opening's versions. */
-export type CardBot = Pick<Bot, 'name' | 'persona' | 'voiceSamples' | 'traits' | 'backstory' | 'initialRelationship' | 'kickoff' | 'greetings'> & {
+export type CardBot = Pick<Bot, 'name' | 'persona' | 'voiceSamples' | 'traits' | 'backstory' | 'initialRelationship' | 'kickoff' | 'greetings' | 'trackedFields'> & {
   /** What did not fit and was cut, for the preview. */
   cut: string[];
 };
@@ -49,6 +49,7 @@ export function botFromCard(card: CardData): CardBot {
     initialRelationship: '',
     kickoff: fit('The scenario', card.scenario.trim() || card.firstMessage.trim()),
     greetings: greetings.slice(0, 20).map((g, i) => fit(`Greeting ${i + 1}`, g)),
+    trackedFields: card.trackedFields,
     cut,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldDef } from '../state/fields.ts';
 import type { Db } from '../db/port.ts';
 import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
@@ -76,6 +77,8 @@ export const botFields = z.object({
   backstory: longText,
   initialRelationship: shortText(2_000),
   kickoff: longText,
+  /** The fields of the player's own its chats start with (issue 33, part 4); they go with its card. Optional, as above. */
+  trackedFields: z.array(fieldDef).max(20).optional(),
 });
 
 /** A bot created or edited: every edit is a whole new version of the authored fields. */
@@ -87,10 +90,10 @@ export const botAuthored = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
-         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings, background)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings, background, tracked_fields)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, avatar = excluded.avatar,
-         background = excluded.background,
+         background = excluded.background, tracked_fields = excluded.tracked_fields,
          greetings = excluded.greetings, persona = excluded.persona,
          voice_samples = excluded.voice_samples, traits = excluded.traits, backstory = excluded.backstory,
          initial_relationship = excluded.initial_relationship, kickoff = excluded.kickoff,
@@ -110,6 +113,7 @@ export const botAuthored = defineEvent({
         p.avatar ?? null,
         json(p.greetings ?? []),
         p.background ?? null,
+        json(p.trackedFields ?? []),
       ],
     );
   },

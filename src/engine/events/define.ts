@@ -71,8 +71,8 @@ export interface ValueChange {
   target: string;
   field: string;
   part?: string;
-  /** delta: added to what was there; set: replaced it; add: one more in a list; create: it began here. */
-  how: 'delta' | 'set' | 'add' | 'create';
+  /** delta: added to what was there; set: replaced it; add: one more in a list; create: it began here; refused: the story offered a value its field did not take. */
+  how: 'delta' | 'set' | 'add' | 'create' | 'refused';
   value: unknown;
 }
 

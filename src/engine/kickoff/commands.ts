@@ -35,7 +35,7 @@ function activityDraft(chatId: string, entity: string, containerId: string, a: K
  * doing, the opening scene and the bot's first feelings toward you. Shared by a kickoff and an
  * imported chat.
  */
-export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'>, k: Kickoff): { chatId: string; sceneId: string; drafts: EventDraft[] } {
+export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'> & Partial<Pick<Bot, 'trackedFields'>>, k: Kickoff): { chatId: string; sceneId: string; drafts: EventDraft[] } {
   const chatId = ctx.newId();
   const placeId = ctx.newId();
   const sceneId = ctx.newId();
@@ -62,6 +62,8 @@ export function newChatDrafts(ctx: LogContext, bot: Pick<Bot, 'id'>, k: Kickoff)
     { kind: 'edge_update', chatId, payload: { source: bot.id, target: 'you', affinityDelta: 0, trustDelta: 0, facts: k.edge.facts, lastInteraction: k.fictionTime } },
   ];
   if (k.edge.summary) drafts.push({ kind: 'edge_summary_rewritten', chatId, payload: { source: bot.id, target: 'you', summary: k.edge.summary } });
+  // The fields of the player's own the bot keeps: every chat with it starts tracking them.
+  for (const field of bot.trackedFields ?? []) drafts.push({ kind: 'field_defined', chatId, payload: { field } });
   // What each of you holds at the start: items, the one record of who has what.
   for (const [holder, held] of [['you', k.you.holding], [bot.id, k.bot.holding]] as const) {
     for (const name of held) drafts.push({ kind: 'item_noted', chatId, payload: { itemId: ctx.newId(), name: name.slice(0, 80), holder, where: 'in hand', state: '' } });

@@ -5,6 +5,8 @@ import { readSettings } from '../settings/settings.ts';
 import { closingMarker } from '../turn/parse.ts';
 import { z } from 'zod';
 import { defineQuery, id } from '../call.ts';
+import { chatFields } from '../state/fields.ts';
+import { castOf } from '../analysis/cast.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -50,7 +52,14 @@ export function chatAsSillyTavern(db: Db, chatId: string): string {
   const you = personaOf(db, chatId)?.name ?? 'You';
   const created = new Date(chat.created);
   const stamp = `${created.getUTCFullYear()}-${created.getUTCMonth() + 1}-${created.getUTCDate()}@${String(created.getUTCHours()).padStart(2, '0')}h${String(created.getUTCMinutes()).padStart(2, '0')}m${String(created.getUTCSeconds()).padStart(2, '0')}s`;
-  const lines = [JSON.stringify({ user_name: you, character_name: chat.bot ?? 'Character', create_date: stamp, chat_metadata: {} })];
+  // The player's own fields and where they stand go with the chat, in this app's part of the metadata
+  // (values by the name of whose they are; '' is the chat's own).
+  const fields = chatFields(db, chatId);
+  const names = Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name]));
+  const metadata = fields.length
+    ? { roleplay_engine: { tracked_fields: fields.map(({ def, values }) => ({ ...def, values: Object.fromEntries(Object.entries(values).map(([owner, value]) => [owner ? (names[owner] ?? owner) : '', value])) })) } }
+    : {};
+  const lines = [JSON.stringify({ user_name: you, character_name: chat.bot ?? 'Character', create_date: stamp, chat_metadata: metadata })];
   for (const row of storyRows(db, chatId)) {
     const message: Record<string, unknown> = {
       name: row.name ?? 'Someone',

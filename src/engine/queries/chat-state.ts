@@ -12,6 +12,7 @@ import { TRACKED_TABLES } from '../state/tracked-values.ts';
 import type { ReplyOrder } from '../turn/reply-order.ts';
 import type { Thread } from '../state/threads.ts';
 import type { Item } from '../state/items.ts';
+import { chatFields, type TrackedField } from '../state/fields.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -76,6 +77,8 @@ export interface ChatState {
   threads: Thread[];
   /** What each carries or owns and what lies about, still in the story: by holder (you first), then as they came. */
   items: Item[];
+  /** The player's own fields, in the order they were added, with their values by owner. */
+  fields: TrackedField[];
   /** Display names of everyone in the chat, by ref ('you' or a bot id). */
   names: Record<string, string>;
   /** The host bot's memories of this chat: pinned first, then newest. */
@@ -248,6 +251,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
         [chatId],
       )
       .map((r) => ({ id: r.id, name: r.name, holder: r.holder, where: r.place, state: r.state })),
+    fields: chatFields(db, chatId),
     names: Object.fromEntries((castOf(db, chatId)?.members ?? []).map((m) => [m.ref, m.name])),
     memories,
     edited: editedValues(db, chatId),

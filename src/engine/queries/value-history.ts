@@ -15,7 +15,7 @@ export interface ValueChangeEntry {
   field: string;
   /** For one item of a list (a fact): which. */
   part: string;
-  how: 'delta' | 'set' | 'add' | 'create';
+  how: 'delta' | 'set' | 'add' | 'create' | 'refused';
   value: unknown;
   by: ChangedBy;
   /** The story's line it came from (a reply), or the last line before the player made it: `?turn=<seq>` opens the story there. */
@@ -76,7 +76,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
       turnNumber,
       ts: row.ts,
       undone: row.undone === 1,
-      undoable: row.undone === 0,
+      undoable: row.undone === 0 && row.how !== 'refused',
     };
   });
 }

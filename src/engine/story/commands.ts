@@ -15,6 +15,8 @@ import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 import { ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
+import { chatFields, checkFieldValue, fieldDef } from '../state/fields.ts';
+import { getBot } from '../authoring/queries.ts';
 
 const nothing = () => undefined;
 
@@ -293,6 +295,82 @@ export const storyCalls = {
         },
         (first) => (first.payload as { itemId: string }).itemId,
       );
+    },
+  }),
+
+  /**
+   * A field of the player's own added to the chat ("Add a field"): its name, what it means, its type
+   * (with its range or choices), per character or for the chat. Answers its id; a malformed one is
+   * refused with the rule it breaks.
+   */
+  addField: defineCommand({
+    args: z.tuple([id, z.unknown()]),
+    run(ctx, chatId: string, given: unknown): string {
+      const { db } = ctx;
+      return command(
+        ctx,
+        ctx.commandId,
+        (stampFirst) => {
+          if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
+          const field = fieldDef.safeParse({ ...(typeof given === 'object' && given !== null ? given : {}), id: ctx.newId() });
+          if (!field.success) throw new CommandRejectedError(field.error.issues.map((i) => `${i.path.join('.') || 'field'}: ${i.message}`).join('; '));
+          if (chatFields(db, chatId).some((f) => f.def.name.toLowerCase() === field.data.name.toLowerCase())) throw new CommandRejectedError(`There is a field named ${field.data.name} already.`);
+          appendEvents(ctx, stampFirst([{ kind: 'field_defined', chatId, payload: { field: field.data } }]));
+          return field.data.id;
+        },
+        (first) => (first.payload as { field: { id: string } }).field.id,
+      );
+    },
+  }),
+
+  /** A field taken out of the chat: no longer shown, asked for or told. */
+  removeField: defineCommand({
+    args: z.tuple([id, id]),
+    run(ctx, chatId: string, fieldId: string): void {
+      command(ctx, ctx.commandId, (stampFirst) => {
+        if (!chatFields(ctx.db, chatId).some((f) => f.def.id === fieldId)) throw new CommandRejectedError('That field is no longer in this chat.');
+        appendEvents(ctx, stampFirst([{ kind: 'field_removed', chatId, payload: { fieldId } }]));
+      }, nothing);
+    },
+  }),
+
+  /** A field's value set by hand: checked against its field (a number in its range, one of its choices), refused with why. */
+  setFieldValue: defineCommand({
+    args: z.tuple([id, id, z.string().max(100), z.unknown()]),
+    run(ctx, chatId: string, fieldId: string, owner: string, value: unknown): void {
+      command(ctx, ctx.commandId, (stampFirst) => {
+        const field = chatFields(ctx.db, chatId).find((f) => f.def.id === fieldId);
+        if (!field) throw new CommandRejectedError('That field is no longer in this chat.');
+        if ((field.def.per === 'chat') !== (owner === '')) throw new CommandRejectedError(field.def.per === 'chat' ? `${field.def.name} is kept for the chat, not for one character.` : `Say whose ${field.def.name} this is.`);
+        if (owner !== '' && !castOf(ctx.db, chatId)?.members.some((m) => m.ref === owner)) throw new CommandRejectedError('That character is not in this chat.');
+        const checked = checkFieldValue(field.def, value);
+        if (!checked.ok) throw new CommandRejectedError(`${checked.reason}.`);
+        appendEvents(ctx, stampFirst([{ kind: 'field_set', chatId, payload: { fieldId, owner, value: checked.value } }]));
+      }, nothing);
+    },
+  }),
+
+  /** The chat's fields saved on its host bot: every new chat with it starts with them, and they go with its card. */
+  saveFieldsOnBot: defineCommand({
+    args: z.tuple([id]),
+    run(ctx, chatId: string): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
+        const host = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
+        const bot = host && getBot(db, host.bot_id);
+        if (!bot) throw new CommandRejectedError('That chat’s bot no longer exists.');
+        const { id: botId, updatedSeq: _u, wasReset: _w, deleted: _d, avatar, background, pronouns, greetings, trackedFields: _t, ...rest } = bot;
+        const trackedFields = chatFields(db, chatId).map((f) => f.def);
+        appendEvents(
+          ctx,
+          stampFirst([
+            {
+              kind: 'bot_authored',
+              payload: { ...rest, botId, pronouns, ...(avatar ? { avatar } : {}), ...(background ? { background } : {}), ...(greetings.length ? { greetings } : {}), ...(trackedFields.length ? { trackedFields } : {}) },
+            },
+          ]),
+        );
+      }, nothing);
     },
   }),
 

@@ -8,6 +8,7 @@ import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
 import type { Settings } from '../settings/settings.ts';
 import { inCharacterText } from './parse.ts';
 import { describeItem } from '../state/items.ts';
+import { fieldText } from '../state/fields.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
 import type { TokenCounter } from './tokens.ts';
 import { reportOf, type PromptReport } from './prompt-report.ts';
@@ -153,6 +154,13 @@ export function narratorPrompt(
     drawer.items.length ? `Things in the story (who has them, where, their state):\n${drawer.items.slice(0, 30).map((i) => `- ${describeItem(i, nameOf)}`).join('\n')}` : '',
     6,
   );
+  // The player's own fields, as they stand: what they chose to keep track of, the narrator keeps to.
+  const tracked = drawer.fields.flatMap(({ def, values }) =>
+    Object.entries(values)
+      .filter(([owner]) => owner === '' || !away.has(owner))
+      .map(([owner, value]) => `- ${owner ? `${nameOf(owner)}'s ` : ''}${def.name}: ${fieldText(value)}${def.type === 'number' ? ` (of ${def.min}–${def.max})` : ''}`),
+  );
+  system('should', 'fields', tracked.length ? `Tracked by the player (keep to them):\n${tracked.join('\n')}` : '', 6);
   // After a reset of the host, the story before it stays readable but is no longer told.
   const resetSeq = page.resetSeq ?? 0;
   const history = shown

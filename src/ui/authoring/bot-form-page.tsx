@@ -1,7 +1,7 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Index, Show } from 'solid-js';
 import { createStillHere } from '../still-here.ts';
-import { botFields, TEXT_LIMITS } from '../../engine/for-ui.ts';
+import { botFields, fieldKind, TEXT_LIMITS, type FieldDef } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { ResetBot } from './reset-bot.tsx';
@@ -23,9 +23,11 @@ interface BotDraft {
   backstory: string;
   initialRelationship: string;
   kickoff: string;
+  /** The fields of the player's own its chats start with: saved from a chat's drawer, kept here as they are. */
+  trackedFields: FieldDef[];
 }
 
-const empty: BotDraft = { name: '', pronouns: '', avatar: null, background: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '' };
+const empty: BotDraft = { name: '', pronouns: '', avatar: null, background: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '', trackedFields: [] };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -108,6 +110,7 @@ export function BotFormPage() {
       backstory: f.backstory,
       initialRelationship: f.initialRelationship,
       kickoff: f.kickoff,
+      ...(f.trackedFields.length ? { trackedFields: f.trackedFields } : {}),
     };
     const checked = botFields.safeParse(candidate);
     if (!checked.success) {
@@ -194,6 +197,26 @@ export function BotFormPage() {
           </Show>
         </fieldset>
         <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose: what the scene is set from. With no greetings, it is also the first message of every new chat." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <Show when={form().trackedFields.length}>
+          <fieldset class="stack">
+            <legend>Fields its chats start with</legend>
+            <p class="hint">Saved from a chat’s story drawer (“Save these fields on …”); they go with the character card.</p>
+            <ul class="plain">
+              <For each={form().trackedFields}>
+                {(field) => (
+                  <li class="row">
+                    <span>
+                      {field.name} <span class="muted small-text">({fieldKind(field)}{field.per === 'character' ? ', for each character' : ', for the chat'})</span>
+                    </span>
+                    <button type="button" class="small quiet" aria-label={`Remove field ${field.name}`} onClick={() => setForm((f) => ({ ...f, trackedFields: f.trackedFields.filter((x) => x.id !== field.id) }))}>
+                      Remove
+                    </button>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </fieldset>
+        </Show>
         <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
         <div class="row">
           <button type="submit">{params.id ? 'Save bot' : 'Create bot'}</button>

@@ -10,6 +10,7 @@ import { ExportSection } from './export-section.tsx';
 import { FeelingsSection } from './feelings-section.tsx';
 import { InviteSection } from './invite-section.tsx';
 import { ItemsSection } from './items-section.tsx';
+import { FieldsSection } from './fields-section.tsx';
 import { LoreSection } from './lore-section.tsx';
 import { MemoriesSection } from './memories-section.tsx';
 import { PeopleSection } from './people-section.tsx';
@@ -77,6 +78,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
       <WhenAndWhere d={d} />
       <ThreadsSection d={d} />
       <ItemsSection d={d} />
+      <FieldsSection d={d} />
       <PeopleSection d={d} />
       <InviteSection d={d} />
       <LoreSection d={d} />

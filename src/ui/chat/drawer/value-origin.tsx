@@ -18,6 +18,10 @@ export function changeWords(entry: Pick<ValueChangeEntry, 'how' | 'value' | 'fie
     return v === '' ? 'nothing' : `“${String(v)}”`;
   };
   switch (entry.how) {
+    case 'refused': {
+      const refused = value as { value: string; reason: string };
+      return `refused “${refused.value}”: ${refused.reason}`;
+    }
     case 'delta':
       return typeof value === 'number' && value > 0 ? `+${shown(value)}` : shown(value);
     case 'add':
