@@ -89,7 +89,7 @@ export function demoReply(request: CompletionRequest): string {
  * question when it asks something, about its main word; none otherwise (most turns open nothing).
  */
 function demoThreads(classifierInput: string): { opened: { kind: string; text: string }[]; resolved: string[] } {
-  const said = /Latest turn:\n([^\n]*)/.exec(classifierInput)?.[1] ?? '';
+  const said = (/Latest turn:\n([\s\S]*?)(?:\n\n|$)/.exec(classifierInput)?.[1] ?? '').replace(/\s+/g, ' ');
   // The thread is about what was promised or asked, not about the word "promise".
   const topic = topicOf(said.replace(/\b(promise[sd]?|swear|vow|word)\b/gi, ' '));
   const opened = /\b(promise|swear|vow|give you my word)\b/i.test(said)
@@ -107,7 +107,7 @@ function demoThreads(classifierInput: string): { opened: { kind: string; text: s
  */
 function demoItems(classifierInput: string, system: string): { new: { name: string; holder: string; where: string; state: string }[]; changed: { item: string; holder: string }[] } {
   const none = { new: [], changed: [] };
-  const said = /Latest turn:\n([^\n]*)/.exec(classifierInput)?.[1] ?? '';
+  const said = (/Latest turn:\n([\s\S]*?)(?:\n\n|$)/.exec(classifierInput)?.[1] ?? '').replace(/\s+/g, ' ');
   const player = /^([^:]{1,80}):/.exec(said)?.[1]?.trim() ?? '';
   const present = [...system.matchAll(/^- (.+?)(?: \(the user's character\))?$/gm)].map((m) => m[1]!.trim());
   const other = present.find((name) => name !== player) ?? '';

@@ -46,14 +46,20 @@ async function seed(page: Page): Promise<string> {
     for (const b of bytes) binary += String.fromCharCode(b);
     const hash = await engine.addImage({ mime: 'image/webp', width: 1600, height: 900, data: btoa(binary) });
     await engine.setChatBackground(chatId, hash);
+    // The living state: fields of the player's own, an item; the exchanges below add a thread and another item.
+    await engine.addField(chatId, { name: 'Hunger', about: 'How hungry: 0 fed, 100 starving', type: 'number', min: 0, max: 100, per: 'character' });
+    await engine.addField(chatId, { name: 'Mood', about: 'The mood of the scene', type: 'choice', choices: ['calm', 'tense', 'stormy'], per: 'chat' });
+    await engine.addItem(chatId, 'brass compass', 'you', 'in my coat pocket');
   }, chatId);
   await page.goto(`${page.url().replace(/\/[^/]*$/, '')}/chats/${chatId}`);
-  for (const line of ['*looks out at the harbour* "Where are we headed, captain?"', 'I check the **charts** and the `compass`.', '"Tell me about the storm."']) {
+  for (const line of ['*looks out at the harbour* "Where are we headed, captain?"', 'I check the **charts** and *I pick up the old lantern.*', '"Tell me about the storm."']) {
     const before = await page.locator('.turn.assistant').count();
     await page.getByRole('textbox', { name: 'Message' }).fill(line);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await waitFor(async () => (await page.locator('.turn.assistant').count()) > before && (await page.locator('.composer .stop').count()) === 0, 'a reply');
   }
+  // Every reply analysed: the drawer shows the threads, items and fields the story filled in.
+  await waitFor(async () => (await page.evaluate(async (chatId) => (await (globalThis as any).roleplayEngine.engine.analysisStatus(chatId)).pending, chatId)) === 0, 'the analysis');
   return chatId;
 }
 
@@ -77,6 +83,18 @@ try {
     ['drawer', `/chats/${chatId}`, async (p) => {
       const toggle = p.getByRole('button', { name: 'Story state' });
       if (await toggle.count()) await toggle.click();
+    }],
+    ['drawer-living', `/chats/${chatId}`, async (p) => {
+      const toggle = p.getByRole('button', { name: 'Story state' });
+      if (await toggle.count()) await toggle.click();
+      await p.locator('#drawer-threads').scrollIntoViewIfNeeded();
+      await p.locator('#drawer-threads').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    }],
+    ['why', `/chats/${chatId}`, async (p) => {
+      const toggle = p.getByRole('button', { name: 'Story state' });
+      if (await toggle.count()) await toggle.click();
+      await p.getByRole('button', { name: "About Ada's Hunger" }).click();
+      await p.getByRole('menuitem', { name: 'Why?' }).click();
     }],
     ['chats', '/chats', async () => {}],
     ['bots', '/bots', async () => {}],

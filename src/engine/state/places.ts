@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEvent, json } from '../events/define.ts';
+import { defineEvent, json, type ValueChange } from '../events/define.ts';
 import { requiredText, uuid } from '../events/fields.ts';
-import { defineTrackedValue } from './tracked-value.ts';
+import { defineTrackedValue, trackedKey } from './tracked-value.ts';
 
 /** A place: a room, a vehicle, a street. Containers nest (a booth inside a tavern). */
 export const containerCreated = defineEvent({
@@ -23,6 +23,9 @@ export const containerCreated = defineEvent({
       [p.containerId, chatId, p.name, p.type, json(p.properties), p.parentId, seq],
     );
   },
+  // "Why?" on a place: the turn that took the story there (or the opening scene).
+  changes: (p): ValueChange[] => [{ target: trackedKey('container', p.containerId), field: 'name', how: 'create', value: p.name }],
+  without: () => null,
 });
 
 /**

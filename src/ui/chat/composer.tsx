@@ -32,14 +32,29 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
     preparedFor = chatId();
     void client.engine.prepareToSend(chatId()).catch(() => undefined);
   };
+  // A line sent while a reply is still being written (or its Send settling) goes as soon as the
+  // reply ends, not dropped with nothing said; unless the draft changed meanwhile (a second Enter on
+  // the line already sent, which the settled Send cleared).
+  const [waiting, setWaiting] = createSignal<string | null>(null);
   const send = () => {
     const text = draft();
-    if (pages.streaming() || chat.sending()) return;
+    if (pages.streaming() || chat.sending()) {
+      if (text.trim()) setWaiting(text);
+      return;
+    }
     void chat.run(async () => {
       await client.engine.sendTurn(chatId(), text);
-      setDraft('');
+      // Only the line that went: what the player typed since (the next line) stays theirs.
+      setDraft((now) => (now === text ? '' : now));
     });
   };
+  createEffect(
+    on([waiting, chat.sending, pages.streaming], ([line, sending, streaming]) => {
+      if (line === null || sending || streaming) return;
+      setWaiting(null);
+      if (line.trim() && draft() === line) send();
+    }),
+  );
   /** Impersonate: the narrator's draft of your next message lands in the composer, for you to edit or send. */
   const impersonate = () =>
     void chat.run(async () => {
@@ -139,6 +154,9 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
           </button>
         </Show>
       </div>
+      <p class="composer-waiting small-text" role="status">
+        <Show when={waiting() !== null && draft() === waiting()}>Sends when this reply ends.</Show>
+      </p>
       <p id="composer-hint" class="composer-hint small-text muted">
         {chat.ooc()[0]}Asides{chat.ooc()[1]} stay between you and the app: the narrator never sees them. To steer the narrator, write a{' '}
         <button type="button" class="link" onClick={props.onDirectorNote}>

@@ -68,11 +68,22 @@ export function FieldsSection(props: { d: DrawerScope }) {
             )}
           </For>
         </ul>
-        <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.saveFieldsOnBot(d.chatId()))} title="New chats with this bot start with these fields, and they go with its character card">
-          Save these fields on {hostName()}
-        </button>
       </Show>
-      <Show when={adding()} fallback={<button type="button" class="small" onClick={() => setAdding(true)}>Add a field…</button>}>
+      <Show
+        when={adding()}
+        fallback={
+          <div class="button-row">
+            <button type="button" class="small" onClick={() => setAdding(true)}>
+              Add a field…
+            </button>
+            <Show when={d.drawer().fields.length}>
+              <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.saveFieldsOnBot(d.chatId()))} title="New chats with this bot start with these fields, and they go with its character card">
+                Save these fields on {hostName()}
+              </button>
+            </Show>
+          </div>
+        }
+      >
         <AddField d={d} onDone={() => setAdding(false)} />
       </Show>
     </section>
