@@ -17,8 +17,14 @@ const REPLY =
 export async function benchAnalysis(): Promise<void> {
   const count = await loadTokenCounter();
   const rows: [string, string][] = [];
-  for (const guests of [0, 1]) {
+  for (const [guests, tracked] of [[0, false], [1, false], [0, true]] as const) {
     const { engine, chat } = await openStory();
+    if (tracked) {
+      // The player's own fields and a few items: what they add to the one call.
+      engine.addField(chat, { name: 'Hunger', about: 'How hungry: 0 fed, 100 starving', type: 'number', min: 0, max: 100, per: 'character' });
+      engine.addField(chat, { name: 'Mood', about: 'The mood of the scene', type: 'choice', choices: ['calm', 'tense', 'stormy'], per: 'chat' });
+      for (const item of ['brass compass', 'sea chart', 'old lantern']) engine.addItem(chat, item, 'you', 'in my satchel');
+    }
     if (guests) {
       const theo = engine.saveBot({ name: 'Theo', pronouns: 'he/him', persona: 'A lighthouse keeper.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: 'Rain.' }, null);
       engine.setGuest(chat, theo, true);
@@ -38,7 +44,7 @@ export async function benchAnalysis(): Promise<void> {
       for (let job = engine.analysis.pending(chat)[0]; job; job = engine.analysis.pending(chat)[0]) await engine.analysis.run(llm.client, job, count);
       calls += llm.calls.length;
     }
-    const who = guests ? 'three present (you, the host, a guest)' : 'two present (you and the host)';
+    const who = guests ? 'three present (you, the host, a guest)' : tracked ? 'two present, two fields of your own, three items' : 'two present (you and the host)';
     rows.push([`${who}: model calls per reply`, fmt(calls / TURNS, 2)]);
     rows.push([`${who}: prompt tokens per reply, median / max`, `${fmt(median(prompts))} / ${fmt(Math.max(...prompts))}`]);
     rows.push([`${who}: answer tokens per reply, median / max`, `${fmt(median(answers))} / ${fmt(Math.max(...answers))}`]);

@@ -96,7 +96,7 @@ export async function runJob(deps: JobDeps, job: AnalysisJob, count: TokenCounte
   if (job.type === 'turn') {
     const turn = turnToAnalyze(db, job.chatId, job.seq);
     if (!turn) return false;
-    const schema = analysisSchema(turn.pairs.map((p) => p.key));
+    const schema = analysisSchema(turn.pairs.map((p) => p.key), turn.fields.length > 0);
     const result = await deps.classify(schema, analysisPrompt(db, turn, settings, count), { ...options, task: 'analysis', fallback: FALLBACK_ANALYSIS });
     if (signal?.aborted) return false;
     const analysis = normalizeAnalysis(result.value, turn, knownFacts(db, job.chatId));

@@ -43,7 +43,7 @@ export interface Pair {
  * retry, since the model's judgement is still useful. The optional parts (keywords, each pair's
  * feelings, threads) are dropped alone when malformed; the core (time, significance, scene) must hold.
  */
-export function analysisSchema(pairKeys: readonly string[]) {
+export function analysisSchema(pairKeys: readonly string[], withFields = true) {
   const pair = z.object({
     affinityDelta: z.number().describe(`How much warmer (+) or colder (-) the first now feels toward the second, -${DELTA_LIMIT} to ${DELTA_LIMIT}; 0 if unchanged.`),
     trustDelta: z.number().describe(`How much more (+) or less (-) the first now trusts the second, -${DELTA_LIMIT} to ${DELTA_LIMIT}; 0 if unchanged.`),
@@ -84,11 +84,16 @@ export function analysisSchema(pairKeys: readonly string[]) {
       })
       .optional()
       .catch(undefined),
-    fields: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .catch(undefined)
-      .describe('The player\'s own fields listed above that this turn changed, by their label, each with its new value of the type shown; {} if none changed.'),
+    // Asked for only when the chat has fields of the player's own: the part costs tokens every reply.
+    ...(withFields
+      ? {
+          fields: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .catch(undefined)
+            .describe('The player\'s own fields listed above that this turn changed, by their label, each with its new value of the type shown; {} if none changed.'),
+        }
+      : {}),
   });
 }
 type RawAnalysis = z.infer<ReturnType<typeof analysisSchema>>;
@@ -233,7 +238,7 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
           .join('\n')}`
       : '');
   // Room left for the story once the instructions and the schema (added by classify) are counted.
-  const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key)), { unrepresentable: 'any' })));
+  const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key), turn.fields.length > 0), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;
   const latest = fitToTokens(`Latest turn:\n${turn.memoryText}`, Math.max(200, Math.floor(room * 0.75)), count);
   room -= count(latest);
@@ -306,10 +311,11 @@ export function normalizeAnalysis(raw: RawAnalysis, turn: TurnToAnalyze, known: 
 }
 
 /** Each labelled field's value checked against its field: kept when it changes the value, refused with the field's reason when it breaks it. */
-function normalizeFields(raw: Record<string, unknown> | undefined, turn: TurnToAnalyze): TurnAnalysis['fields'] {
+function normalizeFields(raw: unknown, turn: TurnToAnalyze): TurnAnalysis['fields'] {
+  const answered = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const byLabel = new Map(turn.fields.map((f) => [f.label.toLowerCase(), f]));
   const out: TurnAnalysis['fields'] = { set: [], refused: [] };
-  for (const [label, value] of Object.entries(raw ?? {})) {
+  for (const [label, value] of Object.entries(answered)) {
     const field = byLabel.get(label.trim().toLowerCase());
     if (!field || value === null || value === undefined) continue;
     const checked = checkFieldValue(field.def, value);
