@@ -84,12 +84,15 @@ export function demoReply(request: CompletionRequest): string {
   return `${opening} ${answer}\n\n${scene} ${close}\n\n(This is the demo model. Add a key in Settings → Connection to play with a real one.)`;
 }
 
+/** The latest turn as the analysis prompt gives it ("Latest turn:" up to the blank line), on one line. */
+const latestTurn = (classifierInput: string): string => (/Latest turn:\n([\s\S]*?)(?:\n\n|$)/.exec(classifierInput)?.[1] ?? '').replace(/\s+/g, ' ');
+
 /**
  * The demo analysis's threads: a promise when the player's latest line asks for or makes one, a
  * question when it asks something, about its main word; none otherwise (most turns open nothing).
  */
 function demoThreads(classifierInput: string): { opened: { kind: string; text: string }[]; resolved: string[] } {
-  const said = (/Latest turn:\n([\s\S]*?)(?:\n\n|$)/.exec(classifierInput)?.[1] ?? '').replace(/\s+/g, ' ');
+  const said = latestTurn(classifierInput);
   // The thread is about what was promised or asked, not about the word "promise".
   const topic = topicOf(said.replace(/\b(promise[sd]?|swear|vow|word)\b/gi, ' '));
   const opened = /\b(promise|swear|vow|give you my word)\b/i.test(said)
@@ -107,7 +110,7 @@ function demoThreads(classifierInput: string): { opened: { kind: string; text: s
  */
 function demoItems(classifierInput: string, system: string): { new: { name: string; holder: string; where: string; state: string }[]; changed: { item: string; holder: string }[] } {
   const none = { new: [], changed: [] };
-  const said = (/Latest turn:\n([\s\S]*?)(?:\n\n|$)/.exec(classifierInput)?.[1] ?? '').replace(/\s+/g, ' ');
+  const said = latestTurn(classifierInput);
   const player = /^([^:]{1,80}):/.exec(said)?.[1]?.trim() ?? '';
   const present = [...system.matchAll(/^- (.+?)(?: \(the user's character\))?$/gm)].map((m) => m[1]!.trim());
   const other = present.find((name) => name !== player) ?? '';

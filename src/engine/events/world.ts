@@ -3,7 +3,7 @@ import { defineEvent, json } from './define.ts';
 import { uuid, entityRef, fictionTime, requiredText, shortText, significance } from './fields.ts';
 import { clearEditMarks, editKey } from './edit-marks.ts';
 import { changeKey, type ValueChange } from './define.ts';
-import { heldItemId } from '../state/items.ts';
+import { heldItemId, insertItem } from '../state/items.ts';
 
 export const action = z.object({
   verb: shortText(80),
@@ -41,13 +41,7 @@ export const activityChange = defineEvent({
       [chatId, p.entity, p.containerId, p.slot, p.posture, p.action === null ? null : json(p.action), p.attention, json(p.holding), p.status, seq, json(IDLE)],
     );
     // An older log's "holding" list: the same things as items, the one truth of who holds what.
-    for (const name of p.holding) {
-      db.run(
-        `INSERT INTO items (chat_id, id, name, holder, place, state, gone, created_seq, updated_seq) VALUES (?, ?, ?, ?, '', '', 0, ?, ?)
-         ON CONFLICT (chat_id, id) DO NOTHING`,
-        [chatId, heldItemId(p.entity, name), name, p.entity, seq, seq],
-      );
-    }
+    for (const name of p.holding) insertItem(db, chatId, { id: heldItemId(p.entity, name), name, holder: p.entity, where: '', state: '' }, seq);
     const partly = ACTIVITY_PARTS.some((part) => p[PART_FIELD[part]] === null);
     clearEditMarks(db, chatId, { type: 'activity', entity: p.entity }, partly ? ACTIVITY_PARTS.filter((part) => p[PART_FIELD[part]] !== null) : undefined);
   },

@@ -58,12 +58,18 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
     [chatId, editKey(target), field ?? null],
   );
   const firstTurn = db.get<{ seq: number | null }>('SELECT min(seq) AS seq FROM transcript WHERE chat_id = ?', [chatId])?.seq ?? null;
+  // A line's number counts the lines before it: counted once per line, however many changes it made.
+  const numbers = new Map<number, number>();
+  const numberOf = (seq: number) => {
+    if (!numbers.has(seq)) numbers.set(seq, db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ? AND seq <= ? AND hidden = 0', [chatId, seq])!.n);
+    return numbers.get(seq)!;
+  };
   return rows.map((row) => {
     const turn = row.cause_turn
       ? db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_id = ?', [chatId, row.cause_turn])
       : db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId, row.seq]);
     const by: ChangedBy = row.cause ? 'story' : row.kind !== 'manual_edit' && (firstTurn === null || row.seq < firstTurn) ? 'opening' : 'player';
-    const turnNumber = turn ? db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ? AND seq <= ? AND hidden = 0', [chatId, turn.seq])!.n : null;
+    const turnNumber = turn ? numberOf(turn.seq) : null;
     return {
       eventId: row.id,
       change: changeKey({ target: row.target, field: row.field, part: row.part || undefined }),

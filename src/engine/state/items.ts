@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Db } from '../db/port.ts';
 import { changeKey, defineEvent, type ValueChange } from '../events/define.ts';
 import { entityRef, requiredText, shortText, uuid } from '../events/fields.ts';
 import { defineTrackedValue, trackedKey } from './tracked-value.ts';
@@ -18,11 +19,7 @@ export const itemNoted = defineEvent({
   scope: 'chat',
   schema: z.object({ itemId: uuid, name: requiredText(ITEM_NAME), holder, where: shortText(ITEM_TEXT), state: shortText(ITEM_TEXT) }),
   apply(db, { seq, chatId, payload: p }) {
-    db.run(
-      `INSERT INTO items (chat_id, id, name, holder, place, state, gone, created_seq, updated_seq) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
-       ON CONFLICT (chat_id, id) DO NOTHING`,
-      [chatId, p.itemId, p.name, p.holder, p.where, p.state, seq, seq],
-    );
+    insertItem(db, chatId, { id: p.itemId, name: p.name, holder: p.holder, where: p.where, state: p.state }, seq);
   },
   changes: (p): ValueChange[] => [{ target: trackedKey('item', p.itemId), field: 'name', how: 'create', value: p.name }],
   without: () => null,
@@ -81,6 +78,15 @@ export interface Item {
   holder: string;
   where: string;
   state: string;
+}
+
+/** An item's row, as it came into the story (an item already there stays as it is). */
+export function insertItem(db: Db, chatId: string | null, item: Item, seq: number): void {
+  db.run(
+    `INSERT INTO items (chat_id, id, name, holder, place, state, gone, created_seq, updated_seq) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+     ON CONFLICT (chat_id, id) DO NOTHING`,
+    [chatId, item.id, item.name, item.holder, item.where, item.state, seq, seq],
+  );
 }
 
 /** An item an older log's activity listed as held: named by its holder and its words, so listing it again is the same item. */

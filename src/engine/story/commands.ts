@@ -11,6 +11,7 @@ import { CommandRejectedError, EventValidationError } from '../log/errors.ts';
 import { currentValue, latestEdit } from '../queries/state-edits.ts';
 import { setAgainLater } from '../queries/value-history.ts';
 import type { EditTarget } from '../events/edit-marks.ts';
+import { changeKey } from '../events/define.ts';
 import { makeRoomForPin, PIN_CAP } from '../memory/pins.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
@@ -118,11 +119,12 @@ export const storyCalls = {
     rebuilds: true,
     run(ctx, chatId: string, eventId: string, change: string): { laterValueStands: boolean } {
       const { db } = ctx;
-      const row = db.get<{ seq: number; target: string; field: string; undone: number }>(
-        `SELECT v.seq, v.target, v.field, v.undone FROM value_changes v JOIN events e ON e.seq = v.seq
-         WHERE e.id = ? AND v.chat_id = ? AND (v.target || ':' || v.field || CASE WHEN v.part = '' THEN '' ELSE ':' || v.part END) = ?`,
-        [eventId, chatId, change],
-      );
+      const row = db
+        .all<{ seq: number; target: string; field: string; part: string; undone: number }>(
+          'SELECT v.seq, v.target, v.field, v.part, v.undone FROM value_changes v JOIN events e ON e.seq = v.seq WHERE e.id = ? AND v.chat_id = ?',
+          [eventId, chatId],
+        )
+        .find((r) => changeKey({ target: r.target, field: r.field, part: r.part || undefined }) === change);
       const answer = () => ({ laterValueStands: row ? setAgainLater(db, chatId, row.target, row.field, row.seq) : false });
       return command(ctx, ctx.commandId, (stampFirst) => {
         if (!row) throw new CommandRejectedError('That change is no longer in the story.');
