@@ -9,7 +9,8 @@ import { fmt, median, printTable } from './table.ts';
 import { describeFictionTime, fictionMinutesBetween } from '../src/engine/fiction-time.ts';
 import { queryTerms } from '../src/engine/memory/retrieval.ts';
 import { indexAllPendingMemories } from '../src/engine/queries/search-index.ts';
-import { ASKED_AT, QUESTIONS, SESSIONS, type Question } from './long-conversation.data.ts';
+import { ASKED_AT, QUESTIONS, SESSIONS } from './long-conversation.data.ts';
+import { CATEGORIES, LOCOMO_PATH, loadLocomo } from './locomo.ts';
 
 const OBJECTS = 'compass locket ledger lantern dagger sextant map key letter ring flask spyglass journal coin amulet chart rope anchor bell candle'.split(' ');
 const PLACES = 'cellar attic lighthouse chapel harbour mill orchard quarry tavern bridge granary boathouse forge library stable tower well garden crypt market'.split(' ');
@@ -37,7 +38,7 @@ interface Fact {
  * some of those the host is away and a guest bot is present, so only the guest witnesses them.
  * Every other turn is filler that mentions the same objects and places, as a story would.
  */
-async function plantStory(engine: Engine, turns: number) {
+export async function plantStory(engine: Engine, turns: number) {
   const random = rng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const host = engine.newId();
@@ -95,7 +96,7 @@ async function plantStory(engine: Engine, turns: number) {
   return { chat, host, guest, facts, now: engine.chatState(chat)!.fictionTime };
 }
 
-async function quality(turns: number) {
+export async function quality(turns: number) {
   const { engine, db } = await openTestEngine({ now: Date.now });
   const story = await plantStory(engine, turns);
   const k = engine.settings().retrievalK;
@@ -219,21 +220,32 @@ async function latency(total: number) {
 
 const MINUTES_PER_EXCHANGE = 3;
 
+interface PlayedExchange {
+  /** When its session starts on the story's clock. */
+  sessionStart: string;
+  you: string;
+  reply: string;
+  /** What a model's analysis would add (empty: the text alone). */
+  keywords: string[];
+  /** The ids its memory answers for. */
+  ids: string[];
+}
+
 /**
- * The long conversation through the real pipeline: each exchange a turn, each turn analysed by a
- * scripted classifier that moves the clock to the session's evening and, when `enriched`, gives the
- * keywords the dataset lists (what a model's analysis would add). Returns each exchange's memory id.
+ * A conversation through the real pipeline: each exchange a turn, each turn analysed by a scripted
+ * classifier that moves the clock to the session's start and gives the exchange's keywords.
+ * Returns the memory each id's exchange left (an exchange that left none is absent).
  */
-async function playConversation(enriched: boolean) {
+async function playExchanges(names: { you: string; bot: string }, exchanges: readonly PlayedExchange[]) {
   const { engine, db } = await openTestEngine({ now: Date.now });
   const bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
-  const chat = engine.startChat(bot, kickoffInput({ fictionTime: SESSIONS[0]!.start }));
+  engine.append([draft.you({ name: names.you }), draft.bot(bot, { name: names.bot })]);
+  const chat = engine.startChat(bot, kickoffInput({ fictionTime: exchanges[0]!.sessionStart }));
   const count = await loadTokenCounter();
   let next = { minutes: 0, keywords: [] as string[] };
   const classifier: LlmClient = {
     complete: async (_messages, options) => ({
-      text: JSON.stringify({ minutesPassed: next.minutes, significance: 1, sceneEnd: 'none', newPlace: '', feelings: {}, ...(enriched ? { keywords: next.keywords } : {}) }),
+      text: JSON.stringify({ minutesPassed: next.minutes, significance: 1, sceneEnd: 'none', newPlace: '', feelings: {}, ...(next.keywords.length > 0 ? { keywords: next.keywords } : {}) }),
       usage: null,
       model: options.model,
       finishReason: 'stop',
@@ -243,27 +255,50 @@ async function playConversation(enriched: boolean) {
     },
   };
   const ids = new Map<string, string>();
-  for (const [s, session] of SESSIONS.entries()) {
-    for (const [e, [you, reply, keywords]] of session.exchanges.entries()) {
-      const clock = engine.chatState(chat)!.fictionTime;
-      next = { minutes: e === 0 ? Math.max(0, fictionMinutesBetween(clock, session.start)) + MINUTES_PER_EXCHANGE : MINUTES_PER_EXCHANGE, keywords: keywords.split(', ') };
-      const turn = engine.turns.beginTurn(chat, `"${you}"`);
-      engine.turns.finishTurn(turn, { text: `"${reply}"`, usage: null, truncated: false, reason: null, error: null });
-      for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
-      const memory = db.get<{ id: string }>("SELECT id FROM memories WHERE chat_id = ? AND owner_id = ? AND source = 'witnessed' ORDER BY created_seq DESC LIMIT 1", [chat, bot])!;
-      ids.set(`s${s + 1}e${e + 1}`, memory.id);
-    }
+  let session = '';
+  for (const exchange of exchanges) {
+    const clock = engine.chatState(chat)!.fictionTime;
+    const opens = exchange.sessionStart !== session;
+    session = exchange.sessionStart;
+    next = { minutes: opens ? Math.max(0, fictionMinutesBetween(clock, exchange.sessionStart)) + MINUTES_PER_EXCHANGE : MINUTES_PER_EXCHANGE, keywords: exchange.keywords };
+    const before = db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE chat_id = ? AND owner_id = ?', [chat, bot])!.n;
+    const turn = engine.turns.beginTurn(chat, exchange.you);
+    engine.turns.finishTurn(turn, { text: exchange.reply, usage: null, truncated: false, reason: null, error: null });
+    for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
+    const memory = db.get<{ id: string; n: number }>(
+      "SELECT id, (SELECT count(*) FROM memories WHERE chat_id = ?1 AND owner_id = ?2) AS n FROM memories WHERE chat_id = ?1 AND owner_id = ?2 AND source = 'witnessed' ORDER BY created_seq DESC LIMIT 1",
+      [chat, bot],
+    );
+    if (memory && memory.n > before) for (const id of exchange.ids) ids.set(id, memory.id);
   }
   return { engine, db, bot, chat, ids };
 }
 
-type Ranking = (question: Question, k: number) => string[];
+/** The own long conversation (bench/long-conversation.data.ts), with or without its keywords. */
+function playConversation(enriched: boolean) {
+  const exchanges = SESSIONS.flatMap((session, s) =>
+    session.exchanges.map(([you, reply, keywords], e) => ({ sessionStart: session.start, you: `"${you}"`, reply: `"${reply}"`, keywords: enriched ? keywords.split(', ') : [], ids: [`s${s + 1}e${e + 1}`] })),
+  );
+  return playExchanges({ you: 'Ada', bot: 'Mira' }, exchanges);
+}
 
-/** Plain bm25 over the memories' FTS index: every content word of the question, OR-ed, best first. */
-function plainBm25(db: import('../src/engine/db/port.ts').Db, chat: string, bot: string, columns: 'summary' | 'all'): Ranking {
-  return (question, k) => {
+type Ranking = (ask: string, k: number) => string[];
+
+/** A question with the ids of what answers it, and the group it is reported in. */
+interface Asked {
+  ask: string;
+  evidence: readonly string[];
+  group: string;
+}
+
+/**
+ * Plain bm25 over the memories' FTS index: every content word of the question, OR-ed, best first,
+ * over the memory's own text (and keywords when `withKeywords`), never its neighbours' text.
+ */
+function plainBm25(db: import('../src/engine/db/port.ts').Db, chat: string, bot: string, withKeywords: boolean): Ranking {
+  return (ask, k) => {
     indexAllPendingMemories(db);
-    const terms = queryTerms(question.ask);
+    const terms = queryTerms(ask);
     if (terms.length === 0) return [];
     const or = terms.map((t) => `"${t}"`).join(' OR ');
     return db
@@ -271,26 +306,26 @@ function plainBm25(db: import('../src/engine/db/port.ts').Db, chat: string, bot:
         `SELECT m.id FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
          WHERE memories_fts MATCH ? AND m.owner_id = ? AND m.chat_id = ? AND m.witness_host = 1
          ORDER BY bm25(memories_fts) LIMIT ?`,
-        [columns === 'summary' ? `summary : (${or})` : or, bot, chat, k],
+        [`${withKeywords ? '{summary keywords}' : 'summary'} : (${or})`, bot, chat, k],
       )
       .map((r) => r.id);
   };
 }
 
 /**
- * Mean share of each question's evidence found in the top k, by question kind and over all. A
- * whole evening as evidence ("s9") counts as found in full once k of its exchanges are.
+ * Mean share of each question's evidence found in the top k (evidence lines in one memory count
+ * once; a question with more evidence than k counts as found in full once k of it are), over all
+ * questions and by group.
  */
-function evidenceRecall(ids: Map<string, string>, rank: Ranking, k: number): string {
-  const kinds = ['other words', 'two things', 'when'] as const;
-  const shares = QUESTIONS.map((q) => {
-    const found = new Set(rank(q, k));
-    const evidence = q.evidence.flatMap((e) => (e.includes('e') ? [e] : [...ids.keys()].filter((id) => id.startsWith(`${e}e`))));
-    const hits = evidence.filter((e) => found.has(ids.get(e)!)).length;
-    return { kind: q.kind, share: hits / Math.min(k, evidence.length) };
+function evidenceRecall(questions: readonly Asked[], groups: readonly string[], ids: Map<string, string>, rank: Ranking, k: number): string {
+  const shares = questions.map((q) => {
+    const found = new Set(rank(q.ask, k));
+    const evidence = [...new Set(q.evidence.map((e) => ids.get(e) ?? `missing ${e}`))];
+    const hits = evidence.filter((memory) => found.has(memory)).length;
+    return { group: q.group, share: hits / Math.min(k, evidence.length) };
   });
-  const mean = (list: { share: number }[]) => fmt((100 * list.reduce((sum, x) => sum + x.share, 0)) / Math.max(1, list.length), 0);
-  return `${mean(shares)} % (${kinds.map((kind) => mean(shares.filter((s) => s.kind === kind))).join(' / ')})`;
+  const mean = (list: { share: number }[]) => fmt((100 * list.reduce((sum, x) => sum + x.share, 0)) / Math.max(1, list.length), 1);
+  return `${mean(shares)} % (${groups.map((group) => mean(shares.filter((s) => s.group === group))).join(' / ')})`;
 }
 
 /**
@@ -298,17 +333,24 @@ function evidenceRecall(ids: Map<string, string>, rank: Ranking, k: number): str
  * in other words than the story used, about two things at once, or about when. Our ranking beside
  * plain bm25 over the same memories, without the analysis's keywords and with them.
  */
-async function longConversationRecall() {
+export async function longConversationRecall() {
   const rows: [string, string][] = [];
+  const kinds = ['other words', 'two things', 'when'];
   for (const enriched of [false, true]) {
     const { engine, db, bot, chat, ids } = await playConversation(enriched);
-    const ours: Ranking = (q, k) => engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: q.ask, k, now: ASKED_AT }).map((m) => m.id);
+    // A whole evening as evidence ("s9") is each of its exchanges.
+    const questions = QUESTIONS.map((q) => ({
+      ask: q.ask,
+      group: q.kind,
+      evidence: q.evidence.flatMap((e) => (e.includes('e') ? [e] : [...ids.keys()].filter((id) => id.startsWith(`${e}e`)))),
+    }));
+    const ours: Ranking = (ask, k) => engine.searchMemories({ ownerId: bot, chatId: chat, role: 'host', query: ask, k, now: ASKED_AT }).map((m) => m.id);
     const label = enriched ? 'with keywords' : 'text only';
     const rankings: [string, Ranking][] = [
-      [`plain bm25, ${label}`, plainBm25(db, chat, bot, enriched ? 'all' : 'summary')],
+      [`plain bm25, ${label}`, plainBm25(db, chat, bot, enriched)],
       [`searchMemories, ${label}`, ours],
     ];
-    for (const [name, rank] of rankings) rows.push([name, `@4 ${evidenceRecall(ids, rank, 4)}   @10 ${evidenceRecall(ids, rank, 10)}`]);
+    for (const [name, rank] of rankings) rows.push([name, `@4 ${evidenceRecall(questions, kinds, ids, rank, 4)}   @10 ${evidenceRecall(questions, kinds, ids, rank, 10)}`]);
   }
   const exchanges = SESSIONS.reduce((n, s) => n + s.exchanges.length, 0);
   printTable(
@@ -317,9 +359,52 @@ async function longConversationRecall() {
   );
 }
 
+/**
+ * Evidence recall on LoCoMo's conversations (bench/locomo.ts), which nobody wrote for this bench:
+ * the same memories ranked by plain bm25 and by searchMemories, text only (no model adds keywords
+ * here). Skipped, with where to put the file, when it is not there.
+ */
+export async function locomoRecall() {
+  const conversations = loadLocomo();
+  if (!conversations) {
+    console.log(`\nLoCoMo recall: skipped, ${LOCOMO_PATH} is not there (see bench/locomo.ts for where to get it).\n`);
+    return;
+  }
+  const groups = Object.values(CATEGORIES);
+  const all: Record<string, { questions: Asked[]; ids: Map<string, string>; rank: Ranking }[]> = { 'plain bm25': [], searchMemories: [] };
+  let exchanges = 0;
+  for (const [n, conversation] of conversations.entries()) {
+    const played = await playExchanges({ you: conversation.player, bot: conversation.bot }, conversation.exchanges.map((e) => ({ ...e, keywords: [] })));
+    exchanges += conversation.exchanges.length;
+    // Ids are per conversation: prefixed so one table can hold them all.
+    const ids = new Map([...played.ids].map(([id, memory]) => [`${n}/${id}`, memory]));
+    const questions = conversation.questions.map((q) => ({ ask: q.ask, group: CATEGORIES[q.category]!, evidence: q.evidence.map((e) => `${n}/${e}`) }));
+    const asked = played.engine.chatState(played.chat)!.fictionTime;
+    all['plain bm25']!.push({ questions, ids, rank: plainBm25(played.db, played.chat, played.bot, false) });
+    all.searchMemories!.push({
+      questions,
+      ids,
+      rank: (ask, k) => played.engine.searchMemories({ ownerId: played.bot, chatId: played.chat, role: 'host', query: ask, k, now: asked }).map((m) => m.id),
+    });
+  }
+  const rows: [string, string][] = Object.entries(all).map(([name, parts]) => {
+    // One ranking per conversation: each question is asked of its own conversation's memories.
+    const questions = parts.flatMap((p, n) => p.questions.map((q) => ({ ...q, ask: `${n}\u0000${q.ask}` })));
+    const ids = new Map(parts.flatMap((p) => [...p.ids]));
+    const rank: Ranking = (ask, k) => {
+      const [n, text] = ask.split('\u0000');
+      return parts[Number(n)]!.rank(text!, k);
+    };
+    return [name, `@4 ${evidenceRecall(questions, groups, ids, rank, 4)}   @10 ${evidenceRecall(questions, groups, ids, rank, 10)}`];
+  });
+  const questionCount = conversations.reduce((sum, c) => sum + c.questions.length, 0);
+  printTable(`Evidence recall on LoCoMo: ${conversations.length} conversation(s), ${exchanges} exchanges, ${questionCount} questions (all (${groups.join(' / ')}))`, rows);
+}
+
 /** Retrieval: does the bot recall what it saw (and nothing it did not), and how fast at scale. */
 export async function benchRetrieval(): Promise<void> {
   await quality(300);
   await longConversationRecall();
+  await locomoRecall();
   await latency(100_000);
 }

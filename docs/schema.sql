@@ -320,6 +320,35 @@ CREATE TRIGGER journal_memories_insert AFTER INSERT ON memories WHEN (SELECT seq
 
 CREATE TRIGGER journal_memories_update AFTER UPDATE ON memories WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'memories', json_object('created_seq', OLD.created_seq), 'update', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
 
+CREATE TRIGGER memories_context_fts_delete AFTER DELETE ON memories BEGIN
+  DELETE FROM memories_context_fts WHERE rowid = old.created_seq;
+  DELETE FROM memories_context_fts_pending WHERE created_seq = old.created_seq;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE chat_id = old.chat_id AND scene_id = old.scene_id AND owner_id = old.owner_id;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = old.owner_id AND chat_id = old.chat_id AND created_seq < old.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = old.owner_id AND chat_id = old.chat_id AND created_seq > old.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
+CREATE TRIGGER memories_context_fts_insert AFTER INSERT ON memories BEGIN
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
+CREATE TRIGGER memories_context_fts_update AFTER UPDATE OF summary, witness_you, witness_host, witness_guest, scene_id ON memories BEGIN
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE chat_id = new.chat_id AND scene_id = new.scene_id AND owner_id = new.owner_id;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
 CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
   INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
     SELECT 'delete', old.created_seq, old.summary, old.keywords
@@ -339,6 +368,17 @@ CREATE TRIGGER memories_fts_update AFTER UPDATE OF summary, keywords ON memories
   INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
     WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
 END;
+
+CREATE VIRTUAL TABLE memories_context_fts USING fts5 (
+  context,
+  content = '',
+  contentless_delete = 1,
+  tokenize = 'porter unicode61'
+);
+
+CREATE TABLE memories_context_fts_pending (
+  created_seq INTEGER PRIMARY KEY
+) STRICT;
 
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
   summary,

@@ -5,7 +5,7 @@ import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { forgetMarks, inheritFromCause, VISIBLE } from './visibility.ts';
-import { clearPendingSearch } from '../queries/search-index.ts';
+import { refillSearchIndexes } from '../queries/search-index.ts';
 import { anyChangeUndone, applyProjection, eventsUndoneBy } from '../events/value-changes.ts';
 
 const BATCH = 2_000;
@@ -117,11 +117,8 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     settleLastSeq(db);
     for (const index of screenIndexes) db.exec(index.sql);
     for (const trigger of ftsTriggers) db.exec(trigger.sql);
-    for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%fts5%'")) {
-      db.run(`INSERT INTO ${name} (${name}) VALUES ('rebuild')`);
-    }
-    // The indexes now hold every row: none waits for them (migrations 0024, 0025).
-    clearPendingSearch(db);
+    // The indexes then hold every row: none waits for them (migrations 0024, 0025, 0037).
+    refillSearchIndexes(db);
     return replayed;
   });
 }

@@ -37,6 +37,12 @@ const MAX_TERMS = 24;
  * chosen, so a match there says more than one word among a turn's hundreds.
  */
 const KEYWORD_WEIGHT = 2;
+/**
+ * How much a word in a memory's context (its neighbours' text, its scene's first memory: migration
+ * 0037) counts against one in its own text: what was said around a moment finds it when the
+ * question uses those words, without outranking a memory that says them itself.
+ */
+const CONTEXT_WEIGHT = 0.2;
 const CANDIDATES = 64;
 /**
  * How much being recent counts: the newest fitting memory scores up to this share above the
@@ -131,13 +137,18 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   if (terms.length === 0 && !asked) return [];
   indexAllPendingMemories(db);
   const where = `m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
+  // A memory's own words and the words around it (migration 0037) are two indexes: each match's
+  // bm25 from each, the context's weighed lower, summed.
   const candidates = (match: string) =>
     db.all<MemoryRow & { bm: number }>(
-      `SELECT ${MEMORY_COLUMNS}, bm25(memories_fts, 1, ${KEYWORD_WEIGHT}) AS bm
-       FROM memories_fts JOIN memories m ON m.created_seq = memories_fts.rowid
-       WHERE memories_fts MATCH ? AND ${where}
-       ORDER BY bm LIMIT ${CANDIDATES}`,
-      [match, search.ownerId, search.chatId],
+      `WITH hits (seq, bm) AS (
+         SELECT rowid, bm25(memories_fts, 1, ${KEYWORD_WEIGHT}) FROM memories_fts WHERE memories_fts MATCH ?
+         UNION ALL
+         SELECT rowid, ${CONTEXT_WEIGHT} * bm25(memories_context_fts) FROM memories_context_fts WHERE memories_context_fts MATCH ?)
+       SELECT ${MEMORY_COLUMNS}, sum(h.bm) AS bm FROM hits h JOIN memories m ON m.created_seq = h.seq
+       WHERE ${where}
+       GROUP BY h.seq ORDER BY bm LIMIT ${CANDIDATES}`,
+      [match, match, search.ownerId, search.chatId],
     );
   // CROSS JOIN keeps the index outside, so its postings are read newest first and reading stops
   // at the limit.

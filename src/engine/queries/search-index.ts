@@ -6,7 +6,8 @@ export const SEARCH_INDEX_BATCH = 500;
 /**
  * The full-text indexes filled after the write (migrations 0024, 0025): a write's triggers only note
  * the changed row's key in the pending table; an indexed row that changes or goes leaves the index
- * at once. A row is in the index, with its current text, exactly when it is not waiting.
+ * at once. A row is in the index, with its current text, exactly when it is not waiting. (The
+ * memories' context index, below, is kept otherwise.)
  */
 interface DeferredIndex {
   fts: string;
@@ -35,12 +36,63 @@ function indexPending(db: Db, index: DeferredIndex, limit: number): number {
   });
 }
 
+/**
+ * Text of a memory `n` that goes into memory `m`'s context only when every role that saw m saw n
+ * too: search by a role finds m by n's words only when that role could have found n itself.
+ */
+const seenWith = (n: string) =>
+  `CASE WHEN ${n}.witness_you >= m.witness_you AND ${n}.witness_host >= m.witness_host AND ${n}.witness_guest >= m.witness_guest THEN ${n}.summary ELSE '' END`;
+const beside = (direction: '<' | '>') =>
+  `coalesce((SELECT ${seenWith('n')} FROM memories n
+     WHERE n.owner_id = m.owner_id AND n.chat_id = m.chat_id AND n.created_seq ${direction} m.created_seq
+     ORDER BY n.created_seq ${direction === '<' ? 'DESC' : 'ASC'} LIMIT 1), '')`;
+/** The scene's first memory (its summary once the scene closed), unless that is m or the one before it. */
+const sceneOpening = `coalesce((SELECT ${seenWith('f')} FROM memories f
+     WHERE f.chat_id = m.chat_id AND f.scene_id = m.scene_id AND f.owner_id = m.owner_id AND f.created_seq < (
+       SELECT max(p.created_seq) FROM memories p WHERE p.owner_id = m.owner_id AND p.chat_id = m.chat_id AND p.created_seq < m.created_seq)
+     ORDER BY f.created_seq LIMIT 1), '')`;
+/** A memory m's entry in memories_context_fts (migration 0037): the words around it. */
+const CONTEXT_ENTRY = `m.created_seq, ${beside('<')} || char(10) || ${beside('>')} || char(10) || ${sceneOpening}`;
+
+/**
+ * Writes at most `limit` waiting memories' context afresh (each one's entry is stale or missing:
+ * a neighbour came, went or changed); returns how many still wait.
+ */
+function indexPendingContext(db: Db, limit: number): number {
+  return db.transaction(() => {
+    const last = db.get<{ k: number | null }>(`SELECT max(created_seq) AS k FROM (SELECT created_seq FROM memories_context_fts_pending ORDER BY created_seq LIMIT ${limit})`)!.k;
+    if (last === null) return 0;
+    db.run('DELETE FROM memories_context_fts WHERE rowid IN (SELECT created_seq FROM memories_context_fts_pending WHERE created_seq <= ?)', [last]);
+    db.run(
+      `INSERT INTO memories_context_fts (rowid, context)
+       SELECT ${CONTEXT_ENTRY} FROM memories_context_fts_pending p JOIN memories m ON m.created_seq = p.created_seq WHERE p.created_seq <= ?`,
+      [last],
+    );
+    db.run('DELETE FROM memories_context_fts_pending WHERE created_seq <= ?', [last]);
+    return db.get<{ n: number }>('SELECT count(*) AS n FROM memories_context_fts_pending')!.n;
+  });
+}
+
+/**
+ * Refills every full-text index from its table, once, at the end of a full rebuild (their
+ * triggers were set aside meanwhile). Nothing waits afterwards.
+ */
+export function refillSearchIndexes(db: Db): void {
+  for (const { fts, pending } of [TRANSCRIPT, MEMORIES]) {
+    db.run(`INSERT INTO ${fts} (${fts}) VALUES ('rebuild')`);
+    db.run(`DELETE FROM ${pending}`);
+  }
+  db.run("INSERT INTO memories_context_fts (memories_context_fts) VALUES ('delete-all')");
+  db.run(`INSERT INTO memories_context_fts (rowid, context) SELECT ${CONTEXT_ENTRY} FROM memories m`);
+  db.run('DELETE FROM memories_context_fts_pending');
+}
+
 /** One pass of the transcript's index. */
 export const indexPendingTranscript = (db: Db, limit: number = SEARCH_INDEX_BATCH): number => indexPending(db, TRANSCRIPT, limit);
 
 /** One pass over both indexes (the leader's background work): how many rows still wait. */
 export function indexPendingSearch(db: Db, limit: number = SEARCH_INDEX_BATCH): number {
-  return indexPending(db, MEMORIES, limit) + indexPending(db, TRANSCRIPT, limit);
+  return indexPending(db, MEMORIES, limit) + indexPendingContext(db, limit) + indexPending(db, TRANSCRIPT, limit);
 }
 
 /** Indexes every waiting row of one index; usually none wait (the leader's pass got there first). */
@@ -52,11 +104,9 @@ function indexAllPending(db: Db, index: DeferredIndex): void {
 /** What a search across chats does first, so it never misses a turn. */
 export const indexAllPendingTranscript = (db: Db): void => indexAllPending(db, TRANSCRIPT);
 
-/** What retrieval does first, so a prompt never misses a memory. */
-export const indexAllPendingMemories = (db: Db): void => indexAllPending(db, MEMORIES);
-
-/** Forgets what waits, after a rebuild refilled both indexes whole. */
-export function clearPendingSearch(db: Db): void {
-  db.run(`DELETE FROM ${TRANSCRIPT.pending}`);
-  db.run(`DELETE FROM ${MEMORIES.pending}`);
+/** What retrieval does first, so a prompt never misses a memory, nor a memory's new context. */
+export function indexAllPendingMemories(db: Db): void {
+  indexAllPending(db, MEMORIES);
+  if (!db.get('SELECT 1 AS x FROM memories_context_fts_pending LIMIT 1')) return;
+  while (indexPendingContext(db, SEARCH_INDEX_BATCH) > 0);
 }
