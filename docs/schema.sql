@@ -351,7 +351,7 @@ END;
 
 CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
   INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
-    SELECT 'delete', old.created_seq, old.summary, old.keywords
+    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
     WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
   DELETE FROM memories_fts_pending WHERE created_seq = old.created_seq;
 END;
@@ -363,7 +363,7 @@ END;
 
 CREATE TRIGGER memories_fts_update AFTER UPDATE OF summary, keywords ON memories BEGIN
   INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
-    SELECT 'delete', old.created_seq, old.summary, old.keywords
+    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
     WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
   INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
     WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
@@ -380,10 +380,13 @@ CREATE TABLE memories_context_fts_pending (
   created_seq INTEGER PRIMARY KEY
 ) STRICT;
 
+CREATE VIEW memories_for_search AS
+  SELECT created_seq, search_text(summary) AS summary, search_text(keywords) AS keywords FROM memories;
+
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
   summary,
   keywords,
-  content = 'memories',
+  content = 'memories_for_search',
   content_rowid = 'created_seq',
   tokenize = 'porter unicode61'
 );
@@ -557,7 +560,7 @@ CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, old.text WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
+    SELECT 'delete', old.seq, search_text(old.text) WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   DELETE FROM transcript_fts_pending WHERE seq = old.seq;
 END;
 
@@ -567,13 +570,16 @@ END;
 
 CREATE TRIGGER transcript_fts_update AFTER UPDATE OF text ON transcript BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, old.text WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
+    SELECT 'delete', old.seq, search_text(old.text) WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   INSERT INTO transcript_fts_pending (seq) SELECT new.seq WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = new.seq);
 END;
 
+CREATE VIEW transcript_for_search AS
+  SELECT seq, search_text(text) AS text FROM transcript;
+
 CREATE VIRTUAL TABLE transcript_fts USING fts5 (
   text,
-  content = 'transcript',
+  content = 'transcript_for_search',
   content_rowid = 'seq',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );

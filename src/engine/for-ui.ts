@@ -5,7 +5,7 @@
  * first needed), so the engine can move its files freely; `npm test` checks it (dependency-cruiser).
  */
 export type { EngineClient, LiveQueryName, QueryName } from './api.ts';
-export { importTopic, streamTopic, SYNC_TOPIC, type StreamMessage } from './leader/stream.ts';
+export { importTopic, SEARCH_INDEX_TOPIC, streamTopic, SYNC_TOPIC, type SearchIndexProgress, type StreamMessage } from './leader/stream.ts';
 export type { SyncStatus } from './leader/sync-runner.ts';
 export type { BackupSummary } from './log/backup-lines.ts';
 export { botFields } from './events/authoring.ts';

@@ -12,6 +12,7 @@ const ChatPage = lazy(() => import('./chat/chat-page.tsx').then((m) => ({ defaul
 const DeletedPage = lazy(() => import('./pages/deleted-page.tsx').then((m) => ({ default: m.DeletedPage })));
 import { createAppUpdate } from './app-update.ts';
 import { ClientContext } from './context.ts';
+import { SEARCH_INDEX_TOPIC, type SearchIndexProgress } from '../engine/for-ui.ts';
 import { createEngineClient } from './engine-client.ts';
 import { Shell } from './layout/shell.tsx';
 import { BotsPage } from './pages/bots-page.tsx';
@@ -67,6 +68,15 @@ export function App() {
       if (notice !== 'everything') setNotSaved(null);
     }),
   );
+  // A search-index backlog (a migration indexing every story again, a large import) and how far it has come.
+  const [searchIndexing, setSearchIndexing] = createSignal<{ waiting: number; most: number } | null>(null);
+  onCleanup(
+    client.onPublish((topic, _seq, data) => {
+      if (topic !== SEARCH_INDEX_TOPIC) return;
+      const { waiting } = data as SearchIndexProgress;
+      setSearchIndexing((shown) => (waiting > 0 ? { waiting, most: Math.max(waiting, shown?.most ?? 0) } : null));
+    }),
+  );
   onCleanup(
     client.onPublish((topic, _seq, data) => {
       if (topic !== 'storage') return;
@@ -110,6 +120,7 @@ export function App() {
           persisted={storage.health().persisted}
           storageNearlyFull={storage.nearlyFull()}
           notSaved={notSaved()}
+          searchIndexing={searchIndexing()}
           onDismissNotSaved={() => setNotSaved(null)}
           updateReady={appUpdate.updateReady()}
           onUpdate={() => void appUpdate.applyUpdate()}

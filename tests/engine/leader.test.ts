@@ -135,3 +135,23 @@ it('indexes the story for search a moment after the writes, not inside the Send'
   db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
   leader.stop();
 });
+
+it('takes in a backlog of the search index (a migration indexing every story again) a batch at a time, saying how much still waits', async () => {
+  // A thousand turns written at once (as an import or the migration leaves them), none indexed yet.
+  for (let i = 0; i < 600; i++) {
+    const turn = engine.turns.beginTurn(chat, `Line ${i} about the breakwater.`);
+    engine.turns.finishTurn(turn, { text: `Reply ${i}.`, usage: null, truncated: false, reason: null, error: null });
+  }
+  const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+  expect(waiting()).toBeGreaterThan(1_000);
+  const { leader, events } = testLeader(engine, narratorOnly(scriptedLlm('The tide turns.').client));
+  leader.start();
+  const progress = () => events.flatMap((e) => (e.type === 'publish' && e.topic === 'search-index' ? [(e.data as { waiting: number }).waiting] : []));
+  await expect.poll(() => progress().at(-1), { timeout: 15_000 }).toBe(0);
+  expect(waiting()).toBe(0);
+  // It counted down, pass by pass, and said when it was done.
+  const told = progress();
+  expect(told.length).toBeGreaterThanOrEqual(3);
+  expect(told.slice(0, -1).every((n, i) => n > 0 && (i === 0 || n < told[i - 1]!))).toBe(true);
+  leader.stop();
+});

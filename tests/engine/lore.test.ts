@@ -21,6 +21,22 @@ describe('lorebook activation', () => {
     expect(fire(b, ['Port of call; fine art.'])).toEqual(['Port lore', 'art lore']);
   });
 
+  it('"whole words" makes sense in scripts without spaces, and lets a Korean key carry its particle', () => {
+    const b = book([
+      entry({ keys: ['灯台'], wholeWords: true, content: 'lighthouse (ja)' }),
+      entry({ keys: ['台'], wholeWords: true, content: 'stand (ja), only as a word' }),
+      entry({ keys: ['钥匙'], wholeWords: true, content: 'key (zh)' }),
+      entry({ keys: ['은열쇠'], wholeWords: true, content: 'silver key (ko)' }),
+      entry({ keys: ['열쇠'], wholeWords: true, content: 'key (ko), only starting a word' }),
+      entry({ keys: ['art'], wholeWords: true, content: 'art' }),
+    ]);
+    // Before, no whole-word key in these scripts ever fired: every neighbour is a letter.
+    expect(fire(b, ['ミラは古い灯台で銀の鍵を見つけた。'])).toEqual(['lighthouse (ja)']);
+    expect(fire(b, ['米拉在旧灯塔里找到了银钥匙。'])).toEqual(['key (zh)']);
+    expect(fire(b, ['미라는 오래된 등대에서 은열쇠를 찾았다.'])).toEqual(['silver key (ko)']);
+    expect(fire(b, ['열쇠를 잃었다. A party.'])).toEqual(['key (ko), only starting a word']);
+  });
+
   it('combines secondary keys by the four logics', () => {
     const e = (logic: LoreEntry['logic'], content: string) => entry({ keys: ['ship'], secondaryKeys: ['storm', 'night'], selective: true, logic, content });
     const b = book([e('and_any', 'AND ANY'), e('and_all', 'AND ALL'), e('not_any', 'NOT ANY'), e('not_all', 'NOT ALL')]);

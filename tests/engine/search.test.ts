@@ -114,7 +114,7 @@ describe('search across chats', () => {
     }
     expect(engine.searchChats('squall AND')).toEqual([]); // "squall" and a word starting with "AND": no turn has both
     expect(engine.searchChats('-squall').length).toBe(3);
-    expect(ftsQuery('  "Mira" said: hi!  ')).toBe('"Mira" "said" "hi"*');
+    expect(ftsQuery('  "Mira" said: hi!  ')).toBe('"mira" "said" "hi"*');
     expect(ftsQuery('?!')).toBeNull();
   });
 });

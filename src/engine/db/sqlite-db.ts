@@ -1,5 +1,6 @@
 import type { Database, PreparedStatement, BindingSpec, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { Db, Row, SqlParam, SqlParams } from './port.ts';
+import { spacedForSearch } from '../text/search-text.ts';
 
 /** The C functions this adapter calls directly; pointers are plain numbers in this (32-bit) build. */
 interface RawExports {
@@ -52,6 +53,14 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
   const dbPointer = database.pointer as number;
   const statements = new Map<string, PreparedStatement>();
   let depth = 0;
+  // The full-text indexes read their text through this (migration 0038): it must exist on every
+  // connection before a trigger or a search can run.
+  database.createFunction({
+    name: 'search_text',
+    arity: 1,
+    deterministic: true,
+    xFunc: (_context, text) => (typeof text === 'string' ? spacedForSearch(text) : text),
+  });
 
   let scratch = 0;
   let scratchBytes = 0;

@@ -6,7 +6,7 @@ import { purgeExpired } from '../deletion/commands.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
 import { AnalysisQueue } from './analysis-queue.ts';
 import { NarratorService } from './narrator.ts';
-import { SYNC_TOPIC } from './stream.ts';
+import { SEARCH_INDEX_TOPIC, SYNC_TOPIC, type SearchIndexProgress } from './stream.ts';
 import { createSyncRunner, type SyncRunner } from './sync-runner.ts';
 import { createReplicator } from '../sync/replicator.ts';
 import type { CouchDatabase } from '../sync/couch.ts';
@@ -53,6 +53,8 @@ const GLOBAL_TABLES = ['you', 'bots', 'settings'];
 
 /** How long after a write the search index catches up: past the burst of writes a Send makes. */
 const SEARCH_INDEX_DELAY_MS = 1_000;
+/** Between passes over a backlog (a migration's re-index): the tab's work goes on between them. */
+const SEARCH_BACKLOG_DELAY_MS = 50;
 
 /**
  * The leader core: everything the tab holding the database does, platform-neutral. It runs every
@@ -71,18 +73,25 @@ export function createLeader(deps: LeaderDeps) {
    * Brings the search indexes (story and memories) up to date a second after a write, a batch per
    * pass, off the path between Send and the model (a search indexes what still waits itself).
    */
-  const indexSearchSoon = () => {
+  let backlogShown = false;
+  const indexSearchSoon = (delay = SEARCH_INDEX_DELAY_MS) => {
     if (indexing || stopped) return;
     indexing = true;
     setTimeout(() => {
       indexing = false;
       if (stopped) return;
       try {
-        if (engine.indexSearch() > 0) indexSearchSoon();
+        const waiting = engine.indexSearch();
+        // More than a pass's worth still waits: a backlog, shown with its progress until it is done.
+        if (waiting > 0 || backlogShown) {
+          backlogShown = waiting > 0;
+          publish(SEARCH_INDEX_TOPIC, { waiting } satisfies SearchIndexProgress);
+        }
+        if (waiting > 0) indexSearchSoon(SEARCH_BACKLOG_DELAY_MS);
       } catch (error) {
         deps.report?.('Indexing the story for search failed', error);
       }
-    }, SEARCH_INDEX_DELAY_MS);
+    }, delay);
   };
 
   let sync: SyncRunner | null = null;

@@ -7,5 +7,11 @@ export const streamTopic = (chatId: string) => `stream:${chatId}`;
 /** The topic the leader publishes the sync status on (`SyncStatus` in messages). */
 export const SYNC_TOPIC = 'sync';
 
+/** The search indexes catching up with a backlog (a migration's re-index, a large import): how many rows still wait. */
+export const SEARCH_INDEX_TOPIC = 'search-index';
+export interface SearchIndexProgress {
+  waiting: number;
+}
+
 /** The topic an import's progress goes out on, for the tab that started it (`{ done, total }` in messages). */
 export const importTopic = (progressId: string) => `import:${progressId}`;

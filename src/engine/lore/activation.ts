@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { CardBookEntry } from '../cards/card-json.ts';
 import { RE2JS } from 're2js';
+import { hasHangul, hasUnspacedScript, wordEdges } from '../text/search-text.ts';
 
 /** How a lorebook entry's secondary keys combine with its primary ones (SillyTavern's four logics). */
 export type SelectiveLogic = 'and_any' | 'and_all' | 'not_any' | 'not_all';
@@ -95,6 +96,30 @@ interface Scan {
   lower: string;
   /** Which three-letter runs the lower-case text holds, hashed into a bitmap, made on first use. */
   grams?: Uint8Array;
+  /** Where the segmenter puts word edges, in the text and in its lower case (made on first use). */
+  edges?: Set<number>;
+  lowerEdges?: Set<number>;
+}
+
+/**
+ * "Whole words" for a key, as a test of the text. In a script written without spaces (Japanese,
+ * Chinese, Thai) no letter edge says where a word ends: the key must begin and end where the
+ * platform's segmenter puts word edges (灯台 is a word in 古い灯台で; 台 alone is not). A
+ * Korean key may carry its particle (은열쇠 in 은열쇠를): it must begin a word. Elsewhere, the key
+ * has no letter or digit right before or after it.
+ */
+function wholeWordTest(plain: string, needle: string, caseSensitive: boolean): (scan: Scan) => boolean {
+  if (hasUnspacedScript(plain)) {
+    return (scan) => {
+      const text = caseSensitive ? scan.text : scan.lower;
+      const edges = caseSensitive ? (scan.edges ??= wordEdges(scan.text)) : (scan.lowerEdges ??= wordEdges(scan.lower));
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) if (edges.has(at) && edges.has(at + needle.length)) return true;
+      return false;
+    };
+  }
+  const after = hasHangul(plain) ? '' : '(?![\\p{L}\\p{N}_])';
+  const edges = new RegExp(`(?<![\\p{L}\\p{N}_])${escape(plain)}${after}`, caseSensitive ? 'u' : 'iu');
+  return (scan) => edges.test(scan.text);
 }
 
 const GRAMS = 1 << 16;
@@ -248,8 +273,8 @@ function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | nul
     const plain = key.trim();
     const needle = entry.caseSensitive ? plain : plain.toLowerCase();
     if (!needle) return null;
-    const edges = entry.wholeWords ? new RegExp(`(?<![\\p{L}\\p{N}_])${escape(plain)}(?![\\p{L}\\p{N}_])`, entry.caseSensitive ? 'u' : 'iu') : null;
-    if (entry.caseSensitive) return (scan) => scan.text.includes(needle) && (!edges || edges.test(scan.text));
+    const edges = entry.wholeWords ? wholeWordTest(plain, needle, entry.caseSensitive) : null;
+    if (entry.caseSensitive) return (scan) => scan.text.includes(needle) && (!edges || edges(scan));
     // Most keys are absent from most texts: a few bitmap lookups say so before a search of the text.
     const grams = keyGrams(needle);
     return (scan) => {
@@ -257,7 +282,7 @@ function matcher(key: string, entry: LoreEntry): ((scan: Scan) => boolean) | nul
         const present = gramsOf(scan);
         for (const g of grams) if (!present[g]) return false;
       }
-      return scan.lower.includes(needle) && (!edges || edges.test(scan.text));
+      return scan.lower.includes(needle) && (!edges || edges(scan));
     };
   } catch {
     // A key that is not a valid expression never matches, rather than failing the turn.

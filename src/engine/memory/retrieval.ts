@@ -3,6 +3,7 @@ import { addFictionMinutes, fictionMinutesBetween } from '../fiction-time.ts';
 import { askedTime } from './query-time.ts';
 import { indexAllPendingMemories } from '../queries/search-index.ts';
 import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
+import { isSearchWord, prefixOf, wordsOf } from '../text/search-text.ts';
 
 export interface MemorySearch {
   ownerId: string;
@@ -58,14 +59,15 @@ const COVERAGE_WEIGHT = 1;
 /** Fiction-time half life of the recency boost: a month-old memory counts ~half as "recent". */
 const RECENCY_HALF_LIFE_MINUTES = 60 * 24 * 30;
 
-/** The distinct content words of a text, lowercased, longest kept when there are many. */
+/**
+ * The distinct content words of a text, lowercased, longest kept when there are many: in any
+ * script (text/search-text.ts), a word of Japanese or Chinese as much as one of English.
+ */
 export function queryTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’]*/gu) ?? [];
   const terms: string[] = [];
-  for (const raw of words) {
+  for (const raw of wordsOf(text)) {
     const word = raw.replace(/['’]s$/, '').replace(/['’]/g, '');
-    if (word.length < 3 && !/\d/.test(word)) continue;
-    if (STOP_WORDS.has(word) || terms.includes(word)) continue;
+    if (!isSearchWord(word, STOP_WORDS) || terms.includes(word)) continue;
     terms.push(word);
   }
   // Longer words carry more meaning; keep those when the text is long.
@@ -81,7 +83,16 @@ export function memoryQuery(text: string): string {
   return orQuery(queryTerms(text));
 }
 
-const orQuery = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(' OR ');
+/**
+ * One query word as FTS5 syntax: the word (quoted, so it is never read as syntax) or its start
+ * (`prefixOf`: the word with another ending or particle).
+ */
+const termMatch = (term: string) => {
+  const prefix = prefixOf(term);
+  return prefix ? `("${term}" OR "${prefix}"*)` : `"${term}"`;
+};
+const orQuery = (terms: readonly string[]) => terms.map(termMatch).join(' OR ');
+const andQuery = (terms: readonly string[]) => terms.map(termMatch).join(' AND ');
 
 /** How many memories one term may match before it counts as common (counting stops there). */
 const COMMON_TERM_DOCS = 1_000;
@@ -102,7 +113,7 @@ function splitByRarity(db: Db, terms: readonly string[]): { rare: string[]; comm
   const counted = terms
     .map((term) => ({
       term,
-      docs: db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ${COMMON_TERM_DOCS})`, [`"${term}"`])!.n,
+      docs: db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ${COMMON_TERM_DOCS})`, [termMatch(term)])!.n,
     }))
     .filter((c) => c.docs > 0)
     .sort((a, b) => a.docs - b.docs);
@@ -118,7 +129,7 @@ function splitByRarity(db: Db, terms: readonly string[]): { rare: string[]; comm
 
 const wordsHeld = (row: MemoryRow, terms: readonly string[]) => {
   const text = `${row.summary} ${row.keywords}`.toLowerCase();
-  return terms.filter((t) => text.includes(t));
+  return terms.filter((t) => text.includes(prefixOf(t) ?? t));
 };
 
 /** "When did I first…": the earliest of the fitting memories is the answer, not the latest. */
@@ -167,7 +178,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
       // Memories holding every rare word first: bm25 ranks them above those holding some, and
       // there are far fewer of them to score. Only when they are too few to choose from is every
       // memory holding any of them scored.
-      rows = rare.length >= 2 ? candidates(rare.map((t) => `"${t}"`).join(' AND ')) : [];
+      rows = rare.length >= 2 ? candidates(andQuery(rare)) : [];
       if (rows.length < CANDIDATES) rows = candidates(orQuery(rare));
     } else if (common.length > 0) {
       // Only words that hundreds of memories share: bm25 would spend milliseconds weighing them
@@ -177,7 +188,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
       // how many of the question's words each holds. Recency is part of the score anyway, and a
       // question with a rarer word searches the whole chat.
       const longest = [...common].sort((a, b) => b.length - a.length).slice(0, 2);
-      rows = newestHolding(longest.map((t) => `"${t}"`).join(' AND '));
+      rows = newestHolding(andQuery(longest));
       if (rows.length < CANDIDATES) {
         const seen = new Set(rows.map((r) => r.created_seq));
         rows = [...rows, ...newestHolding(orQuery(common)).filter((r) => !seen.has(r.created_seq))];

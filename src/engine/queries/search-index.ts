@@ -17,8 +17,8 @@ interface DeferredIndex {
   columns: string[];
 }
 
-const TRANSCRIPT: DeferredIndex = { fts: 'transcript_fts', pending: 'transcript_fts_pending', content: 'transcript', key: 'seq', columns: ['text'] };
-const MEMORIES: DeferredIndex = { fts: 'memories_fts', pending: 'memories_fts_pending', content: 'memories', key: 'created_seq', columns: ['summary', 'keywords'] };
+const TRANSCRIPT: DeferredIndex = { fts: 'transcript_fts', pending: 'transcript_fts_pending', content: 'transcript_for_search', key: 'seq', columns: ['text'] };
+const MEMORIES: DeferredIndex = { fts: 'memories_fts', pending: 'memories_fts_pending', content: 'memories_for_search', key: 'created_seq', columns: ['summary', 'keywords'] };
 
 /** Indexes at most `limit` waiting rows of one index in one transaction; returns how many still wait. */
 function indexPending(db: Db, index: DeferredIndex, limit: number): number {
@@ -52,7 +52,7 @@ const sceneOpening = `coalesce((SELECT ${seenWith('f')} FROM memories f
        SELECT max(p.created_seq) FROM memories p WHERE p.owner_id = m.owner_id AND p.chat_id = m.chat_id AND p.created_seq < m.created_seq)
      ORDER BY f.created_seq LIMIT 1), '')`;
 /** A memory m's entry in memories_context_fts (migration 0037): the words around it. */
-const CONTEXT_ENTRY = `m.created_seq, ${beside('<')} || char(10) || ${beside('>')} || char(10) || ${sceneOpening}`;
+const CONTEXT_ENTRY = `m.created_seq, search_text(${beside('<')} || char(10) || ${beside('>')} || char(10) || ${sceneOpening})`;
 
 /**
  * Writes at most `limit` waiting memories' context afresh (each one's entry is stale or missing:

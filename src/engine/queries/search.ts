@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { TURN_PERSONA_SQL } from '../authoring/personas.ts';
 import { indexAllPendingTranscript } from './search-index.ts';
+import { prefixOf, withoutWordBreaks, wordsOf } from '../text/search-text.ts';
 import { z } from 'zod';
 import { defineQuery } from '../call.ts';
 
@@ -24,13 +25,21 @@ const RESULTS = 50;
 
 /**
  * The player's words as an FTS5 query: every word must appear (in any form the stemmer relates:
- * "storms" finds "storm"), the last one also as the start of a longer word, as typed so far.
- * Quoting each word keeps FTS5's own syntax (NEAR, AND, "-", ":") out of the player's input.
+ * "storms" finds "storm"; or, in another language, with another ending or particle: "ключи"
+ * finds "ключ", "은열쇠는" finds "은열쇠를"), the last one also as the start of a longer word, as
+ * typed so far. Words are found in any script (`wordsOf`: "银钥匙" is 银 and 钥匙). Quoting each
+ * word keeps FTS5's own syntax (NEAR, AND, "-", ":") out of the player's input.
  */
 export function ftsQuery(text: string): string | null {
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu)?.slice(0, 12);
-  if (!words?.length) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  const words = wordsOf(text.normalize('NFKC').replace(/['’]/g, ' ')).slice(0, 12);
+  if (!words.length) return null;
+  return words
+    .map((w, i) => {
+      const prefix = prefixOf(w);
+      const whole = `"${w}"${i === words.length - 1 ? '*' : ''}`;
+      return prefix ? `(${whole} OR "${prefix}"*)` : whole;
+    })
+    .join(' ');
 }
 
 /**
@@ -63,7 +72,8 @@ export function searchChats(db: Db, text: string): SearchHit[] {
       turnId: r.turn_id,
       seq: r.seq,
       speakerName: r.speaker_name ?? 'Someone',
-      snippet: r.snippet,
+      // The index's word breaks (search-text.ts) are invisible, but not to copy and paste.
+      snippet: withoutWordBreaks(r.snippet),
     }));
 }
 

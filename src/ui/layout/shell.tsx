@@ -11,6 +11,8 @@ export interface ShellProps {
   /** Why the last change was not saved (a storage failure), until a later change is. */
   notSaved: string | null;
   onDismissNotSaved: () => void;
+  /** Rows the search indexes still have to take in, of the most seen waiting, while a backlog lasts. */
+  searchIndexing: { waiting: number; most: number } | null;
   updateReady: boolean;
   onUpdate: () => void;
   children?: JSX.Element;
@@ -108,6 +110,17 @@ export function Shell(props: ShellProps) {
                   {relay().hadToken ? 'The relay refused this browser’s token.' : 'This relay needs a token.'} <A href="/settings#relay-token">Enter it in Settings</A> (it is the
                   relay’s RELAY_TOKEN).
                 </span>
+              </p>
+            )}
+          </Show>
+          <Show when={props.searchIndexing}>
+            {(backlog) => (
+              <p class="banner info" data-banner="search-index">
+                <span class="banner-text">
+                  Indexing your stories for search: {Math.floor((100 * (backlog().most - backlog().waiting)) / backlog().most)} %. Search and recall find everything once it is
+                  done.
+                </span>
+                <progress aria-label="Search index progress" value={backlog().most - backlog().waiting} max={backlog().most} />
               </p>
             )}
           </Show>
