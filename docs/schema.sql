@@ -43,7 +43,7 @@ CREATE TABLE bots (
   created_seq INTEGER NOT NULL,
   updated_seq INTEGER NOT NULL,
   reset_seq INTEGER                        -- last bot_reset
-, deleted_ts INTEGER, pronouns TEXT NOT NULL DEFAULT '', avatar TEXT, greetings TEXT NOT NULL DEFAULT '[]', background TEXT, tracked_fields TEXT NOT NULL DEFAULT '[]') STRICT;
+, deleted_ts INTEGER, pronouns TEXT NOT NULL DEFAULT '', avatar TEXT, greetings TEXT NOT NULL DEFAULT '[]', background TEXT, tracked_fields TEXT NOT NULL DEFAULT '[]', language TEXT) STRICT;
 
 CREATE TABLE chat_lorebooks (
   chat_id TEXT NOT NULL,
@@ -78,13 +78,13 @@ CREATE TABLE chats (
   created_ts INTEGER NOT NULL,
   created_seq INTEGER NOT NULL,
   last_seq INTEGER NOT NULL                -- newest event of this chat, for "newest first"
-, deleted_ts INTEGER, sampler TEXT, persona_id TEXT, background TEXT) STRICT;
+, deleted_ts INTEGER, sampler TEXT, persona_id TEXT, background TEXT, language TEXT) STRICT;
 
-CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background)); END;
+CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
 
 CREATE TRIGGER journal_chats_insert AFTER INSERT ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.id, 'chats', json_object('id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler, persona_id, background ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background)); END;
+CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler, persona_id, background, language ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
 
 CREATE TABLE classifier_failures (
   seq INTEGER PRIMARY KEY,                 -- the classifier_failed event

@@ -23,6 +23,7 @@ import { chatListCalls } from './queries/chats.ts';
 import { recapCalls } from './queries/recap.ts';
 import { valueHistoryCalls } from './queries/value-history.ts';
 import { searchCalls } from './queries/search.ts';
+import { storyLanguageCalls } from './queries/story-language.ts';
 import { transcriptCalls } from './queries/transcript.ts';
 import { rewindCalls } from './rewind/commands.ts';
 import { settingsCalls } from './settings/calls.ts';
@@ -80,6 +81,7 @@ export const API = {
   ...cardExportCalls,
   ...chatExportCalls,
   ...searchCalls,
+  ...storyLanguageCalls,
   ...loreQueryCalls,
   ...loreCalls,
   ...analysisCalls,

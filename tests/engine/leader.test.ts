@@ -41,7 +41,7 @@ it('tells the tabs what a command changed, and nothing for a query', async () =>
   const head = engine.headSeq();
   const time = await client.advanceClock(chat, 30);
   expect(time).toMatch(/T20:30/);
-  const readers = ['analysisStatus', 'chatState', 'listChats', 'recentlyDeleted', 'transcript', 'searchChats', 'chatPersona', 'valueHistory'];
+  const readers = ['analysisStatus', 'chatState', 'listChats', 'recentlyDeleted', 'transcript', 'searchChats', 'chatPersona', 'valueHistory', 'storyLanguage'];
   expect(changes()).toEqual([
     { fromSeq: head, toSeq: head + 1, chats: [chat], tables: ['chat_state', 'chats', 'value_changes'], queries: expect.arrayContaining(['chatState', 'listChats', 'transcript']), global: [], rebuilt: false },
   ]);

@@ -119,6 +119,7 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     listChats: [],
     transcript: [chat, { limit: 50 }],
     chatState: [chat],
+    storyLanguage: [chat],
     recap: [chat],
     valueHistory: [chat, { type: 'chat_state' }, 'fictionTime'],
     previewRewind: [chat, turns[1]!.seq],

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { storyLanguage } from '../queries/story-language.ts';
+import { languageInstruction } from '../text/language.ts';
 import type { Db } from '../db/port.ts';
 import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
@@ -22,6 +24,8 @@ export interface SceneToSummarize {
   memories: { id: string; summary: string; significance: number; pinned: boolean; fictionTime: string }[];
   /** Everyone else in the scene, with the owner's current view of them. */
   others: { ref: string; name: string; key: string; summary: string; affinity: number; trust: number }[];
+  /** What the prompt says of the story's language (empty for English). */
+  language: string;
 }
 
 export function sceneSummarySchema(otherKeys: readonly string[]) {
@@ -58,7 +62,8 @@ export function sceneToSummarize(db: Db, chatId: string, sceneId: string, ownerI
   });
   // Two people of one name still need two keys.
   for (const other of others) if (others.filter((o) => o.name === other.name).length > 1) other.key = `${other.name} (${other.ref.slice(0, 4)})`;
-  return { chatId, sceneId, closedSeq: scene.closed_seq, ownerId, ownerName: cast.nameOf(ownerId), memories, others };
+  const language = languageInstruction(storyLanguage(db, chatId), 'the memory and the views');
+  return { chatId, sceneId, closedSeq: scene.closed_seq, ownerId, ownerName: cast.nameOf(ownerId), memories, others, language };
 }
 
 export function sceneSummaryPrompt(scene: SceneToSummarize, settings: Settings, count: TokenCounter): { system: string; user: string } {
@@ -68,7 +73,7 @@ export function sceneSummaryPrompt(scene: SceneToSummarize, settings: Settings, 
   const system =
     `A scene of an interactive story has ended. Write ${scene.ownerName}'s memory of it: what happened, what was said that matters, ` +
     `how ${scene.ownerName} felt, from ${scene.ownerName}'s point of view, knowing only what ${scene.ownerName} witnessed below. ` +
-    `Then rewrite ${scene.ownerName}'s overall view of each other person, from the previous view and this scene.\n${views}`;
+    `Then rewrite ${scene.ownerName}'s overall view of each other person, from the previous view and this scene.${scene.language ? ` ${scene.language}` : ''}\n${views}`;
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(sceneSummarySchema(scene.others.map((o) => o.key)), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 80;
   // The end of a scene explains its close; when it is too long, the oldest moments give way.

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { storyLanguage } from '../queries/story-language.ts';
+import { languageInstruction } from '../text/language.ts';
 import type { Db } from '../db/port.ts';
 import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
@@ -214,6 +216,8 @@ const placeOf = (db: Db, chatId: string) =>
   )?.name;
 
 /** The classifier's instructions and input for one turn, within its own token budget. */
+const prefixed = (line: string) => (line ? `\n${line}` : '');
+
 export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, count: TokenCounter): { system: string; user: string } {
   const { cast } = turn;
   const state = db.get<{ fiction_time: string; weather: string }>('SELECT fiction_time, weather FROM chat_state WHERE chat_id = ?', [turn.chatId]);
@@ -236,7 +240,8 @@ export function analysisPrompt(db: Db, turn: TurnToAnalyze, settings: Settings, 
       ? `\n"fields": the player's own fields to keep. Answer only those this turn changed, by label, with a value of the type shown.\n${turn.fields
           .map((f) => `"${f.label}" (${fieldKind(f.def)})${f.def.about ? `: ${f.def.about}` : ''}. Now: ${f.current === undefined ? 'not set' : JSON.stringify(f.current)}`)
           .join('\n')}`
-      : '');
+      : '') +
+    prefixed(languageInstruction(storyLanguage(db, turn.chatId), 'every text you report (facts, keywords, threads, items, field values)'));
   // Room left for the story once the instructions and the schema (added by classify) are counted.
   const schemaTokens = count(JSON.stringify(z.toJSONSchema(analysisSchema(turn.pairs.map((p) => p.key), turn.fields.length > 0), { unrepresentable: 'any' })));
   let room = settings.classifierBudget - count(system) - schemaTokens - 120;

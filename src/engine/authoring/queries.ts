@@ -27,6 +27,8 @@ export interface Bot {
   background: string | null;
   /** The fields of the player's own its chats start with. */
   trackedFields: FieldDef[];
+  /** The language its chats are played in unless one chooses another (a BCP 47 tag), or null: each follows its story. */
+  language: string | null;
 }
 
 export interface You {
@@ -53,6 +55,7 @@ interface BotRow {
   greetings: string;
   background: string | null;
   tracked_fields: string;
+  language: string | null;
 }
 
 const toBot = (r: BotRow): Bot => ({
@@ -72,9 +75,10 @@ const toBot = (r: BotRow): Bot => ({
   greetings: JSON.parse(r.greetings) as string[],
   background: r.background,
   trackedFields: JSON.parse(r.tracked_fields) as FieldDef[],
+  language: r.language,
 });
 
-const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings, background, tracked_fields';
+const BOT_COLUMNS = 'id, name, pronouns, persona, voice_samples, traits, backstory, initial_relationship, kickoff, updated_seq, reset_seq, deleted_ts, avatar, greetings, background, tracked_fields, language';
 
 export function listBots(db: Db): Bot[] {
   return db.all<BotRow>(`SELECT ${BOT_COLUMNS} FROM bots WHERE deleted_ts IS NULL ORDER BY name COLLATE NOCASE, id`).map(toBot);

@@ -3,7 +3,7 @@ import { fieldDef } from '../state/fields.ts';
 import type { Db } from '../db/port.ts';
 import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
-import { eventId, imageHash, uuid, longText, requiredText, shortText } from './fields.ts';
+import { eventId, imageHash, languageTag, uuid, longText, requiredText, shortText } from './fields.ts';
 import { TRACKED_VALUES } from '../state/tracked-values.ts';
 
 /** A persona: 'you' (the first one) or another's id. */
@@ -79,6 +79,8 @@ export const botFields = z.object({
   kickoff: longText,
   /** The fields of the player's own its chats start with (issue 33, part 4); they go with its card. Optional, as above. */
   trackedFields: z.array(fieldDef).max(20).optional(),
+  /** The language its chats are played in unless a chat chooses another (issue 34); none: each follows its story. Optional, as above. */
+  language: languageTag.nullish(),
 });
 
 /** A bot created or edited: every edit is a whole new version of the authored fields. */
@@ -90,10 +92,10 @@ export const botAuthored = defineEvent({
   apply(db, { seq, payload: p }) {
     db.run(
       `INSERT INTO bots (id, name, persona, voice_samples, traits, backstory, initial_relationship, kickoff,
-         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings, background, tracked_fields)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+         created_seq, updated_seq, reset_seq, pronouns, avatar, greetings, background, tracked_fields, language)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, pronouns = excluded.pronouns, avatar = excluded.avatar,
-         background = excluded.background, tracked_fields = excluded.tracked_fields,
+         background = excluded.background, tracked_fields = excluded.tracked_fields, language = excluded.language,
          greetings = excluded.greetings, persona = excluded.persona,
          voice_samples = excluded.voice_samples, traits = excluded.traits, backstory = excluded.backstory,
          initial_relationship = excluded.initial_relationship, kickoff = excluded.kickoff,
@@ -114,6 +116,7 @@ export const botAuthored = defineEvent({
         json(p.greetings ?? []),
         p.background ?? null,
         json(p.trackedFields ?? []),
+        p.language ?? null,
       ],
     );
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type ValueChange } from './define.ts';
-import { uuid, fictionTime, imageHash, requiredText, shortText } from './fields.ts';
+import { uuid, fictionTime, imageHash, languageTag, requiredText, shortText } from './fields.ts';
 import { samplerOverrides } from '../settings/sampler.ts';
 
 /** A new story with one bot as its host. The chat id is the event's chat id. */
@@ -71,6 +71,20 @@ export const chatSamplerSet = defineEvent({
   schema: z.object({ sampler: samplerOverrides }),
   apply(db, { chatId, payload }) {
     db.run('UPDATE chats SET sampler = ? WHERE id = ?', [Object.keys(payload.sampler).length ? JSON.stringify(payload.sampler) : null, chatId]);
+  },
+});
+
+/**
+ * The language this chat's story is played in, chosen by the player (null: follow the bot's
+ * default, else the story itself). The narrator, the analysis and the scene summaries write in it.
+ */
+export const chatLanguageSet = defineEvent({
+  kind: 'chat_language_set',
+  writes: ['chats'],
+  scope: 'chat',
+  schema: z.object({ language: languageTag.nullable() }),
+  apply(db, { chatId, payload }) {
+    db.run('UPDATE chats SET language = ? WHERE id = ?', [payload.language, chatId]);
   },
 });
 

@@ -33,3 +33,9 @@ export const significance = z.number().int().min(0).max(3);
 
 /** A stored picture's name: the hex SHA-256 of its bytes (`image_added`). Here, not beside the hashing, so forms need no hash code. */
 export const imageHash = z.string().regex(/^[0-9a-f]{64}$/, 'must name a stored picture by its hash');
+
+/** A BCP 47 language tag ("ja", "pt-BR"): the language a story is played in. */
+export const languageTag = z
+  .string()
+  .max(35)
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Choose a language from the list.');

@@ -1,6 +1,6 @@
 import type { EventDefinition } from './define.ts';
 import { botAuthored, botReset, botResetUndone, defaultPersonaSet, personaRemoved, youAuthored } from './authoring.ts';
-import { chatBackgroundSet, chatCreated, chatPersonaChosen, chatSamplerSet, clockAdvanced } from './chat.ts';
+import { chatBackgroundSet, chatCreated, chatLanguageSet, chatPersonaChosen, chatSamplerSet, clockAdvanced } from './chat.ts';
 import { classifierFailed } from './classifier.ts';
 import { imageAdded } from './images.ts';
 import { cardKept } from './cards.ts';
@@ -57,6 +57,7 @@ export const EVENT_DEFINITIONS = [
   botRestored,
   purged,
   chatSamplerSet,
+  chatLanguageSet,
   chatPersonaChosen,
   imageAdded,
   chatBackgroundSet,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fictionTime } from '../events/fields.ts';
 import type { Bot, You } from '../authoring/queries.ts';
+import { detectLanguage, languageInstruction, languageName } from '../text/language.ts';
 
 /*
  * The kickoff's schema, defaults and classifier prompt: what the kickoff form needs, apart from
@@ -64,13 +65,16 @@ export function defaultKickoff(bot: Pick<Bot, 'name' | 'initialRelationship'>, n
 }
 
 export function kickoffPrompt(bot: Bot, you: You | undefined): { system: string; user: string } {
+  // The bot's default, else what its kickoff is written in.
+  const tag = bot.language ?? detectLanguage(`${bot.kickoff}\n${bot.persona}`);
+  const language = tag ? languageInstruction({ tag, name: languageName(tag), source: bot.language ? 'bot' : 'story' }, 'the title, the names and every text') : '';
   return {
     system:
       'You set up the opening of an interactive story. From the kickoff scene, the character and their relationship, work out: a short ' +
       'title; the place (name, kind, whether it moves, whether it is public, how far voices carry); the in-fiction date and time as ' +
       'YYYY-MM-DDTHH:MM:SS; the weather; what the user and the character are each doing (posture, where, action, whether it can be ' +
       'interrupted, how much attention it needs, expected minutes or null, what they attend to, what they hold); and what the character ' +
-      'thinks of and knows about the user (summary, facts). Invent nothing that contradicts the kickoff.',
+      `thinks of and knows about the user (summary, facts). Invent nothing that contradicts the kickoff.${language ? ` ${language}` : ''}`,
     user:
       `Character: ${bot.name}\nPersona: ${bot.persona}\nRelationship to the user: ${bot.initialRelationship || 'unspecified'}\n` +
       `User: ${you?.name ?? 'the user'}${you?.persona ? ` (${you.persona})` : ''}\n\nKickoff scene:\n${bot.kickoff || '(none given)'}`,

@@ -17,6 +17,7 @@ import { samplerOverrides } from '../settings/sampler.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 import { ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
 import { chatFields, checkFieldValue, fieldDef } from '../state/fields.ts';
+import { languageTag } from '../events/fields.ts';
 import { getBot } from '../authoring/queries.ts';
 
 const nothing = () => undefined;
@@ -191,6 +192,18 @@ export const storyCalls = {
     },
   }),
 
+  /** The language this chat's story is played in (a BCP 47 tag), or null to follow the bot's default, else the story. */
+  setChatLanguage: defineCommand({
+    args: z.tuple([id, languageTag.nullable()]),
+    run(ctx, chatId: string, language: string | null): void {
+      const { db } = ctx;
+      command(ctx, ctx.commandId, (stampFirst) => {
+        if (!db.get('SELECT 1 AS x FROM chats WHERE id = ?', [chatId])) throw new CommandRejectedError('That chat does not exist.');
+        appendEvents(ctx, stampFirst([{ kind: 'chat_language_set', chatId, payload: { language } }]));
+      }, nothing);
+    },
+  }),
+
   /**
    * The picture behind this chat's story: a stored picture's hash, 'none', or 'host' (the host
    * bot's own). Choosing what is already in force writes nothing.
@@ -361,14 +374,14 @@ export const storyCalls = {
         const host = db.get<{ bot_id: string }>('SELECT bot_id FROM chats WHERE id = ?', [chatId]);
         const bot = host && getBot(db, host.bot_id);
         if (!bot) throw new CommandRejectedError('That chat’s bot no longer exists.');
-        const { id: botId, updatedSeq: _u, wasReset: _w, deleted: _d, avatar, background, pronouns, greetings, trackedFields: _t, ...rest } = bot;
+        const { id: botId, updatedSeq: _u, wasReset: _w, deleted: _d, avatar, background, pronouns, greetings, trackedFields: _t, language, ...rest } = bot;
         const trackedFields = chatFields(db, chatId).map((f) => f.def);
         appendEvents(
           ctx,
           stampFirst([
             {
               kind: 'bot_authored',
-              payload: { ...rest, botId, pronouns, ...(avatar ? { avatar } : {}), ...(background ? { background } : {}), ...(greetings.length ? { greetings } : {}), ...(trackedFields.length ? { trackedFields } : {}) },
+              payload: { ...rest, botId, pronouns, ...(avatar ? { avatar } : {}), ...(background ? { background } : {}), ...(greetings.length ? { greetings } : {}), ...(trackedFields.length ? { trackedFields } : {}), ...(language ? { language } : {}) },
             },
           ]),
         );

@@ -1,4 +1,6 @@
 import type { Db } from '../db/port.ts';
+import { storyLanguage } from '../queries/story-language.ts';
+import { languageInstruction } from '../text/language.ts';
 import { getBot } from '../authoring/queries.ts';
 import { personaOf } from '../authoring/personas.ts';
 import { chatState, type ChatState } from '../queries/chat-state.ts';
@@ -74,6 +76,7 @@ export function narratorPrompt(
           fill,
         ),
   );
+  system('must', 'language', languageInstruction(storyLanguage(db, chatId), mode === 'impersonate' ? `${youName}'s words and actions` : 'every word of the story'));
   // The bot's lorebook (its card's character_book) and those attached to the chat: entries whose keys the latest story mentions,
   // before or after the character as each says; constant ones always, at the MUST tier.
   // The story before this reply, read once: the lore scans its end, the history below tells it.

@@ -8,6 +8,7 @@ import { ResetBot } from './reset-bot.tsx';
 import { BackgroundField, PictureField } from '../picture-field.tsx';
 import { CardExport } from './card-export.tsx';
 import { CardInfo } from './card-info.tsx';
+import { STORY_LANGUAGES } from '../story-languages.ts';
 
 interface BotDraft {
   name: string;
@@ -25,9 +26,11 @@ interface BotDraft {
   kickoff: string;
   /** The fields of the player's own its chats start with: saved from a chat's drawer, kept here as they are. */
   trackedFields: FieldDef[];
+  /** The language its chats are played in unless one chooses another; null: each follows its story. */
+  language: string | null;
 }
 
-const empty: BotDraft = { name: '', pronouns: '', avatar: null, background: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '', trackedFields: [] };
+const empty: BotDraft = { name: '', pronouns: '', avatar: null, background: null, greetings: [], persona: '', voiceSamples: [''], traits: '', backstory: '', initialRelationship: '', kickoff: '', trackedFields: [], language: null };
 
 function Field(props: { name: string; label: string; error?: string; hint?: string; rows?: number; maxLength?: number; value: string; onInput: (v: string) => void }) {
   const id = `field-${props.name}`;
@@ -111,6 +114,7 @@ export function BotFormPage() {
       initialRelationship: f.initialRelationship,
       kickoff: f.kickoff,
       ...(f.trackedFields.length ? { trackedFields: f.trackedFields } : {}),
+      ...(f.language ? { language: f.language } : {}),
     };
     const checked = botFields.safeParse(candidate);
     if (!checked.success) {
@@ -197,6 +201,24 @@ export function BotFormPage() {
           </Show>
         </fieldset>
         <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose: what the scene is set from. With no greetings, it is also the first message of every new chat." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <div class="field">
+          <label for="field-language">Story language</label>
+          <p class="hint" id="field-language-hint">
+            What its chats are played in, unless a chat chooses another: the narrator, the memories and the summaries write in it.
+          </p>
+          <select id="field-language" aria-describedby="field-language-hint" onChange={(e) => setForm((f) => ({ ...f, language: e.currentTarget.value || null }))}>
+            <option value="" selected={!form().language}>
+              Follow each story (the language it is played in)
+            </option>
+            <For each={STORY_LANGUAGES}>
+              {(option) => (
+                <option value={option.tag} selected={form().language === option.tag}>
+                  {option.label}
+                </option>
+              )}
+            </For>
+          </select>
+        </div>
         <Show when={form().trackedFields.length}>
           <fieldset class="stack">
             <legend>Fields its chats start with</legend>

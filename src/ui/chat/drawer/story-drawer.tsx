@@ -16,6 +16,7 @@ import { MemoriesSection } from './memories-section.tsx';
 import { PeopleSection } from './people-section.tsx';
 import { ThreadsSection } from './threads-section.tsx';
 import { WhenAndWhere } from './when-and-where.tsx';
+import { StoryLanguageSection } from './story-language-section.tsx';
 
 /**
  * The chat's living state, as the engine holds it: clock, scene and place, who is doing what, how
@@ -49,6 +50,8 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
           </Editable>
         </p>
       </section>
+
+      <StoryLanguageSection client={props.client} chatId={props.chatId} busy={busy()} act={act} />
 
       <details class="drawer-sampling">
         <summary>Sampling for this chat{props.drawer.sampler ? ' (its own)' : ''}</summary>

@@ -1,0 +1,44 @@
+import { For } from 'solid-js';
+import type { AppClient } from '../../engine-client.ts';
+import { createLiveQuery } from '../../live-query.ts';
+import { languageLabel, STORY_LANGUAGES } from '../../story-languages.ts';
+
+/**
+ * The language the story is played in (issue 34): the narrator, the analysis and the scene
+ * summaries write in it. "Follow the story" says what it follows now (the bot's default, or what
+ * the player writes in).
+ */
+export function StoryLanguageSection(props: { client: AppClient; chatId: string; busy: boolean; act: (action: () => Promise<unknown>) => Promise<void> }) {
+  const language = createLiveQuery(props.client, { query: 'storyLanguage', chatId: () => props.chatId }, () => props.client.engine.storyLanguage(props.chatId));
+  const chosen = () => (language()?.source === 'chat' ? language()!.tag : '');
+  const following = () => {
+    const now = language();
+    if (!now || now.source === 'chat') return 'Follow the story';
+    return now.source === 'bot' ? `Follow the bot (${languageLabel(now.tag)})` : `Follow the story (now ${languageLabel(now.tag)})`;
+  };
+  return (
+    <section aria-labelledby="drawer-language">
+      <h2 id="drawer-language">Story language</h2>
+      <p class="small-text muted">The narrator writes in it, and so do the memories, summaries, items and threads.</p>
+      <select
+        aria-label="Story language"
+        disabled={props.busy}
+        onChange={(event) => {
+          const tag = event.currentTarget.value;
+          void props.act(() => props.client.engine.setChatLanguage(props.chatId, tag || null));
+        }}
+      >
+        <option value="" selected={chosen() === ''}>
+          {following()}
+        </option>
+        <For each={STORY_LANGUAGES}>
+          {(option) => (
+            <option value={option.tag} selected={chosen() === option.tag}>
+              {option.label}
+            </option>
+          )}
+        </For>
+      </select>
+    </section>
+  );
+}
