@@ -24,38 +24,14 @@ export interface Look {
   recapAfter: 'never' | '1' | '4' | '12' | '24';
 }
 
+/** The values each choice may take (their names are the interface's words: `look.*` in i18n). */
 export const LOOK_CHOICES = {
-  theme: [
-    ['system', 'As the system is'],
-    ['dark', 'Dark'],
-    ['light', 'Light'],
-    ['paper', 'Paper'],
-  ],
-  textSize: [
-    ['small', 'Small'],
-    ['medium', 'Medium'],
-    ['large', 'Large'],
-    ['larger', 'Larger'],
-  ],
-  chatWidth: [
-    ['narrow', 'Narrow'],
-    ['comfortable', 'Comfortable'],
-    ['wide', 'Wide'],
-    ['full', 'Full width'],
-  ],
-  recapAfter: [
-    ['never', 'Only when I ask'],
-    ['1', 'An hour'],
-    ['4', '4 hours'],
-    ['12', '12 hours'],
-    ['24', 'A day'],
-  ],
-  backgroundDim: [
-    ['soft', 'Soft'],
-    ['medium', 'Medium'],
-    ['strong', 'Strong'],
-  ],
-} as const satisfies Record<string, readonly (readonly [string, string])[]>;
+  theme: ['system', 'dark', 'light', 'paper'],
+  textSize: ['small', 'medium', 'large', 'larger'],
+  chatWidth: ['narrow', 'comfortable', 'wide', 'full'],
+  recapAfter: ['never', '1', '4', '12', '24'],
+  backgroundDim: ['soft', 'medium', 'strong'],
+} as const satisfies Record<string, readonly string[]>;
 
 const KEY = 'roleplay-engine/look';
 const DEFAULT: Look = { theme: 'system', textSize: 'medium', chatWidth: 'comfortable', portrait: true, backgrounds: true, backgroundDim: 'medium', remoteImages: false, recapAfter: '4' };
@@ -68,7 +44,7 @@ function read(): Look {
     // A damaged value is forgotten: the defaults stand.
   }
   const pick = <K extends keyof typeof LOOK_CHOICES>(key: K): Look[K] =>
-    (LOOK_CHOICES[key].some(([value]) => value === stored[key]) ? stored[key] : DEFAULT[key]) as Look[K];
+    ((LOOK_CHOICES[key] as readonly string[]).includes(stored[key] as string) ? stored[key] : DEFAULT[key]) as Look[K];
   const flag = (key: 'portrait' | 'backgrounds' | 'remoteImages') => (typeof stored[key] === 'boolean' ? stored[key] : DEFAULT[key]);
   return { theme: pick('theme'), textSize: pick('textSize'), chatWidth: pick('chatWidth'), backgroundDim: pick('backgroundDim'), recapAfter: pick('recapAfter'), portrait: flag('portrait'), backgrounds: flag('backgrounds'), remoteImages: flag('remoteImages') };
 }

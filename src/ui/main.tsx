@@ -5,6 +5,7 @@ import { logPolicyViolations } from '../browser/policy-violations.ts';
 import { allowOwnScriptsOnly } from '../browser/trusted-types.ts';
 import { App } from './app.tsx';
 import { startLook } from './look.ts';
+import { loadUiLanguage } from './i18n/index.ts';
 import { acceptPairingLink } from './pairing-link.ts';
 import './styles.css';
 
@@ -17,4 +18,5 @@ acceptPairingLink();
 startLook();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-render(() => <App />, root);
+// The interface's words in the player's language, fetched before the first screen (English is at hand).
+void loadUiLanguage().finally(() => render(() => <App />, root));

@@ -1,4 +1,5 @@
 import { createResource, Show } from 'solid-js';
+import { t } from './i18n/index.ts';
 import { createAction } from './action.ts';
 import { Avatar, pictureUrl } from './avatar.tsx';
 import { FileButton } from './file-input.tsx';
@@ -15,17 +16,17 @@ export function PictureField(props: { client: AppClient; name: string; hash: str
   const choose = (file: File) => void run(async () => props.onChange(await props.client.engine.addImage(await preparePicture(file))));
   return (
     <div class="field picture-field">
-      <span class="label">Picture</span>
+      <span class="label">{t('picture.picture')}</span>
       <div class="row">
         <Avatar client={props.client} name={props.name || '?'} hash={props.hash} size="large" />
-        <FileButton label={busy() ? 'Storing…' : props.hash ? 'Choose another picture…' : 'Choose a picture…'} accept="image/*" disabled={busy()} onFile={choose} />
+        <FileButton label={busy() ? t('picture.storing') : props.hash ? t('picture.chooseAnother') : t('picture.choose')} accept="image/*" disabled={busy()} onFile={choose} />
         <Show when={props.hash}>
           <button type="button" class="quiet" onClick={() => props.onChange(null)}>
-            Use a generated face
+            {t('picture.generated')}
           </button>
         </Show>
       </div>
-      <p class="hint">Cropped to a square and resized to 512 px here, in your browser.</p>
+      <p class="hint">{t('picture.pictureHint')}</p>
       <ErrorNote message={error()} />
     </div>
   );
@@ -49,19 +50,19 @@ export function BackgroundField(props: { client: AppClient; hash: string | null;
   const choose = (file: File) => void run(async () => props.onChange(await props.client.engine.addImage(await prepareBackground(file))));
   return (
     <div class="field background-field">
-      <span class="label">Background</span>
+      <span class="label">{t('picture.background')}</span>
       <div class="row">
-        <Show when={props.hash} fallback={<span class="background-preview empty">None</span>}>
+        <Show when={props.hash} fallback={<span class="background-preview empty">{t('picture.none')}</span>}>
           {(hash) => <StoredPicture client={props.client} hash={hash()} class="background-preview" />}
         </Show>
-        <FileButton label={busy() ? 'Storing…' : props.hash ? 'Choose another background…' : 'Choose a background…'} accept="image/*" disabled={busy()} onFile={choose} />
+        <FileButton label={busy() ? t('picture.storing') : props.hash ? t('picture.chooseAnotherBackground') : t('picture.chooseBackground')} accept="image/*" disabled={busy()} onFile={choose} />
         <Show when={props.hash}>
           <button type="button" class="quiet" onClick={() => props.onChange(null)}>
-            Remove background
+            {t('picture.removeBackground')}
           </button>
         </Show>
       </div>
-      <p class="hint">Shown dimmed behind the story in this bot’s chats (a chat can choose its own). Settings → Look turns backgrounds off on this device.</p>
+      <p class="hint">{t('picture.backgroundHint')}</p>
       <ErrorNote message={error()} />
     </div>
   );

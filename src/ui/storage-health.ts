@@ -1,4 +1,5 @@
 import { createSignal } from 'solid-js';
+import { uiLanguage } from './i18n/index.ts';
 
 export interface StorageHealth {
   /** null until known; false when the browser may evict the data under storage pressure. */
@@ -50,5 +51,6 @@ export function formatBytes(bytes: number | null): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`;
+  const digits = value < 10 && unit > 0 ? 1 : 0;
+  return `${new Intl.NumberFormat(uiLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
 }

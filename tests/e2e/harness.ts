@@ -58,11 +58,13 @@ if (process.env.VITEST) {
 export const freshProfile = () => mkdtempSync(join(tmpdir(), 'rpe-profile-'));
 
 /** Debian's Chromium with a profile directory of our own, so a test can close and reopen "the browser". */
-export async function launchBrowser(profile = freshProfile()): Promise<{ context: BrowserContext; profile: string }> {
+export async function launchBrowser(profile = freshProfile(), options: { locale?: string } = {}): Promise<{ context: BrowserContext; profile: string }> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1200, height: 800 },
+    // The interface follows the browser's language: English unless a test asks for another.
+    locale: options.locale ?? 'en-US',
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -256,8 +258,8 @@ export function browsers(): typeof launchBrowser {
   afterEach(async () => {
     for (const context of open.splice(0)) await context.close();
   });
-  return async (profile) => {
-    const launched = await launchBrowser(profile);
+  return async (profile, options) => {
+    const launched = await launchBrowser(profile, options);
     open.push(launched.context);
     return launched;
   };

@@ -1,5 +1,6 @@
 import { Show } from 'solid-js';
-import { describeFictionTime } from '../../engine/for-ui.ts';
+import { t } from '../i18n/index.ts';
+import { formatStoryTime } from '../i18n/format.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { MenuButton, type MenuItem } from '../menu.tsx';
 import { prepareBackground } from '../picture-input.ts';
@@ -17,19 +18,19 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
     const background = header()?.background;
     if (!background) return [];
     return [
-      { label: 'Choose a background…', onSelect: () => backgroundInput?.click(), hint: 'A picture behind this chat’s story' },
-      ...(background.choice !== 'host' && background.host ? [{ label: 'Use the bot’s background', onSelect: () => setBackground('host') }] : []),
-      ...(background.shown ? [{ label: 'No background', onSelect: () => setBackground('none') }] : []),
+      { label: t('header.chooseBackground'), onSelect: () => backgroundInput?.click(), hint: t('header.chooseBackgroundHint') },
+      ...(background.choice !== 'host' && background.host ? [{ label: t('header.botBackground'), onSelect: () => setBackground('host') }] : []),
+      ...(background.shown ? [{ label: t('header.noBackground'), onSelect: () => setBackground('none') }] : []),
     ];
   };
   const chatActions = (): MenuItem[] => [
-    { label: 'Previously on…', onSelect: props.onRecap, hint: 'A recap of what you saw lately' },
+    { label: t('header.previously'), onSelect: props.onRecap, hint: t('header.previouslyHint') },
     ...backgroundActions(),
     {
-      label: 'Delete chat',
+      label: t('header.deleteChat'),
       onSelect: props.onDelete,
       disabled: chat.sending() || Boolean(chat.pages.streaming()) || Boolean(header()?.deleted),
-      hint: 'Kept 30 days in Recently deleted',
+      hint: t('header.deleteChatHint'),
       danger: true,
     },
   ];
@@ -38,32 +39,32 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
     <>
       <header class="chat-header">
         <div class="chat-heading">
-          <Show when={header()} fallback={<h1 id="chat-title">Chat</h1>}>
+          <Show when={header()} fallback={<h1 id="chat-title">{t('header.chat')}</h1>}>
             {(h) => (
               <div class="chat-title-line">
-                <Editable label="chat title" value={h().title} save={(title: string) => client.engine.editState(chatId(), { type: 'chat' }, 'title', title)}>
+                <Editable label={t('header.chatTitle')} value={h().title} save={(title: string) => client.engine.editState(chatId(), { type: 'chat' }, 'title', title)}>
                   <h1 id="chat-title">{h().title}</h1>
                 </Editable>
               </div>
             )}
           </Show>
           <p class="muted chat-meta">
-            <Show when={header()}>{(h) => <span data-testid="fiction-time">{describeFictionTime(h().fictionTime)}</span>}</Show>
+            <Show when={header()}>{(h) => <span data-testid="fiction-time">{formatStoryTime(h().fictionTime)}</span>}</Show>
             <Show when={header()?.place}>{(place) => <span> · {place().name}</span>}</Show>
             <Show when={header()?.weather}>{(weather) => <span> · {weather()}</span>}</Show>
             <Show when={(analysis()?.pending ?? 0) > 0}>
               <span class="updating" role="status" data-testid="updating-memories">
                 {' '}
-                · updating memories…
+                · {t('header.updating')}
               </span>
             </Show>
           </p>
         </div>
         <div class="row header-actions">
           <button type="button" class="small quiet drawer-toggle" aria-expanded={props.drawerOpen} aria-controls="story-drawer" onClick={props.onToggleDrawer}>
-            {props.drawerOpen ? 'Hide story state' : 'Story state'}
+            {props.drawerOpen ? t('header.hideStoryState') : t('header.storyState')}
           </button>
-          <MenuButton label="Chat actions" class="icon-button" items={chatActions}>
+          <MenuButton label={t('header.actions')} class="icon-button" items={chatActions}>
             <span aria-hidden="true">⋯</span>
           </MenuButton>
           <input
@@ -72,7 +73,7 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
             accept="image/*"
             class="visually-hidden"
             tabIndex={-1}
-            aria-label="Background picture"
+            aria-label={t('header.backgroundPicture')}
             onChange={(event) => {
               const file = event.currentTarget.files?.[0];
               event.currentTarget.value = '';
@@ -85,9 +86,9 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
         {(what) => (
           <p class="banner warn" role="status" data-banner="chat-deleted">
             <span class="banner-text">
-              {what() === 'chat' ? 'This chat is in Recently deleted.' : 'This chat’s bot is in Recently deleted, and the chat with it.'}{' '}
+              {what() === 'chat' ? t('header.chatDeleted') : t('header.botDeleted')}{' '}
               <button type="button" class="small" onClick={() => void chat.run(() => (what() === 'chat' ? client.engine.restoreChat(chatId()) : client.engine.restoreBot(header()!.botId)))}>
-                {what() === 'chat' ? 'Restore chat' : 'Restore bot'}
+                {what() === 'chat' ? t('header.restoreChat') : t('header.restoreBot')}
               </button>
             </span>
           </p>

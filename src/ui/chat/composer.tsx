@@ -1,4 +1,5 @@
 import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js';
+import { t } from '../i18n/index.ts';
 import { MenuButton, type MenuItem } from '../menu.tsx';
 import type { ChatScope } from './chat-scope.ts';
 import { replyProblem } from './reply-problem.ts';
@@ -88,21 +89,21 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
   const moreWays = (): MenuItem[] => {
     const items: MenuItem[] = [
       {
-        label: drafting() ? 'Drafting…' : 'Impersonate',
+        label: drafting() ? t('chat.drafting') : t('chat.impersonate'),
         onSelect: impersonate,
         disabled: chat.sending() || Boolean(draft().trim()),
-        hint: draft().trim() ? 'Clear your message to have one drafted' : 'Drafts your next message; nothing is sent',
+        hint: draft().trim() ? t('chat.clearToDraft') : t('chat.impersonateHint'),
       },
     ];
     // Not on the opening (the author's kickoff) nor on history before a reset.
     if (chat.canRedoLast()) {
-      if (last()?.text.trim()) items.push({ label: 'Continue', onSelect: chat.continueReply, disabled: chat.sending(), hint: 'The narrator goes on from the last word' });
+      if (last()?.text.trim()) items.push({ label: t('chat.continue'), onSelect: chat.continueReply, disabled: chat.sending(), hint: t('chat.continueHint') });
       // A reply with a problem offers its own Regenerate or Retry, in its banner.
-      if (!replyProblem(last()!)) items.push({ label: 'Regenerate', onSelect: chat.regenerate, disabled: chat.sending(), hint: 'A new version of the last reply' });
+      if (!replyProblem(last()!)) items.push({ label: t('chat.regenerate'), onSelect: chat.regenerate, disabled: chat.sending(), hint: t('chat.regenerateHint') });
     }
     // In a group scene, any bot present can be given the turn.
-    for (const voice of chat.voices()) items.push({ label: `Let ${voice.name} speak`, onSelect: () => chat.letSpeak(voice.id), disabled: chat.sending() });
-    items.push({ label: "Director's note", onSelect: props.onDirectorNote, hint: 'Steer the narrator without saying it aloud' });
+    for (const voice of chat.voices()) items.push({ label: t('chat.letSpeak', voice.name), onSelect: () => chat.letSpeak(voice.id), disabled: chat.sending() });
+    items.push({ label: t('chat.directorNote'), onSelect: props.onDirectorNote, hint: t('chat.directorNoteHint') });
     return items;
   };
   return (
@@ -115,8 +116,8 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
     >
       <textarea
         ref={input}
-        aria-label="Message"
-        placeholder={`"Say something," *do something*  ${chat.ooc()[0]}out of character${chat.ooc()[1]}`}
+        aria-label={t('chat.message')}
+        placeholder={t('chat.placeholder', chat.ooc()[0], chat.ooc()[1])}
         rows={1}
         aria-describedby="composer-hint"
         value={draft()}
@@ -137,32 +138,32 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
           when={pages.streaming()}
           fallback={
             <>
-              <MenuButton label="More ways to reply" class="icon-button composer-more" items={moreWays}>
+              <MenuButton label={t('chat.moreWays')} class="icon-button composer-more" items={moreWays}>
                 <span aria-hidden="true">{drafting() ? '…' : '⋯'}</span>
               </MenuButton>
-              <button type="submit" class="send" disabled={chat.sending() || Boolean(pages.streaming())} title={draft().trim() ? undefined : 'Send nothing: the narrator carries the scene on'}>
-                {draft().trim() ? 'Send' : 'Let them go on'}
+              <button type="submit" class="send" disabled={chat.sending() || Boolean(pages.streaming())} title={draft().trim() ? undefined : t('chat.goOnHint')}>
+                {draft().trim() ? t('chat.send') : t('chat.goOn')}
               </button>
             </>
           }
         >
           <button type="button" class="stop" onClick={chat.stop}>
-            Stop
+            {t('chat.stop')}
           </button>
           <button type="submit" class="send" disabled>
-            Send
+            {t('chat.send')}
           </button>
         </Show>
       </div>
       <p class="composer-waiting small-text" role="status">
-        <Show when={waiting() !== null && draft() === waiting()}>Sends when this reply ends.</Show>
+        <Show when={waiting() !== null && draft() === waiting()}>{t('chat.waiting')}</Show>
       </p>
       <p id="composer-hint" class="composer-hint small-text muted">
-        {chat.ooc()[0]}Asides{chat.ooc()[1]} stay between you and the app: the narrator never sees them. To steer the narrator, write a{' '}
+        {t('chat.hintBefore', chat.ooc()[0], chat.ooc()[1])}
         <button type="button" class="link" onClick={props.onDirectorNote}>
-          director's note
+          {t('chat.hintLink')}
         </button>
-        .
+        {t('chat.hintAfter')}
       </p>
     </form>
   );

@@ -1,4 +1,5 @@
 import { createSignal, onCleanup, Show } from 'solid-js';
+import { t } from '../i18n/index.ts';
 import type { TranscriptTurn } from '../../engine/for-ui.ts';
 import { Avatar } from '../avatar.tsx';
 import { MenuButton, type MenuHandle, type MenuItem } from '../menu.tsx';
@@ -37,19 +38,19 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
   const items = (): MenuItem[] => {
     const turn = props.turn;
     const busy = chat.sending() || streaming();
-    const list: MenuItem[] = [{ label: 'Copy', onSelect: () => void copy().catch(() => undefined) }];
-    if (done() && !editingThis()) list.push({ label: 'Edit', onSelect: () => chat.startEditing(turn) });
+    const list: MenuItem[] = [{ label: t('chat.copy'), onSelect: () => void copy().catch(() => undefined) }];
+    if (done() && !editingThis()) list.push({ label: t('chat.edit'), onSelect: () => chat.startEditing(turn) });
     if (isLatestReply() && !streaming()) {
-      list.push({ label: 'Regenerate', onSelect: chat.regenerate, disabled: busy, hint: 'A new version of this reply' });
-      if (turn.text.trim()) list.push({ label: 'Continue', onSelect: chat.continueReply, disabled: busy, hint: 'Goes on from the last word' });
+      list.push({ label: t('chat.regenerate'), onSelect: chat.regenerate, disabled: busy, hint: t('chat.thisReplyAgain') });
+      if (turn.text.trim()) list.push({ label: t('chat.continue'), onSelect: chat.continueReply, disabled: busy, hint: t('chat.goesOn') });
     }
     if (turn.role === 'assistant' && done()) {
-      const usage = turn.completionTokens !== null ? `${turn.promptTokens} → ${turn.completionTokens} tokens` : undefined;
-      list.push({ label: 'Why this reply?', onSelect: () => chat.inspect(turn.turnId), hint: usage });
+      const usage = turn.completionTokens !== null ? t('chat.tokens', turn.promptTokens ?? 0, turn.completionTokens) : undefined;
+      list.push({ label: t('chat.whyThisReply'), onSelect: () => chat.inspect(turn.turnId), hint: usage });
     }
-    if (props.next && !streaming()) list.push({ label: 'Rewind to here', onSelect: () => chat.rewindTo(props.next!.seq) });
-    if (done() && !streaming()) list.push({ label: 'Branch from here', onSelect: () => chat.branchFrom(turn.seq), disabled: chat.sending(), hint: 'A new chat with the story up to here' });
-    if (done()) list.push({ label: 'Delete', onSelect: () => chat.setHidden(turn.turnId, true), disabled: chat.sending(), danger: true });
+    if (props.next && !streaming()) list.push({ label: t('chat.rewindToHere'), onSelect: () => chat.rewindTo(props.next!.seq) });
+    if (done() && !streaming()) list.push({ label: t('chat.branchFromHere'), onSelect: () => chat.branchFrom(turn.seq), disabled: chat.sending(), hint: t('chat.branchHint') });
+    if (done()) list.push({ label: t('chat.delete'), onSelect: () => chat.setHidden(turn.turnId, true), disabled: chat.sending(), danger: true });
     return list;
   };
 
@@ -93,10 +94,10 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       <div class="speaker">
         <strong>{props.turn.speakerName}</strong>
         <Show when={props.turn.edited}>
-          <span class="edited-mark">edited</span>
+          <span class="edited-mark">{t('chat.edited')}</span>
         </Show>
         <Show when={props.turn.status === 'streaming'}>
-          <span class="typing" aria-label="writing">
+          <span class="typing" aria-label={t('chat.writing')}>
             <i />
             <i />
             <i />
@@ -104,11 +105,11 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
         </Show>
         <Show when={copied()}>
           <span class="muted small-text" role="status">
-            Copied
+            {t('chat.copied')}
           </span>
         </Show>
         <span class="speaker-spacer" />
-        <MenuButton label="Message actions" class="icon-button message-actions" items={items} ref={(handle) => (menu = handle)}>
+        <MenuButton label={t('chat.actions')} class="icon-button message-actions" items={items} ref={(handle) => (menu = handle)}>
           <span aria-hidden="true">⋯</span>
         </MenuButton>
       </div>
@@ -118,14 +119,14 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
           <Show
             when={failedEmpty()}
             fallback={
-              <div class="story-text">
+              <div class="story-text" dir="auto">
                 <StoryText text={chat.textOf(props.turn)} ooc={chat.ooc()} />
               </div>
             }
           >
             {/* Nothing arrived: not an empty message, and (being empty) in no prompt and no analysis. */}
             <p class="failed-reply" data-testid="failed-reply">
-              No reply: it failed before a word arrived. Retry is below.
+              {t('chat.noReply')}
             </p>
           </Show>
         }
@@ -136,8 +137,8 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
         <div class="turn-footer">
           <Show when={versionsShown()}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
           <Show when={regenerateAtHand()}>
-            <button type="button" class="small quiet" onClick={chat.regenerate} disabled={chat.sending()} title="A new version of this reply">
-              Regenerate
+            <button type="button" class="small quiet" onClick={chat.regenerate} disabled={chat.sending()} title={t('chat.thisReplyAgain')}>
+              {t('chat.regenerate')}
             </button>
           </Show>
         </div>

@@ -1,4 +1,5 @@
 import { Show } from 'solid-js';
+import { t } from '../i18n/index.ts';
 import type { TranscriptTurn } from '../../engine/for-ui.ts';
 import type { ChatScope } from './chat-scope.ts';
 
@@ -6,14 +7,14 @@ import type { ChatScope } from './chat-scope.ts';
 export function VersionSwitcher(props: { chat: ChatScope; shown: NonNullable<TranscriptTurn['versions']> }) {
   const chat = props.chat;
   return (
-    <nav class="versions" aria-label="Versions of this reply">
-      <button type="button" class="small quiet" aria-label="Previous version" title="Previous version (←)" disabled={props.shown.number <= 1 || chat.sending()} onClick={() => chat.chooseVersion(props.shown.number - 1)}>
+    <nav class="versions" aria-label={t('chat.versions')}>
+      <button type="button" class="small quiet" aria-label={t('chat.previousVersion')} title={t('chat.previousVersionKey')} disabled={props.shown.number <= 1 || chat.sending()} onClick={() => chat.chooseVersion(props.shown.number - 1)}>
         ‹
       </button>
-      <span data-testid="version" aria-label={`Version ${props.shown.number} of ${props.shown.of}`}>
+      <span data-testid="version" aria-label={t('chat.versionOf', props.shown.number, props.shown.of)}>
         {props.shown.number}/{props.shown.of}
       </span>
-      <button type="button" class="small quiet" aria-label="Next version" title="Next version (→)" disabled={props.shown.number >= props.shown.of || chat.sending()} onClick={() => chat.chooseVersion(props.shown.number + 1)}>
+      <button type="button" class="small quiet" aria-label={t('chat.nextVersion')} title={t('chat.nextVersionKey')} disabled={props.shown.number >= props.shown.of || chat.sending()} onClick={() => chat.chooseVersion(props.shown.number + 1)}>
         ›
       </button>
       <Show when={props.shown.otherDevice}>

@@ -2,6 +2,7 @@ import { A, useLocation } from '@solidjs/router';
 import { createSignal, Show, type JSX } from 'solid-js';
 import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
+import { t } from '../i18n/index.ts';
 
 export interface ShellProps {
   status: TabStatus;
@@ -39,7 +40,7 @@ function createDismissals() {
 
 function Dismiss(props: { onClick: () => void }) {
   return (
-    <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => props.onClick()}>
+    <button type="button" class="dismiss" aria-label={t('shell.dismiss')} onClick={() => props.onClick()}>
       ×
     </button>
   );
@@ -64,23 +65,23 @@ export function Shell(props: ShellProps) {
           target?.focus();
         }}
       >
-        {inChat() ? 'Skip to story' : 'Skip to content'}
+        {inChat() ? t('shell.skipToStory') : t('shell.skipToContent')}
       </a>
-      <nav class="rail" aria-label="Main">
+      <nav class="rail" aria-label={t('nav.main')}>
         <div class="brand" aria-hidden="true">
           <span class="brand-mark">◆</span> <span class="brand-name">Roleplay Engine</span>
         </div>
         <A href="/chats" activeClass="active">
-          Chats
+          {t('nav.chats')}
         </A>
         <A href="/bots" activeClass="active">
-          Bots
+          {t('nav.bots')}
         </A>
         <A href="/lore" activeClass="active">
-          Lore
+          {t('nav.lore')}
         </A>
         <A href="/settings" activeClass="active">
-          Settings
+          {t('nav.settings')}
         </A>
       </nav>
       <div class="main">
@@ -97,18 +98,14 @@ export function Shell(props: ShellProps) {
           </Show>
           <Show when={props.status.storage === 'memory'}>
             <p class="banner warn" data-banner="memory">
-              <span class="banner-text">
-                This window cannot save: private browsing, or a browser without storage support. Nothing will be saved when you close
-                it.
-              </span>
+              <span class="banner-text">{t('shell.cannotSave')}</span>
             </p>
           </Show>
           <Show when={props.relay.state === 'needs-token' ? props.relay : null}>
             {(relay) => (
               <p class="banner warn" data-banner="needs-token" role="alert">
                 <span class="banner-text">
-                  {relay().hadToken ? 'The relay refused this browser’s token.' : 'This relay needs a token.'} <A href="/settings#relay-token">Enter it in Settings</A> (it is the
-                  relay’s RELAY_TOKEN).
+                  {relay().hadToken ? t('shell.tokenRefused') : t('shell.tokenNeeded')} <A href="/settings#relay-token">{t('shell.enterToken')}</A> {t('shell.tokenIs')}
                 </span>
               </p>
             )}
@@ -116,49 +113,42 @@ export function Shell(props: ShellProps) {
           <Show when={props.searchIndexing}>
             {(backlog) => (
               <p class="banner info" data-banner="search-index">
-                <span class="banner-text">
-                  Indexing your stories for search: {Math.floor((100 * (backlog().most - backlog().waiting)) / backlog().most)} %. Search and recall find everything once it is
-                  done.
-                </span>
-                <progress aria-label="Search index progress" value={backlog().most - backlog().waiting} max={backlog().most} />
+                <span class="banner-text">{t('shell.indexing', Math.floor((100 * (backlog().most - backlog().waiting)) / backlog().most))}</span>
+                <progress aria-label={t('shell.indexProgress')} value={backlog().most - backlog().waiting} max={backlog().most} />
               </p>
             )}
           </Show>
           <Show when={props.updateReady}>
             <p class="banner info" data-banner="update">
-              <span class="banner-text">A new version is ready.</span>
+              <span class="banner-text">{t('shell.updateReady')}</span>
               <button type="button" onClick={() => props.onUpdate()}>
-                Reload to update
+                {t('shell.reload')}
               </button>
             </p>
           </Show>
           <Show when={props.relay.state === 'offline'}>
             <p class="banner" data-banner="offline">
-              <span class="banner-text">Offline: your chats and memories are here to read; new replies need the relay.</span>
+              <span class="banner-text">{t('shell.offline')}</span>
             </p>
           </Show>
           <Show when={props.storageNearlyFull}>
             <p class="banner warn" data-banner="storage-full">
-              <span class="banner-text">
-                Storage is nearly full (over 80 % of what this browser allows the app). Export a backup from Settings, and free some
-                space.
-              </span>
+              <span class="banner-text">{t('shell.storageFull')}</span>
             </p>
           </Show>
           <Show when={props.relay.state === 'online' && props.relay.mode === 'demo' && banners.shown('demo')}>
             <p class="banner info" data-banner="demo">
               <span class="banner-text">
-                Demo model: replies are canned. To play for real, add a key in <A href="/settings#connection">Settings → Connection</A>.
+                {t('shell.demoBefore')}
+                <A href="/settings#connection">{t('shell.demoLink')}</A>
+                {t('shell.demoAfter')}
               </span>
               <Dismiss onClick={() => banners.dismiss('demo')} />
             </p>
           </Show>
           <Show when={props.persisted === false && props.status.storage === 'opfs' && banners.shown('not-persisted')}>
             <p class="banner warn" data-banner="not-persisted">
-              <span class="banner-text">
-                The browser has not promised to keep your stories: it may clear them when space runs low. Install the app or export a
-                backup from Settings.
-              </span>
+              <span class="banner-text">{t('shell.notPersisted')}</span>
               <Dismiss onClick={() => banners.dismiss('not-persisted')} />
             </p>
           </Show>
@@ -167,10 +157,10 @@ export function Shell(props: ShellProps) {
           type="button"
           class="notices-toggle small quiet"
           aria-expanded={noticesOpen()}
-          aria-label={noticesOpen() ? 'Fewer notices' : 'More notices'}
+          aria-label={noticesOpen() ? t('shell.fewerNotices') : t('shell.moreNotices')}
           onClick={() => setNoticesOpen(!noticesOpen())}
         >
-          {noticesOpen() ? 'Fewer' : 'More'}
+          {noticesOpen() ? t('shell.fewer') : t('shell.more')}
         </button>
         </div>
         <main class="content" id="content" tabindex="-1">

@@ -1,4 +1,5 @@
 import { A } from '@solidjs/router';
+import { t } from '../i18n/index.ts';
 import { createSignal, For, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
@@ -23,14 +24,14 @@ export function BotsPage() {
   return (
     <section aria-labelledby="bots-title" classList={{ 'drop-target': drop.dragging() }} {...drop.handlers}>
       <div class="title-row">
-        <h1 id="bots-title">Bots</h1>
+        <h1 id="bots-title">{t('bots.title')}</h1>
         <div class="row">
           <A class="button quiet" href="/deleted">
-            Recently deleted
+            {t('chats.recentlyDeleted')}
           </A>
-          <FileButton label="Import card" title="A character card: PNG, JSON or CHARX (or drop it on this page)" accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
+          <FileButton label={t('bots.importCard')} title={t('bots.importCardHint')} accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
           <A class="button primary" href="/bots/new">
-            New bot
+            {t('bots.newBot')}
           </A>
         </div>
       </div>
@@ -51,9 +52,9 @@ export function BotsPage() {
       <Show when={imported()}>
         {(bot) => (
           <div class="toast inline-toast" role="status" data-testid="imported-toast">
-            <span>{bot().name} imported.</span>
+            <span>{t('bots.imported', bot().name)}</span>
             <A class="button small" href={`/bots/${bot().id}/start`}>
-              Start a chat
+              {t('bots.startChat')}
             </A>
           </div>
         )}
@@ -61,18 +62,18 @@ export function BotsPage() {
       <Show when={deleted()}>
         {(bot) => (
           <div class="toast inline-toast" role="status" data-testid="deleted-toast">
-            <span>{bot().name} and their chats moved to Recently deleted.</span>
+            <span>{t('bots.deleted', bot().name)}</span>
             <button type="button" class="small" disabled={busy()} onClick={() => undo(bot())}>
-              Undo
+              {t('chats.undo')}
             </button>
           </div>
         )}
       </Show>
       <ErrorNote message={error()} />
-      <Show when={bots()} fallback={<p class="muted">Loading…</p>}>
+      <Show when={bots()} fallback={<p class="muted">{t('chats.loading')}</p>}>
         {(list) => (
-          <Show when={list().length > 0} fallback={<p class="muted">No bots yet.</p>}>
-            <ul class="cards" aria-label="Bots">
+          <Show when={list().length > 0} fallback={<p class="muted">{t('bots.none')}</p>}>
+            <ul class="cards" aria-label={t('bots.list')}>
               <For each={list()}>
                 {(bot) => (
                   <li class="card">
@@ -84,14 +85,14 @@ export function BotsPage() {
                       </Show>
                     </div>
                     <div class="row">
-                      <A class="button" href={`/bots/${bot.id}/edit`} aria-label={`Edit ${bot.name}`}>
-                        Edit
+                      <A class="button" href={`/bots/${bot.id}/edit`} aria-label={t('bots.editBot', bot.name)}>
+                        {t('bots.edit')}
                       </A>
-                      <button type="button" class="quiet" aria-label={`Delete ${bot.name}`} disabled={busy()} onClick={() => remove(bot)}>
-                        Delete
+                      <button type="button" class="quiet" aria-label={t('bots.deleteBot', bot.name)} disabled={busy()} onClick={() => remove(bot)}>
+                        {t('bots.delete')}
                       </button>
-                      <A class="button primary" href={`/bots/${bot.id}/start`} aria-label={`Start a chat with ${bot.name}`}>
-                        Start a chat
+                      <A class="button primary" href={`/bots/${bot.id}/start`} aria-label={t('bots.startChatWith', bot.name)}>
+                        {t('bots.startChat')}
                       </A>
                     </div>
                   </li>

@@ -1,4 +1,5 @@
 import { A } from '@solidjs/router';
+import { t } from '../i18n/index.ts';
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
@@ -35,14 +36,14 @@ export function ChatSearchResults(props: { client: AppClient; text: string }) {
     },
   );
   return (
-    <Show when={!failure()} fallback={<p class="error" role="alert">The search failed: {failure()}</p>}>
-    <Show when={hits()} fallback={<p class="muted">Searching…</p>}>
+    <Show when={!failure()} fallback={<p class="error" role="alert">{t('chats.searchFailed', failure() ?? '')}</p>}>
+    <Show when={hits()} fallback={<p class="muted">{t('chats.searching')}</p>}>
       {(list) => (
-        <Show when={list().length > 0} fallback={<p class="muted">No turn in any chat says “{props.text.trim()}”.</p>}>
+        <Show when={list().length > 0} fallback={<p class="muted">{t('chats.noMatch', props.text.trim())}</p>}>
           <p class="muted small-text" role="status">
-            {list().length === 50 ? 'The 50 best matches' : list().length === 1 ? '1 match' : `${list().length} matches`}
+            {list().length === 50 ? t('chats.bestMatches', 50) : t('chats.matches', list().length)}
           </p>
-          <ul class="cards" aria-label="Search results">
+          <ul class="cards" aria-label={t('chats.results')}>
             <For each={list()}>
               {(hit) => (
                 <li class="card chat-card">

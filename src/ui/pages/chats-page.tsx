@@ -1,4 +1,6 @@
 import { plainText } from '../chat/inline-spans.ts';
+import { formatStoryTime } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import { A, Navigate, useNavigate, useSearchParams } from '@solidjs/router';
 import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
 import { ChatSearchResults } from './chat-search.tsx';
@@ -6,7 +8,6 @@ import { ChatImport } from './chat-import.tsx';
 import { createFileDrop, FileButton } from '../file-input.tsx';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
-import { describeFictionTime } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 
@@ -45,23 +46,24 @@ export function ChatsPage() {
       <Match when={true}>
         <section aria-labelledby="chats-title" classList={{ 'drop-target': drop.dragging() }} {...drop.handlers}>
           <div class="title-row">
-            <h1 id="chats-title">Chats</h1>
+            <h1 id="chats-title">{t('chats.title')}</h1>
             <div class="row">
               <A class="button quiet" href="/deleted">
-                Recently deleted
+                {t('chats.recentlyDeleted')}
               </A>
               <FileButton
-                label="Import chat"
+                label={t('chats.importChat')}
                 class="button quiet"
-                title="A SillyTavern chat file, .jsonl (or drop it on this page)"
+                title={t('chats.importChatHint')}
                 accept=".jsonl,.json,application/jsonl,application/x-ndjson"
                 onFile={setChatFile}
               />
               <A class="button" href="/bots">
-                New chat
+                {t('chats.newChat')}
               </A>
             </div>
           </div>
+          <Show when={chats()?.length}>{(n) => <p class="muted small-text chats-count">{t('chats.count', n())}</p>}</Show>
           <Show when={chatFile()}>
             {(file) => (
               <ChatImport
@@ -78,14 +80,14 @@ export function ChatsPage() {
           <Show when={params.deleted}>
             {(chatId) => (
               <div class="toast inline-toast" role="status" data-testid="deleted-toast">
-                <span>“{params.title ?? 'The chat'}” moved to Recently deleted.</span>
+                <span>{t('chats.movedToDeleted', params.title ?? t('chats.theChat'))}</span>
                 <button
                   type="button"
                   class="small"
                   disabled={restoring()}
                   onClick={() => void restore(() => client.engine.restoreChat(chatId()).then(() => setParams({ deleted: undefined, title: undefined })))}
                 >
-                  Undo
+                  {t('chats.undo')}
                 </button>
                 <Show when={restoreError()}>{(message) => <span class="error">{message()}</span>}</Show>
               </div>
@@ -95,8 +97,8 @@ export function ChatsPage() {
             <input
               type="search"
               class="chat-search"
-              aria-label="Search all chats"
-              placeholder="Search all chats"
+              aria-label={t('chats.search')}
+              placeholder={t('chats.search')}
               maxLength={500}
               value={typed()}
               onInput={(event) => search(event.currentTarget.value)}
@@ -106,10 +108,10 @@ export function ChatsPage() {
             <ChatSearchResults client={client} text={searching()} />
           </Show>
           <Show when={!typed().trim()}>
-          <Show when={chats()} fallback={<p class="muted">Loading…</p>}>
+          <Show when={chats()} fallback={<p class="muted">{t('chats.loading')}</p>}>
             {(list) => (
-              <Show when={list().length > 0} fallback={<p class="muted">No chats yet. Pick a bot and start a story with it.</p>}>
-                <ul class="cards" aria-label="Chats">
+              <Show when={list().length > 0} fallback={<p class="muted">{t('chats.none')}</p>}>
+                <ul class="cards" aria-label={t('chats.list')}>
                   <For each={list()}>
                     {(chat) => (
                       <li class="card chat-card">
@@ -117,10 +119,10 @@ export function ChatsPage() {
                           <Avatar client={client} name={chat.botName ?? '?'} hash={chat.botAvatar} size="large" />
                           <span class="card-text">
                           <span class="card-title">
-                            <strong>{chat.title}</strong> <span class="muted">with {chat.botName ?? 'a deleted bot'}</span>
+                            <strong>{chat.title}</strong> <span class="muted">{t('chats.with', chat.botName ?? t('chats.deletedBot'))}</span>
                           </span>
-                          <span class="muted small">{describeFictionTime(chat.fictionTime)}</span>
-                          <span class="snippet">{chat.lastReply ? plainText(chat.lastReply) : 'No reply yet.'}</span>
+                          <span class="muted small">{formatStoryTime(chat.fictionTime)}</span>
+                          <span class="snippet">{chat.lastReply ? plainText(chat.lastReply) : t('chats.noReply')}</span>
                           </span>
                         </A>
                       </li>

@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../i18n/index.ts';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import type { AppClient } from '../engine-client.ts';
@@ -35,27 +36,27 @@ export function PersonasSection(props: { client: AppClient }) {
   const field = (key: 'name' | 'pronouns' | 'persona') => (event: { currentTarget: { value: string } }) => setDraft({ ...draft()!, [key]: event.currentTarget.value });
   return (
     <div class="stack personas" data-testid="personas">
-      <ul class="plain persona-list" aria-label="Personas">
+      <ul class="plain persona-list" aria-label={t('personas.list')}>
         <For each={personas() ?? []}>
           {(persona) => (
             <li class="row">
               <Avatar client={props.client} name={persona.name} hash={persona.avatar} />
               <strong>{persona.name}</strong>
               <Show when={persona.isDefault} fallback={<span class="muted small-text">{persona.pronouns}</span>}>
-                <span class="muted small-text">default</span>
+                <span class="muted small-text">{t('personas.default')}</span>
               </Show>
               <span class="row persona-actions">
                 <button type="button" class="small quiet" disabled={busy()} onClick={() => setDraft({ id: persona.id, name: persona.name, pronouns: persona.pronouns, persona: persona.persona, avatar: persona.avatar })}>
-                  Edit {persona.name}
+                  {t('personas.edit', persona.name)}
                 </button>
                 <Show when={!persona.isDefault}>
                   <button type="button" class="small quiet" disabled={busy()} onClick={() => void run(() => props.client.engine.setDefaultPersona(persona.id))}>
-                    Make {persona.name} the default
+                    {t('personas.makeDefault', persona.name)}
                   </button>
                 </Show>
                 <Show when={persona.id !== 'you' && !persona.isDefault}>
                   <button type="button" class="small quiet" disabled={busy()} onClick={() => void run(() => props.client.engine.removePersona(persona.id))}>
-                    Remove {persona.name}
+                    {t('personas.remove', persona.name)}
                   </button>
                 </Show>
               </span>
@@ -68,31 +69,31 @@ export function PersonasSection(props: { client: AppClient }) {
         when={draft()}
         fallback={
           <button type="button" class="self-start" onClick={() => setDraft({ id: null, name: '', pronouns: '', persona: '', avatar: null })}>
-            Add a persona
+            {t('personas.add')}
           </button>
         }
       >
         {(d) => (
-          <form class="stack persona-form" aria-label={d().id ? `Edit ${d().name || 'persona'}` : 'New persona'} onSubmit={save}>
+          <form class="stack persona-form" aria-label={d().id ? t('personas.edit', d().name || t('personas.persona')) : t('personas.newPersona')} onSubmit={save}>
             <label>
-              Name
+              {t('settings.name')}
               <input required maxLength={80} value={d().name} onInput={field('name')} autocomplete="off" />
             </label>
             <PictureField client={props.client} name={d().name} hash={d().avatar} onChange={(avatar) => setDraft({ ...d(), avatar })} />
             <label>
-              Pronouns
+              {t('settings.pronouns')}
               <input maxLength={40} value={d().pronouns} onInput={field('pronouns')} autocomplete="off" />
             </label>
             <label>
-              Persona
+              {t('settings.persona')}
               <textarea rows={3} value={d().persona} onInput={field('persona')} />
             </label>
             <div class="button-row">
               <button type="submit" disabled={busy()}>
-                Save persona
+                {t('personas.save')}
               </button>
               <button type="button" class="quiet" onClick={() => setDraft(null)}>
-                Cancel
+                {t('personas.cancel')}
               </button>
             </div>
           </form>

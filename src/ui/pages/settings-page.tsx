@@ -7,6 +7,8 @@ import { formatBytes, type StorageHealth } from '../storage-health.ts';
 import { BackupSection } from './backup-section.tsx';
 import { ExportEverything } from './export-everything.tsx';
 import { LookSection } from './look-section.tsx';
+import { LanguageSection } from './language-section.tsx';
+import { t } from '../i18n/index.ts';
 import { PersonasSection } from './personas-section.tsx';
 import { SyncSection } from './sync-section.tsx';
 import { RelayTokenField } from './relay-token-field.tsx';
@@ -48,10 +50,10 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
 
   return (
     <section aria-labelledby="settings-title">
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title">{t('settings.title')}</h1>
       <Show when={welcome()}>
         <p class="welcome" role="status">
-          Welcome. First, tell the story who you are: the bots will know you by this. Then you will make a bot and start a chat.
+          {t('settings.welcome')}
         </p>
       </Show>
       <Show when={message()}>
@@ -62,11 +64,11 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         )}
       </Show>
 
-      <h2>Who you are</h2>
-      <Show when={you.state !== 'unresolved' && you.state !== 'pending'} fallback={<p class="muted">Loading…</p>}>
-        <form class="stack" onSubmit={saveYou} aria-label="Who you are">
+      <h2>{t('settings.whoYouAre')}</h2>
+      <Show when={you.state !== 'unresolved' && you.state !== 'pending'} fallback={<p class="muted">{t('settings.loading')}</p>}>
+        <form class="stack" onSubmit={saveYou} aria-label={t('settings.whoYouAre')}>
           <label>
-            Name
+            {t('settings.name')}
             <input name="name" required maxLength={80} value={you()?.name ?? ''} autocomplete="off" onInput={(e) => setTypedName(e.currentTarget.value)} />
           </label>
           <PictureField
@@ -76,58 +78,61 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
             onChange={setAvatar}
           />
           <label>
-            Pronouns
+            {t('settings.pronouns')}
             <input name="pronouns" maxLength={40} value={you()?.pronouns ?? ''} autocomplete="off" />
           </label>
           <label>
-            Persona
+            {t('settings.persona')}
             <textarea name="persona" rows={3} value={you()?.persona ?? ''} />
           </label>
-          <button type="submit">Save</button>
+          <button type="submit">{t('settings.save')}</button>
         </form>
       </Show>
 
-      <h2 id="personas">Your personas</h2>
-      <p class="muted small-text">Who you play: the default above in new chats; a chat can choose another in its Story state.</p>
+      <h2 id="personas">{t('settings.personas')}</h2>
+      <p class="muted small-text">{t('settings.personasHint')}</p>
       <PersonasSection client={client} />
 
-      <h2 id="look">Look</h2>
+      <h2 id="language">{t('settings.language.heading')}</h2>
+      <LanguageSection />
+
+      <h2 id="look">{t('settings.look')}</h2>
       <LookSection />
 
-      <h2 id="connection">Connection</h2>
+      <h2 id="connection">{t('settings.connection')}</h2>
       <p data-testid="relay-state">
         {props.relay.state === 'online'
           ? props.relay.mode === 'demo'
-            ? 'Relay online.'
-            : `Relay online, forwarding to ${props.relay.upstream}.`
+            ? t('settings.relayOnlineDemo')
+            : t('settings.relayOnline', props.relay.upstream ?? '')
           : props.relay.state === 'offline'
-            ? 'Relay unreachable: browsing only.'
+            ? t('settings.relayOffline')
             : props.relay.state === 'needs-token'
-              ? 'The relay needs its token (RELAY_TOKEN) before it answers.'
-              : 'Checking the relay…'}
+              ? t('settings.relayNeedsToken')
+              : t('settings.relayChecking')}
       </p>
       <Show when={props.relay.state === 'online'}>
         <ConnectionSection onChanged={() => props.onRelayChanged?.()} />
       </Show>
       <details class="more-details" open={props.relay.state === 'needs-token'}>
-        <summary>Relay token</summary>
+        <summary>{t('settings.relayToken')}</summary>
         <RelayTokenField />
       </details>
 
-      <h2>Models and settings</h2>
+      <h2>{t('settings.models')}</h2>
       <ModelSettings server={props.relay.state === 'online' ? `${props.relay.mode} ${props.relay.upstream ?? ''}` : props.relay.state} />
 
-      <h2 id="sync">Sync between devices</h2>
+      <h2 id="sync">{t('settings.sync')}</h2>
       <SyncSection client={client} />
 
-      <h2>Storage and backup</h2>
+      <h2>{t('settings.storage')}</h2>
       <p data-testid="storage-state">
-        {props.storage.persisted ? 'Stored persistently in this browser' : 'Stored in this browser (the browser may clear it under pressure)'}
-        {props.storage.usage !== null ? `; ${formatBytes(props.storage.usage)} of ${formatBytes(props.storage.quota)} used.` : '.'}
+        {props.storage.persisted ? t('settings.storedPersistently') : t('settings.storedMayClear')}
+        {props.storage.usage !== null ? t('settings.used', formatBytes(props.storage.usage), formatBytes(props.storage.quota)) : '.'}
       </p>
       <BackupSection client={client} />
 
-      <h2>Export everything</h2>
+      <h2>{t('settings.exportEverything')}</h2>
       <ExportEverything client={client} />
     </section>
   );

@@ -1,4 +1,5 @@
 import type { AppClient } from '../../engine-client.ts';
+import { t } from '../../i18n/index.ts';
 import type { DrawerScope } from './drawer-scope.ts';
 
 /** Take this chat elsewhere: SillyTavern's format, or Markdown. */
@@ -6,7 +7,7 @@ export function ExportSection(props: { d: DrawerScope }) {
   const d = props.d;
   return (
     <section aria-labelledby="drawer-export">
-      <h2 id="drawer-export">Take this chat elsewhere</h2>
+      <h2 id="drawer-export">{t('drawer.export')}</h2>
       <div class="button-row">
         <button type="button" class="small" disabled={d.busy()} onClick={() => void d.act(() => saveChat(d.client, d.chatId(), d.drawer().title, 'sillytavern'))}>
           Export for SillyTavern

@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import type { EditTarget } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -10,8 +11,8 @@ export function FeelingsSection(props: { d: DrawerScope }) {
   const [newFact, setNewFact] = createSignal<Record<string, string>>({});
   return (
     <section aria-labelledby="drawer-feelings">
-      <h2 id="drawer-feelings">Feelings</h2>
-      <Show when={d.drawer().edges.length > 0} fallback={<p class="muted">Nothing felt yet.</p>}>
+      <h2 id="drawer-feelings">{t('drawer.feelings')}</h2>
+      <Show when={d.drawer().edges.length > 0} fallback={<p class="muted">{t('drawer.feelingsNone')}</p>}>
         <ul class="plain edges">
           <For each={d.drawer().edges}>
             {(edge) => (

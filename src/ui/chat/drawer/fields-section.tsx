@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import { FIELD_TYPES, fieldKind, fieldText, type FieldDef, type TrackedField } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -46,8 +47,8 @@ export function FieldsSection(props: { d: DrawerScope }) {
   };
   return (
     <section aria-labelledby="drawer-fields">
-      <h2 id="drawer-fields">Your fields</h2>
-      <Show when={d.drawer().fields.length} fallback={<p class="muted small-text">Keep track of what matters to you: an outfit, injuries, hunger from 0 to 100. The story fills them in as it goes.</p>}>
+      <h2 id="drawer-fields">{t('drawer.fields')}</h2>
+      <Show when={d.drawer().fields.length} fallback={<p class="muted small-text">{t('drawer.fieldsNone')}</p>}>
         <ul class="plain fields">
           <For each={d.drawer().fields}>
             {(field) => (

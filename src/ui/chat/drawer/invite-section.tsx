@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import { createLiveQuery } from '../../live-query.ts';
 import type { DrawerScope } from './drawer-scope.ts';
 
@@ -12,8 +13,8 @@ export function InviteSection(props: { d: DrawerScope }) {
   return (
     <Show when={invitable().length > 0}>
       <section aria-labelledby="drawer-invite">
-        <h2 id="drawer-invite">Invite someone</h2>
-        <p class="small-text muted">A guest joins this scene: the narrator voices them, and they remember only what they are here for.</p>
+        <h2 id="drawer-invite">{t('drawer.invite')}</h2>
+        <p class="small-text muted">{t('drawer.inviteHint')}</p>
         <div class="button-row">
           <select aria-label="Bot to invite" value={guest()} onChange={(e) => setGuest(e.currentTarget.value)}>
             <For each={invitable()}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>

@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import type { ChatState } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -54,8 +55,8 @@ export function ItemsSection(props: { d: DrawerScope }) {
   };
   return (
     <section aria-labelledby="drawer-items">
-      <h2 id="drawer-items">Items</h2>
-      <Show when={d.drawer().items.length} fallback={<p class="muted small-text">Nothing yet. What each of you carries or owns, and what lies about, gathers here.</p>}>
+      <h2 id="drawer-items">{t('drawer.items')}</h2>
+      <Show when={d.drawer().items.length} fallback={<p class="muted small-text">{t('drawer.itemsNone')}</p>}>
         <For each={groups()}>
           {([ref, list]) => (
             <>

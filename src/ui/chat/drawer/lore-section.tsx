@@ -1,4 +1,5 @@
 import { A } from '@solidjs/router';
+import { t } from '../../i18n/index.ts';
 import { For, Show } from 'solid-js';
 import { createLiveQuery } from '../../live-query.ts';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -9,7 +10,7 @@ export function LoreSection(props: { d: DrawerScope }) {
   const lorebooks = createLiveQuery(d.client, { query: 'chatLorebooks' }, () => d.client.engine.chatLorebooks(d.chatId()));
   return (
     <section aria-labelledby="drawer-lore">
-      <h2 id="drawer-lore">Lorebooks</h2>
+      <h2 id="drawer-lore">{t('drawer.lore')}</h2>
       <Show
         when={(lorebooks() ?? []).length > 0}
         fallback={

@@ -1,4 +1,5 @@
 import { For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import { Avatar } from '../../avatar.tsx';
 import { createLiveQuery } from '../../live-query.ts';
 import { Editable } from '../editable.tsx';
@@ -14,7 +15,7 @@ export function PeopleSection(props: { d: DrawerScope }) {
   return (
     <Show when={d.drawer().activities.length > 0}>
       <section aria-labelledby="drawer-people">
-        <h2 id="drawer-people">Who is doing what</h2>
+        <h2 id="drawer-people">{t('drawer.people')}</h2>
         <Show when={(personas() ?? []).length > 1}>
           <label class="reply-order small-text">
             You play as

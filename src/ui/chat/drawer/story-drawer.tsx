@@ -1,4 +1,5 @@
 import { Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import type { ChatState } from '../../../engine/for-ui.ts';
 import type { AppClient } from '../../engine-client.ts';
 import { createLiveQuery } from '../../live-query.ts';
@@ -27,7 +28,7 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
   const { act, busy, error } = d;
   const settings = createLiveQuery(props.client, { query: 'settings' }, () => props.client.engine.settings());
   return (
-    <aside class="drawer" aria-label="Story state" data-testid="story-drawer">
+    <aside class="drawer" aria-label={t('drawer.storyStateLabel')} data-testid="story-drawer">
       <ErrorNote message={error()} />
 
       <Show when={props.drawer.lastEdit}>
@@ -42,8 +43,8 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
       </Show>
 
       <section aria-labelledby="drawer-director">
-        <h2 id="drawer-director">Director's note</h2>
-        <p class="small-text muted">The narrator follows it in every reply and never says it aloud.</p>
+        <h2 id="drawer-director">{t('drawer.directorNote')}</h2>
+        <p class="small-text muted">{t('drawer.directorHint')}</p>
         <p class="small-text" data-testid="director-note">
           <Editable label="director's note" kind="long" value={props.drawer.directorNote} save={d.edit({ type: 'chat_state' }, 'directorNote')}>
             {props.drawer.directorNote || <span class="muted">None. Try “Keep replies short” or “She hides her fear”.</span>}
@@ -54,7 +55,10 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
       <StoryLanguageSection client={props.client} chatId={props.chatId} busy={busy()} act={act} />
 
       <details class="drawer-sampling">
-        <summary>Sampling for this chat{props.drawer.sampler ? ' (its own)' : ''}</summary>
+        <summary>
+          {t('drawer.sampling')}
+          {props.drawer.sampler ? t('drawer.samplingOwn') : ''}
+        </summary>
         <form
           class="stack"
           aria-label="Sampling for this chat"

@@ -1,4 +1,5 @@
 import { For } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import type { AppClient } from '../../engine-client.ts';
 import { createLiveQuery } from '../../live-query.ts';
 import { languageLabel, STORY_LANGUAGES } from '../../story-languages.ts';
@@ -13,15 +14,15 @@ export function StoryLanguageSection(props: { client: AppClient; chatId: string;
   const chosen = () => (language()?.source === 'chat' ? language()!.tag : '');
   const following = () => {
     const now = language();
-    if (!now || now.source === 'chat') return 'Follow the story';
-    return now.source === 'bot' ? `Follow the bot (${languageLabel(now.tag)})` : `Follow the story (now ${languageLabel(now.tag)})`;
+    if (!now || now.source === 'chat') return t('drawer.followStory');
+    return now.source === 'bot' ? t('drawer.followBot', languageLabel(now.tag)) : t('drawer.followNow', languageLabel(now.tag));
   };
   return (
     <section aria-labelledby="drawer-language">
-      <h2 id="drawer-language">Story language</h2>
-      <p class="small-text muted">The narrator writes in it, and so do the memories, summaries, items and threads.</p>
+      <h2 id="drawer-language">{t('drawer.language')}</h2>
+      <p class="small-text muted">{t('drawer.languageHint')}</p>
       <select
-        aria-label="Story language"
+        aria-label={t('drawer.language')}
         disabled={props.busy}
         onChange={(event) => {
           const tag = event.currentTarget.value;

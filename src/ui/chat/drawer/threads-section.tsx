@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import { describeFictionTime, storyTimeAgo, THREAD_KINDS, type Thread } from '../../../engine/for-ui.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -40,8 +41,8 @@ export function ThreadsSection(props: { d: DrawerScope }) {
   );
   return (
     <section aria-labelledby="drawer-threads">
-      <h2 id="drawer-threads">Open threads</h2>
-      <Show when={open().length} fallback={<p class="muted small-text">None yet. Promises, quests, secrets and open questions gather here as the story goes.</p>}>
+      <h2 id="drawer-threads">{t('drawer.threads')}</h2>
+      <Show when={open().length} fallback={<p class="muted small-text">{t('drawer.threadsNone')}</p>}>
         <ul class="plain threads">
           <For each={open()}>{item}</For>
         </ul>

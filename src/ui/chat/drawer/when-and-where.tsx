@@ -1,4 +1,5 @@
 import { createSignal, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../../../engine/for-ui.ts';
 import { SkipAhead } from './skip-ahead.tsx';
 import { Editable } from '../editable.tsx';
@@ -11,7 +12,7 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
   const [confirmEnd, setConfirmEnd] = createSignal(false);
   return (
     <section aria-labelledby="drawer-clock">
-      <h2 id="drawer-clock">When and where</h2>
+      <h2 id="drawer-clock">{t('drawer.clock')}</h2>
       <p data-testid="drawer-time">
         <Editable label="time" kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="fictionTime" label="time" />}>
           {describeFictionTime(d.drawer().fictionTime)}
