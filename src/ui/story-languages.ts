@@ -1,6 +1,9 @@
+import { uiLanguage } from './i18n/index.ts';
+
 /**
  * The languages a story can be chosen to be played in (issue 34): each named in itself and, when
- * that differs, in English ("日本語 — Japanese"), so a player finds their own at a glance.
+ * that differs, in the interface's language ("日本語 — Japanese" in English, "English — 英語" in
+ * Japanese), so a player finds their own at a glance.
  */
 const TAGS = ['en', 'ja', 'zh', 'ko', 'es', 'ru', 'de', 'fr', 'it', 'pt', 'pl', 'uk', 'tr', 'nl', 'sv', 'id', 'vi', 'th', 'ar', 'he', 'hi'];
 
@@ -12,11 +15,14 @@ function nameIn(locale: string, tag: string): string {
   }
 }
 
-export const STORY_LANGUAGES: readonly { tag: string; label: string }[] = TAGS.map((tag) => {
-  const own = nameIn(tag, tag);
-  const english = nameIn('en', tag);
-  return { tag, label: own === english ? own : `${own} — ${english}` };
-});
+/** The choices, named for the interface's language now (call it where it is shown, so a change of language renames them). */
+export function storyLanguageChoices(): { tag: string; label: string }[] {
+  return TAGS.map((tag) => {
+    const own = nameIn(tag, tag);
+    const here = nameIn(uiLanguage(), tag);
+    return { tag, label: own === here ? own : `${own} — ${here}` };
+  });
+}
 
-/** A language's name for a label, in English ("Japanese"). */
-export const languageLabel = (tag: string): string => nameIn('en', tag);
+/** A language's name in the interface's language ("Japanese" in English, "日本語" in Japanese). */
+export const languageLabel = (tag: string): string => nameIn(uiLanguage(), tag);

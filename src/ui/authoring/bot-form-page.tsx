@@ -8,7 +8,7 @@ import { ResetBot } from './reset-bot.tsx';
 import { BackgroundField, PictureField } from '../picture-field.tsx';
 import { CardExport } from './card-export.tsx';
 import { CardInfo } from './card-info.tsx';
-import { STORY_LANGUAGES } from '../story-languages.ts';
+import { storyLanguageChoices } from '../story-languages.ts';
 
 interface BotDraft {
   name: string;
@@ -210,7 +210,7 @@ export function BotFormPage() {
             <option value="" selected={!form().language}>
               Follow each story (the language it is played in)
             </option>
-            <For each={STORY_LANGUAGES}>
+            <For each={storyLanguageChoices()}>
               {(option) => (
                 <option value={option.tag} selected={form().language === option.tag}>
                   {option.label}

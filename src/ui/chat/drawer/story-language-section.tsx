@@ -2,7 +2,7 @@ import { For } from 'solid-js';
 import { t } from '../../i18n/index.ts';
 import type { AppClient } from '../../engine-client.ts';
 import { createLiveQuery } from '../../live-query.ts';
-import { languageLabel, STORY_LANGUAGES } from '../../story-languages.ts';
+import { languageLabel, storyLanguageChoices } from '../../story-languages.ts';
 
 /**
  * The language the story is played in (issue 34): the narrator, the analysis and the scene
@@ -32,7 +32,7 @@ export function StoryLanguageSection(props: { client: AppClient; chatId: string;
         <option value="" selected={chosen() === ''}>
           {following()}
         </option>
-        <For each={STORY_LANGUAGES}>
+        <For each={storyLanguageChoices()}>
           {(option) => (
             <option value={option.tag} selected={chosen() === option.tag}>
               {option.label}
