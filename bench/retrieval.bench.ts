@@ -38,7 +38,7 @@ interface Fact {
  * some of those the host is away and a guest bot is present, so only the guest witnesses them.
  * Every other turn is filler that mentions the same objects and places, as a story would.
  */
-export async function plantStory(engine: Engine, turns: number) {
+async function plantStory(engine: Engine, turns: number) {
   const random = rng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const host = engine.newId();
@@ -96,7 +96,7 @@ export async function plantStory(engine: Engine, turns: number) {
   return { chat, host, guest, facts, now: engine.chatState(chat)!.fictionTime };
 }
 
-export async function quality(turns: number) {
+async function quality(turns: number) {
   const { engine, db } = await openTestEngine({ now: Date.now });
   const story = await plantStory(engine, turns);
   const k = engine.settings().retrievalK;
@@ -333,7 +333,7 @@ function evidenceRecall(questions: readonly Asked[], groups: readonly string[], 
  * in other words than the story used, about two things at once, or about when. Our ranking beside
  * plain bm25 over the same memories, without the analysis's keywords and with them.
  */
-export async function longConversationRecall() {
+async function longConversationRecall() {
   const rows: [string, string][] = [];
   const kinds = ['other words', 'two things', 'when'];
   for (const enriched of [false, true]) {
@@ -364,7 +364,7 @@ export async function longConversationRecall() {
  * the same memories ranked by plain bm25 and by searchMemories, text only (no model adds keywords
  * here). Skipped, with where to put the file, when it is not there.
  */
-export async function locomoRecall() {
+async function locomoRecall() {
   const conversations = loadLocomo();
   if (!conversations) {
     console.log(`\nLoCoMo recall: skipped, ${LOCOMO_PATH} is not there (see bench/locomo.ts for where to get it).\n`);

@@ -7,7 +7,8 @@ import { uiLanguage } from './i18n/index.ts';
  */
 const TAGS = ['en', 'ja', 'zh', 'ko', 'es', 'ru', 'de', 'fr', 'it', 'pt', 'pl', 'uk', 'tr', 'nl', 'sv', 'id', 'vi', 'th', 'ar', 'he', 'hi'];
 
-function nameIn(locale: string, tag: string): string {
+/** A language's name in a locale ("日本語" for ja in ja), the tag itself where the platform has none. */
+export function nameIn(locale: string, tag: string): string {
   try {
     return new Intl.DisplayNames([locale], { type: 'language' }).of(tag) ?? tag;
   } catch {

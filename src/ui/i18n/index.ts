@@ -78,6 +78,3 @@ export function chooseUiLanguage(choice: UiLanguage | 'auto'): void {
   else localStorage.setItem(KEY, choice);
   i18n.setChoiceSignal(choice);
 }
-
-/** A language's name in itself ("日本語"), for the language chooser. */
-export const ownName = (tag: string): string => new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;

@@ -1,5 +1,6 @@
 import { For } from 'solid-js';
-import { browserLanguage, chooseUiLanguage, ownName, t, uiLanguageChoice, UI_LANGUAGES, type UiLanguage } from '../i18n/index.ts';
+import { browserLanguage, chooseUiLanguage, t, uiLanguageChoice, UI_LANGUAGES, type UiLanguage } from '../i18n/index.ts';
+import { nameIn } from '../story-languages.ts';
 
 /** Settings → Language: the interface's language on this device, the browser's unless chosen. */
 export function LanguageSection() {
@@ -11,12 +12,12 @@ export function LanguageSection() {
       </p>
       <select id="ui-language" aria-describedby="ui-language-hint" onChange={(event) => chooseUiLanguage(event.currentTarget.value as UiLanguage | 'auto')}>
         <option value="auto" selected={uiLanguageChoice() === 'auto'}>
-          {t('settings.language.auto', ownName(browserLanguage()))}
+          {t('settings.language.auto', nameIn(browserLanguage(), browserLanguage()))}
         </option>
         <For each={UI_LANGUAGES}>
           {(language) => (
             <option value={language} selected={uiLanguageChoice() === language} lang={language}>
-              {ownName(language)}
+              {nameIn(language, language)}
             </option>
           )}
         </For>
