@@ -12,7 +12,7 @@ export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';
 export { editMarkKey, type EditTarget } from './events/edit-marks.ts';
 export { kickoffSchema, type Kickoff } from './kickoff/schema.ts';
-export { describeFictionTime, storyTimeAgo, storyTimeSpan } from './fiction-time.ts';
+export { describeFictionTime, fictionMinutesBetween, storyTimeAgo, storyTimeSpan } from './fiction-time.ts';
 export { closingMarker } from './turn/parse.ts';
 export type { ChatState, Memory } from './queries/chat-state.ts';
 export type { Recap } from './queries/recap.ts';

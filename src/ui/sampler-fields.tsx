@@ -1,13 +1,14 @@
 import { For } from 'solid-js';
 import type { Sampler } from '../engine/for-ui.ts';
+import { t } from './i18n/index.ts';
 
 /** The sampler's knobs as form fields, named as players know them from other apps. */
-export const SAMPLER_KNOBS: { key: keyof Sampler; label: string; step: string; min: number; max: number }[] = [
-  { key: 'temperature', label: 'Temperature', step: '0.05', min: 0, max: 2 },
-  { key: 'topP', label: 'Top-p', step: '0.01', min: 0.01, max: 1 },
-  { key: 'minP', label: 'Min-p', step: '0.01', min: 0, max: 1 },
-  { key: 'repetitionPenalty', label: 'Repetition penalty', step: '0.01', min: 0.5, max: 2 },
-  { key: 'maxTokens', label: 'Max reply tokens', step: '1', min: 16, max: 4096 },
+export const SAMPLER_KNOBS: { key: keyof Sampler; step: string; min: number; max: number }[] = [
+  { key: 'temperature', step: '0.05', min: 0, max: 2 },
+  { key: 'topP', step: '0.01', min: 0.01, max: 1 },
+  { key: 'minP', step: '0.01', min: 0, max: 1 },
+  { key: 'repetitionPenalty', step: '0.01', min: 0.5, max: 2 },
+  { key: 'maxTokens', step: '1', min: 16, max: 4096 },
 ];
 
 /**
@@ -20,7 +21,7 @@ export function SamplerFields(props: { value: Partial<Sampler>; placeholder?: Sa
       <For each={SAMPLER_KNOBS}>
         {(knob) => (
           <label>
-            {knob.label}
+            {t(`sampler.${knob.key}`)}
             <input
               name={`sampler.${knob.key}`}
               type="number"

@@ -1,9 +1,11 @@
 import { useNavigate, useParams } from '@solidjs/router';
 import { createResource, createSignal, For, Index, Show } from 'solid-js';
 import { createStillHere } from '../still-here.ts';
-import { botFields, fieldKind, TEXT_LIMITS, type FieldDef } from '../../engine/for-ui.ts';
+import { botFields, TEXT_LIMITS, type FieldDef } from '../../engine/for-ui.ts';
+import { fieldKindText } from '../field-kind.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
+import { t } from '../i18n/index.ts';
 import { ResetBot } from './reset-bot.tsx';
 import { BackgroundField, PictureField } from '../picture-field.tsx';
 import { CardExport } from './card-export.tsx';
@@ -133,28 +135,28 @@ export function BotFormPage() {
 
   return (
     <section aria-labelledby="bot-form-title">
-      <h1 id="bot-form-title">{params.id ? `Edit ${existing()?.name ?? 'bot'}` : 'New bot'}</h1>
+      <h1 id="bot-form-title">{params.id ? t('botForm.edit', existing()?.name ?? t('botForm.bot')) : t('bots.newBot')}</h1>
       <form class="stack wide" onSubmit={(e) => void save(e)} novalidate>
-        <Field name="name" label="Name" maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
+        <Field name="name" label={t('settings.name')} maxLength={TEXT_LIMITS.name} value={form().name} error={errors().name} onInput={set('name')} />
         <PictureField client={client} name={form().name} hash={form().avatar} onChange={(avatar) => setForm((f) => ({ ...f, avatar }))} />
         <BackgroundField client={client} hash={form().background} onChange={(background) => setForm((f) => ({ ...f, background }))} />
-        <Field name="pronouns" label="Pronouns" maxLength={TEXT_LIMITS.pronouns} hint="she/her, he/him, they/them…: how the story speaks of them." value={form().pronouns} error={errors().pronouns} onInput={set('pronouns')} />
-        <Field name="persona" label="Persona" rows={4} maxLength={TEXT_LIMITS.long} hint="Who they are, how they act, what they want." value={form().persona} error={errors().persona} onInput={set('persona')} />
+        <Field name="pronouns" label={t('settings.pronouns')} maxLength={TEXT_LIMITS.pronouns} hint={t('botForm.pronounsHint')} value={form().pronouns} error={errors().pronouns} onInput={set('pronouns')} />
+        <Field name="persona" label={t('settings.persona')} rows={4} maxLength={TEXT_LIMITS.long} hint={t('botForm.personaHint')} value={form().persona} error={errors().persona} onInput={set('persona')} />
         <fieldset>
-          <legend>Voice samples</legend>
-          <p class="hint">Lines in their voice, so the narrator can match how they speak.</p>
+          <legend>{t('botForm.voiceSamples')}</legend>
+          <p class="hint">{t('botForm.voiceSamplesHint')}</p>
           <Index each={form().voiceSamples}>
             {(sample, i) => (
               <div class="sample">
                 <textarea
-                  aria-label={`Voice sample ${i + 1}`}
+                  aria-label={t('botForm.voiceSample', i + 1)}
                   rows={2}
                   value={sample()}
                   onInput={(e) => setForm((f) => ({ ...f, voiceSamples: f.voiceSamples.map((v, j) => (j === i ? e.currentTarget.value : v)) }))}
                 />
                 <Show when={form().voiceSamples.length > 1}>
-                  <button type="button" aria-label={`Remove voice sample ${i + 1}`} onClick={() => setForm((f) => ({ ...f, voiceSamples: f.voiceSamples.filter((_, j) => j !== i) }))}>
-                    Remove
+                  <button type="button" aria-label={t('botForm.removeVoiceSample', i + 1)} onClick={() => setForm((f) => ({ ...f, voiceSamples: f.voiceSamples.filter((_, j) => j !== i) }))}>
+                    {t('botForm.remove')}
                   </button>
                 </Show>
               </div>
@@ -165,28 +167,28 @@ export function BotFormPage() {
           </Show>
           <Show when={form().voiceSamples.length < 20}>
             <button type="button" onClick={() => setForm((f) => ({ ...f, voiceSamples: [...f.voiceSamples, ''] }))}>
-              Add voice sample
+              {t('botForm.addVoiceSample')}
             </button>
           </Show>
         </fieldset>
-        <Field name="traits" label="Traits" hint="Separated by commas: wry, loyal, afraid of deep water" value={form().traits} error={errors().traits ?? Object.entries(errors()).find(([k]) => k.startsWith('traits.'))?.[1]} onInput={set('traits')} />
-        <Field name="backstory" label="Backstory" rows={4} maxLength={TEXT_LIMITS.long} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
-        <Field name="initialRelationship" label="Relationship to you" rows={2} maxLength={TEXT_LIMITS.relationship} hint="How they know you when the story starts." value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
+        <Field name="traits" label={t('botForm.traits')} hint={t('botForm.traitsHint')} value={form().traits} error={errors().traits ?? Object.entries(errors()).find(([k]) => k.startsWith('traits.'))?.[1]} onInput={set('traits')} />
+        <Field name="backstory" label={t('botForm.backstory')} rows={4} maxLength={TEXT_LIMITS.long} value={form().backstory} error={errors().backstory} onInput={set('backstory')} />
+        <Field name="initialRelationship" label={t('botForm.relationship')} rows={2} maxLength={TEXT_LIMITS.relationship} hint={t('botForm.relationshipHint')} value={form().initialRelationship} error={errors().initialRelationship} onInput={set('initialRelationship')} />
         <fieldset>
-          <legend>Greetings</legend>
-          <p class="hint">Openings of a new chat, each a version you can swipe between at the start. With none, the kickoff opens.</p>
+          <legend>{t('botForm.greetings')}</legend>
+          <p class="hint">{t('botForm.greetingsHint')}</p>
           <Index each={form().greetings}>
             {(greeting, i) => (
               <div class="sample">
                 <textarea
-                  aria-label={`Greeting ${i + 1}`}
+                  aria-label={t('botForm.greeting', i + 1)}
                   rows={3}
                   maxLength={TEXT_LIMITS.long}
                   value={greeting()}
                   onInput={(e) => setForm((f) => ({ ...f, greetings: f.greetings.map((g, j) => (j === i ? e.currentTarget.value : g)) }))}
                 />
-                <button type="button" aria-label={`Remove greeting ${i + 1}`} onClick={() => setForm((f) => ({ ...f, greetings: f.greetings.filter((_, j) => j !== i) }))}>
-                  Remove
+                <button type="button" aria-label={t('botForm.removeGreeting', i + 1)} onClick={() => setForm((f) => ({ ...f, greetings: f.greetings.filter((_, j) => j !== i) }))}>
+                  {t('botForm.remove')}
                 </button>
               </div>
             )}
@@ -196,19 +198,19 @@ export function BotFormPage() {
           </Show>
           <Show when={form().greetings.length < 20}>
             <button type="button" onClick={() => setForm((f) => ({ ...f, greetings: [...f.greetings, ''] }))}>
-              Add greeting
+              {t('botForm.addGreeting')}
             </button>
           </Show>
         </fieldset>
-        <Field name="kickoff" label="Kickoff" rows={5} maxLength={TEXT_LIMITS.long} hint="The opening scene, in prose: what the scene is set from. With no greetings, it is also the first message of every new chat." value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
+        <Field name="kickoff" label={t('botForm.kickoff')} rows={5} maxLength={TEXT_LIMITS.long} hint={t('botForm.kickoffHint')} value={form().kickoff} error={errors().kickoff} onInput={set('kickoff')} />
         <div class="field">
-          <label for="field-language">Story language</label>
+          <label for="field-language">{t('drawer.language')}</label>
           <p class="hint" id="field-language-hint">
-            What its chats are played in, unless a chat chooses another: the narrator, the memories and the summaries write in it.
+            {t('botForm.languageHint')}
           </p>
           <select id="field-language" aria-describedby="field-language-hint" onChange={(e) => setForm((f) => ({ ...f, language: e.currentTarget.value || null }))}>
             <option value="" selected={!form().language}>
-              Follow each story (the language it is played in)
+              {t('botForm.languageFollow')}
             </option>
             <For each={storyLanguageChoices()}>
               {(option) => (
@@ -221,17 +223,17 @@ export function BotFormPage() {
         </div>
         <Show when={form().trackedFields.length}>
           <fieldset class="stack">
-            <legend>Fields its chats start with</legend>
-            <p class="hint">Saved from a chat’s story drawer (“Save these fields on …”); they go with the character card.</p>
+            <legend>{t('botForm.fields')}</legend>
+            <p class="hint">{t('botForm.fieldsHint')}</p>
             <ul class="plain">
               <For each={form().trackedFields}>
                 {(field) => (
                   <li class="row">
                     <span>
-                      {field.name} <span class="muted small-text">({fieldKind(field)}{field.per === 'character' ? ', for each character' : ', for the chat'})</span>
+                      {field.name} <span class="muted small-text">({fieldKindText(field)}{field.per === 'character' ? t('botForm.forEachCharacter') : t('botForm.forTheChat')})</span>
                     </span>
-                    <button type="button" class="small quiet" aria-label={`Remove field ${field.name}`} onClick={() => setForm((f) => ({ ...f, trackedFields: f.trackedFields.filter((x) => x.id !== field.id) }))}>
-                      Remove
+                    <button type="button" class="small quiet" aria-label={t('fields.remove', field.name)} onClick={() => setForm((f) => ({ ...f, trackedFields: f.trackedFields.filter((x) => x.id !== field.id) }))}>
+                      {t('botForm.remove')}
                     </button>
                   </li>
                 )}
@@ -241,8 +243,8 @@ export function BotFormPage() {
         </Show>
         <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
         <div class="row">
-          <button type="submit">{params.id ? 'Save bot' : 'Create bot'}</button>
-          <For each={params.id ? [1] : []}>{() => <a href="/bots">Cancel</a>}</For>
+          <button type="submit">{params.id ? t('botForm.save') : t('botForm.create')}</button>
+          <For each={params.id ? [1] : []}>{() => <a href="/bots">{t('edit.cancel')}</a>}</For>
         </div>
       </form>
       <Show when={params.id ? existing() : null}>{(bot) => <CardInfo client={client} botId={bot().id} />}</Show>

@@ -3,6 +3,7 @@ import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
 import { downloadBlob } from '../backup-file.ts';
 import { cardJson, cardPng, fileNameOf } from './card-files.ts';
+import { t } from '../i18n/index.ts';
 
 /** "Export card": the bot as a PNG card (V3 in `ccv3`, a V2 copy in `chara`) or as V3 JSON. */
 export function CardExport(props: { client: AppClient; botId: string }) {
@@ -27,14 +28,14 @@ export function CardExport(props: { client: AppClient; botId: string }) {
   };
   return (
     <section aria-labelledby="card-export-title">
-      <h2 id="card-export-title">Character card</h2>
-      <p class="muted small-text">Save this bot as a card other apps read. A card it came from keeps every field this app does not use.</p>
+      <h2 id="card-export-title">{t('card.title')}</h2>
+      <p class="muted small-text">{t('card.exportHint')}</p>
       <div class="button-row">
         <button type="button" disabled={busy()} onClick={() => void run('png')}>
-          Export card (PNG)
+          {t('card.exportPng')}
         </button>
         <button type="button" class="quiet" disabled={busy()} onClick={() => void run('json')}>
-          Export card (JSON)
+          {t('card.exportJson')}
         </button>
       </div>
       <ErrorNote message={error()} />

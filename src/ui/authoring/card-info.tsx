@@ -2,6 +2,7 @@ import { createMemo, createResource, For, Show } from 'solid-js';
 import { loadCardHtml } from '../card-html.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * Where a bot came from: its card's creator, version and tags, and the creator's notes. Notes are
@@ -17,15 +18,15 @@ export function CardInfo(props: { client: AppClient; botId: string }) {
     <Show when={info()}>
       {(card) => (
         <section aria-labelledby="card-info-title" class="card-info">
-          <h2 id="card-info-title">From a character card</h2>
+          <h2 id="card-info-title">{t('card.from')}</h2>
           <p class="small-text muted">
-            {card().spec.replace('chara_card_', 'Card ').replace('v', 'V')}
-            {card().creator ? ` by ${card().creator}` : ''}
-            {card().characterVersion ? ` · version ${card().characterVersion}` : ''}
-            {card().lorebookEntries ? ` · ${card().lorebookEntries} lorebook entries` : ''}
+            {card().spec.replace('chara_card_', t('card.card')).replace('v', 'V')}
+            {card().creator ? t('card.by', card().creator) : ''}
+            {card().characterVersion ? t('card.version', card().characterVersion) : ''}
+            {card().lorebookEntries ? t('card.entries', card().lorebookEntries) : ''}
           </p>
           <Show when={card().tags.length}>
-            <ul class="tags" aria-label="Tags">
+            <ul class="tags" aria-label={t('card.tags')}>
               <For each={card().tags}>{(tag) => <li>{tag}</li>}</For>
             </ul>
           </Show>
@@ -34,14 +35,13 @@ export function CardInfo(props: { client: AppClient; botId: string }) {
               const notes = createMemo(() => sanitise()(card().creatorNotes));
               return (
                 <details open>
-                  <summary>Creator's notes</summary>
+                  <summary>{t('card.notes')}</summary>
                   <div class="creator-notes card-html" data-testid="creator-notes">
                     {notes().fragment}
                   </div>
                   <Show when={notes().notLoaded.length}>
                     <p class="small-text muted">
-                      {notes().notLoaded.length === 1 ? 'One remote picture or sound was' : `${notes().notLoaded.length} remote pictures or sounds were`} not loaded:
-                      loading them would tell their server you opened this card. Settings → Look → “Show remote images” shows pictures.
+                      {t('card.notLoaded', notes().notLoaded.length)}
                     </p>
                   </Show>
                 </details>

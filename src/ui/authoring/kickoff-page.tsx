@@ -4,6 +4,7 @@ import { kickoffSchema, type Kickoff } from '../../engine/for-ui.ts';
 import { useClient } from '../context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { createStillHere } from '../still-here.ts';
+import { t } from '../i18n/index.ts';
 
 type Path = string;
 
@@ -74,12 +75,12 @@ export function KickoffPage() {
   );
 
   /** The rest of what one side is doing when the story opens (what they do is among the essentials). */
-  const activity = (who: 'you' | 'bot', legend: string, words: { your: string; you: string; are: string }) => (
+  const activity = (who: 'you' | 'bot', legend: string) => (
     <fieldset>
       <legend>{legend}</legend>
-      {text(`${who}.posture`, `${words.your} posture`)}
-      {text(`${who}.slot`, `Where ${words.you} ${words.are}`)}
-      {list(`${who}.holding`, `What ${words.you} hold`)}
+      {text(`${who}.posture`, who === 'you' ? t('kickoff.yourPosture') : t('kickoff.theirPosture'))}
+      {text(`${who}.slot`, who === 'you' ? t('kickoff.whereYouAre') : t('kickoff.whereTheyAre'))}
+      {list(`${who}.holding`, who === 'you' ? t('kickoff.whatYouHold') : t('kickoff.whatTheyHold'))}
     </fieldset>
   );
 
@@ -108,19 +109,19 @@ export function KickoffPage() {
 
   return (
     <section aria-labelledby="kickoff-heading">
-      <h1 id="kickoff-heading">Set the scene{bot() ? ` with ${bot()!.name}` : ''}</h1>
-      <Show when={kickoff()} fallback={<p class="muted" aria-busy="true">{proposal.error ? `Could not prepare the scene: ${String(proposal.error)}` : 'Reading the kickoff…'}</p>}>
+      <h1 id="kickoff-heading">{bot() ? t('kickoff.titleWith', bot()!.name) : t('kickoff.title')}</h1>
+      <Show when={kickoff()} fallback={<p class="muted" aria-busy="true">{proposal.error ? t('kickoff.failed', String(proposal.error)) : t('kickoff.reading')}</p>}>
         {(k) => (
           <form class="stack wide" onSubmit={(e) => void start(e)} novalidate>
             <Show when={!fromModel()}>
               <p class="banner-inline" role="status">
-                The scene could not be worked out from the kickoff automatically. These are plain defaults: adjust them as you like.
+                {t('kickoff.defaults')}
               </p>
             </Show>
-            {text('title', 'Title')}
-            {text('place.name', 'Where it begins')}
+            {text('title', t('kickoff.chatTitle'))}
+            {text('place.name', t('kickoff.where'))}
             <div class="field">
-              <label for="kickoff-time">When (in the story)</label>
+              <label for="kickoff-time">{t('kickoff.when')}</label>
               <input
                 id="kickoff-time"
                 type="datetime-local"
@@ -130,51 +131,51 @@ export function KickoffPage() {
               />
               <Show when={errors().fictionTime}>{(m) => <p class="error">{m()}</p>}</Show>
             </div>
-            {text('you.verb', 'What you are doing')}
-            {text('bot.verb', `What ${bot()?.name ?? 'they'} is doing`)}
+            {text('you.verb', t('kickoff.youDoing'))}
+            {text('bot.verb', bot() ? t('kickoff.botDoing', bot()!.name) : t('kickoff.theyDoing'))}
             <details class="more-details" open={more()} onToggle={(e) => setMore(e.currentTarget.open)}>
-              <summary>More details</summary>
+              <summary>{t('kickoff.more')}</summary>
               <div class="stack">
                 <fieldset>
-                  <legend>Place</legend>
-                  {text('place.type', 'Kind of place')}
+                  <legend>{t('kickoff.place')}</legend>
+                  {text('place.type', t('kickoff.placeKind'))}
                   <div class="row">
                     <label class="check">
-                      <input type="checkbox" checked={k().place.moving} onChange={(e) => update('place.moving', e.currentTarget.checked)} /> Moving
+                      <input type="checkbox" checked={k().place.moving} onChange={(e) => update('place.moving', e.currentTarget.checked)} /> {t('kickoff.moving')}
                     </label>
                     <label class="check">
-                      <input type="checkbox" checked={k().place.public} onChange={(e) => update('place.public', e.currentTarget.checked)} /> Public
+                      <input type="checkbox" checked={k().place.public} onChange={(e) => update('place.public', e.currentTarget.checked)} /> {t('kickoff.public')}
                     </label>
                     <label class="inline">
-                      Voices carry
+                      {t('kickoff.voicesCarry')}
                       <select value={k().place.audibleRange} onChange={(e) => update('place.audibleRange', e.currentTarget.value)}>
-                        <For each={['whisper', 'room', 'building', 'street']}>{(range) => <option value={range}>{range}</option>}</For>
+                        <For each={['whisper', 'room', 'building', 'street']}>{(range) => <option value={range}>{t(`kickoff.ranges.${range as 'room'}`)}</option>}</For>
                       </select>
                     </label>
                   </div>
                 </fieldset>
-                {text('weather', 'Weather')}
-                {activity('you', 'You', { your: 'Your', you: 'you', are: 'are' })}
-                {activity('bot', bot()?.name ?? 'The bot', { your: 'Their', you: 'they', are: 'are' })}
+                {text('weather', t('kickoff.weather'))}
+                {activity('you', t('kickoff.you'))}
+                {activity('bot', bot()?.name ?? t('story.theBot'))}
                 <fieldset>
-                  <legend>What {bot()?.name ?? 'they'} thinks of you</legend>
-                  {text('edge.summary', 'How they see you', { rows: 3 })}
+                  <legend>{bot() ? t('kickoff.thinksOfYou', bot()!.name) : t('kickoff.theyThinkOfYou')}</legend>
+                  {text('edge.summary', t('kickoff.howTheySeeYou'), { rows: 3 })}
                   <div class="field">
-                    <label for="kickoff-facts">What they know about you</label>
+                    <label for="kickoff-facts">{t('kickoff.whatTheyKnow')}</label>
                     <textarea
                       id="kickoff-facts"
                       rows={3}
                       value={k().edge.facts.join('\n')}
                       onInput={(e) => update('edge.facts', e.currentTarget.value.split('\n').map((s) => s.trim()).filter(Boolean))}
                     />
-                    <p class="hint">One fact a line.</p>
+                    <p class="hint">{t('kickoff.oneFactALine')}</p>
                   </div>
                 </fieldset>
               </div>
             </details>
             <Show when={failure()}>{(m) => <p class="error" role="alert">{m()}</p>}</Show>
             <button type="submit" disabled={starting()}>
-              Start the story
+              {t('kickoff.start')}
             </button>
           </form>
         )}

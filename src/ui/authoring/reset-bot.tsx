@@ -2,6 +2,7 @@ import { createSignal, Show } from 'solid-js';
 import type { AppClient } from '../engine-client.ts';
 import { createAction } from '../action.ts';
 import { ErrorNote } from '../error-note.tsx';
+import { t } from '../i18n/index.ts';
 
 /**
  * "Reset…" on a bot's page: a dialog that says what goes and what stays, with its button enabled
@@ -29,43 +30,44 @@ export function ResetBot(props: { client: AppClient; botId: string; name: string
     });
   return (
     <section class="danger-zone" aria-labelledby="reset-title">
-      <h2 id="reset-title">Start {props.name} over</h2>
+      <h2 id="reset-title">{t('reset.title', props.name)}</h2>
       <p class="muted small-text">
-        Forgets what {props.name} remembers and feels in every chat, and where and how each of those stories stands. Who {props.name} is, the relationship to you
-        and the kickoff stay; earlier turns stay readable.
+        {t('reset.about', props.name)}
       </p>
       <div class="row">
         <button type="button" onClick={open} disabled={busy()}>
-          Reset…
+          {t('reset.reset')}
         </button>
         <Show when={done()}>
-          <span role="status">{props.name} was reset; the story state before it is kept.</span>
+          <span role="status">{t('reset.done', props.name)}</span>
           <button type="button" onClick={undo} disabled={busy()}>
-            Undo reset
+            {t('reset.undo')}
           </button>
         </Show>
       </div>
       <dialog ref={dialog} class="rewind-dialog" aria-labelledby="reset-dialog-title">
-        <h2 id="reset-dialog-title">Reset {props.name}?</h2>
+        <h2 id="reset-dialog-title">{t('reset.ask', props.name)}</h2>
         <ul class="impact">
-          <li>{props.name}'s memories and feelings, in every chat, are forgotten.</li>
-          <li>In {props.name}'s chats, the scene, the places and who is doing what are cleared; the next message starts from the kickoff.</li>
-          <li>The turns so far stay readable, behind a "before the reset" line, and are no longer sent to the narrator.</li>
-          <li>Nothing is deleted: the reset can be undone.</li>
+          <li>{t('reset.line1', props.name)}</li>
+          <li>{t('reset.line2', props.name)}</li>
+          <li>{t('reset.line3')}</li>
+          <li>{t('reset.line4')}</li>
         </ul>
         <label class="stack">
           <span>
-            Type <strong>{props.name}</strong> to confirm
+            {t('reset.typeBefore')}
+            <strong>{props.name}</strong>
+            {t('reset.typeAfter')}
           </span>
-          <input aria-label="Bot name" value={typed()} onInput={(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
+          <input aria-label={t('reset.botName')} value={typed()} onInput={(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
         </label>
         <ErrorNote message={error()} />
         <div class="dialog-actions">
           <button type="button" onClick={() => dialog?.close()}>
-            Cancel
+            {t('edit.cancel')}
           </button>
           <button type="button" class="danger" disabled={typed() !== props.name || busy()} onClick={reset}>
-            Reset {props.name}
+            {t('reset.confirm', props.name)}
           </button>
         </div>
       </dialog>

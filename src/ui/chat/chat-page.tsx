@@ -14,6 +14,7 @@ import { SpeakerPortrait } from './speaker-portrait.tsx';
 import { StoryDrawer } from './drawer/story-drawer.tsx';
 import { createTranscriptPages } from './transcript-pages.ts';
 import { TranscriptView } from './transcript-view.tsx';
+import { t } from '../i18n/index.ts';
 
 const DRAWER_KEY = 'roleplay-engine/drawer';
 
@@ -47,7 +48,7 @@ export function ChatPage() {
   /** The composer's hint points here: the drawer opens on the director's note, ready to write. */
   const openDirectorNote = () => {
     if (!drawerOpen()) toggleDrawer();
-    queueMicrotask(() => document.querySelector<HTMLButtonElement>('[aria-label="Edit director\'s note"]')?.click());
+    queueMicrotask(() => document.querySelector<HTMLButtonElement>('[data-testid="director-note"] .edit-button')?.click());
   };
   /** Deleting is undoable for 30 days: the chat list says so and offers Undo. */
   const deleteChat = () =>
@@ -103,7 +104,7 @@ export function ChatPage() {
               <div class="reply-problem" role="status" data-banner="reply-problem">
                 <span>{problem().message}</span>
                 <button type="button" onClick={chat.regenerate} disabled={chat.sending()}>
-                  {problem().action}
+                  {problem().action === 'Retry' ? t('problem.retry') : t('chat.regenerate')}
                 </button>
               </div>
             )}
@@ -118,9 +119,9 @@ export function ChatPage() {
           <Show when={chat.rewound()}>
             {(done) => (
               <div class="toast" role="status" data-testid="rewind-toast">
-                <span>Rewound {done().turns === 1 ? '1 turn' : `${done().turns} turns`}.</span>
+                <span>{t('story.rewound', done().turns)}</span>
                 <button type="button" class="small" onClick={() => chat.restore(done().seq)} disabled={chat.sending()}>
-                  Undo
+                  {t('story.undo')}
                 </button>
               </div>
             )}

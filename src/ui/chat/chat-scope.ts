@@ -5,6 +5,7 @@ import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { createLiveReply } from './live-reply.ts';
 import type { TranscriptPages } from './transcript-pages.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * What the parts of an open chat share: its story (pages, the live reply), its state, and what the
@@ -31,7 +32,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
   };
   const returnFocus = () =>
     requestAnimationFrame(() => {
-      const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('textarea[aria-label="Message"]');
+      const target = opener?.isConnected ? opener : document.getElementById('composer-input');
       opener = null;
       target?.focus();
     });
@@ -54,8 +55,8 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
         focusFollowsReply = false;
         const stillOnStop = document.activeElement?.classList.contains('stop');
         if (lost || stillOnStop) {
-          const latest = [...document.querySelectorAll<HTMLElement>('.turn-footer button')].find((b) => b.textContent?.trim() === 'Regenerate');
-          (latest ?? document.querySelector<HTMLElement>('textarea[aria-label="Message"]'))?.focus();
+          const latest = document.querySelector<HTMLElement>('.turn-footer button.regenerate');
+          (latest ?? document.getElementById('composer-input'))?.focus();
         }
       });
     }),
@@ -111,7 +112,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       const state = header();
       if (!state) return [];
       const present = state.activities.filter((a) => a.entity !== 'you' && a.status === 'present');
-      return present.length > 1 ? present.map((a) => ({ id: a.entity, name: state.names[a.entity] ?? 'Someone' })) : [];
+      return present.length > 1 ? present.map((a) => ({ id: a.entity, name: state.names[a.entity] ?? t('people.someone') })) : [];
     }),
     startEditing(turn: TranscriptTurn) {
       rememberOpener();
@@ -173,10 +174,10 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
     /** What saving this edit will do to the story, said in the editor before the player saves. */
     editHint: (turn: TranscriptTurn) =>
       turn.role === 'assistant' && turn === pages.last()
-        ? 'Saving re-reads this reply: its effect on feelings, memories and the clock is worked out again.'
+        ? t('story.editHintReply')
         : turn === pages.latestOfYours()
-          ? 'Save keeps the reply as it is; Save and regenerate writes a new reply to your new words.'
-          : 'The narrator sees the new words from now on. What this turn already changed in the story stays; use Rewind to here for that.',
+          ? t('story.editHintLatest')
+          : t('story.editHintOlder'),
   };
   return scope;
 }

@@ -116,6 +116,7 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
     >
       <textarea
         ref={input}
+        id="composer-input"
         aria-label={t('chat.message')}
         placeholder={t('chat.placeholder', chat.ooc()[0], chat.ooc()[1])}
         rows={1}

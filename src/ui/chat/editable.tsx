@@ -1,4 +1,5 @@
-import { createSignal, type JSX, Show } from 'solid-js';
+import { createSignal, For, type JSX, Show } from 'solid-js';
+import { t } from '../i18n/index.ts';
 
 /**
  * One drawer value that can be set by hand: shown as it is, with a small "Edit <label>" button;
@@ -55,16 +56,13 @@ export function Editable<T>(props: {
         return (
           <span class="score-editor">
             <input {...common} type="range" min={0} max={100} step={1} value={draft() ?? ''} onInput={(e) => setDraft(e.currentTarget.value)} />
-            <input aria-label={`${props.label}, as a number`} type="number" min={0} max={100} value={draft() ?? ''} onInput={(e) => setDraft(e.currentTarget.value)} onKeyDown={keys} />
+            <input aria-label={t('edit.asNumber', props.label)} type="number" min={0} max={100} value={draft() ?? ''} onInput={(e) => setDraft(e.currentTarget.value)} onKeyDown={keys} />
           </span>
         );
       case 'significance':
         return (
           <select {...common} value={draft() ?? ''} onChange={(e) => setDraft(e.currentTarget.value)} ref={(el) => queueMicrotask(() => el.focus())}>
-            <option value="0">0 · trivial</option>
-            <option value="1">1 · ordinary</option>
-            <option value="2">2 · notable</option>
-            <option value="3">3 · pivotal</option>
+            <For each={['0', '1', '2', '3'] as const}>{(level) => <option value={level}>{`${level} · ${t(`edit.significance.${level}`)}`}</option>}</For>
           </select>
         );
       case 'datetime':
@@ -89,25 +87,25 @@ export function Editable<T>(props: {
         <span class="editable">
           {props.children}
           <Show when={props.edited}>
-            <span class="edited-mark" title="You set this by hand">
+            <span class="edited-mark" title={t('edit.setByHand')}>
               {' '}
-              edited by you
+              {t('edit.editedByYou')}
             </span>
           </Show>
-          <button type="button" class="small quiet edit-button" aria-label={`Edit ${props.label}`} title={`Edit ${props.label}`} onClick={open}>
+          <button type="button" class="small quiet edit-button" aria-label={t('edit.edit', props.label)} title={t('edit.edit', props.label)} onClick={open}>
             ✎
           </button>
           {props.actions}
         </span>
       }
     >
-      <span class="editor" role="group" aria-label={`Editing ${props.label}`}>
+      <span class="editor" role="group" aria-label={t('edit.editing', props.label)}>
         {field()}
         <button type="button" class="small" onClick={() => void commit()} disabled={busy()}>
-          Save
+          {t('edit.save')}
         </button>
         <button type="button" class="small quiet" onClick={() => setDraft(null)}>
-          Cancel
+          {t('edit.cancel')}
         </button>
         <Show when={error()}>
           {(message) => (

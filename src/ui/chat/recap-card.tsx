@@ -1,5 +1,6 @@
 import { createResource, For, Show } from 'solid-js';
-import { describeFictionTime, storyTimeAgo } from '../../engine/for-ui.ts';
+import { formatStoryTime, formatStoryTimeAgo } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import type { AppClient } from '../engine-client.ts';
 import { StoryText } from './story-text.tsx';
 
@@ -18,19 +19,19 @@ export function RecapCard(props: { client: AppClient; chatId: string; onClose: (
       {(r) => (
         <section class="recap" aria-labelledby="recap-title" data-testid="recap">
           <div class="recap-head">
-            <h2 id="recap-title">Previously on {r().title}</h2>
+            <h2 id="recap-title">{t('recap.previouslyOn', r().title)}</h2>
             <button type="button" class="small" onClick={() => props.onClose()}>
-              Back to the story
+              {t('recap.back')}
             </button>
           </div>
-          <Show when={r().scenes.length} fallback={<p class="muted small-text">Nothing has happened yet that you saw.</p>}>
+          <Show when={r().scenes.length} fallback={<p class="muted small-text">{t('recap.nothingSeen')}</p>}>
             <ol class="plain recap-scenes">
               <For each={r().scenes}>
                 {(scene) => (
                   <li>
                     <p class="small-text muted">
-                      {storyTimeAgo(scene.began, r().now)}
-                      {scene.place ? `, ${scene.place}` : ''} <span title={describeFictionTime(scene.began)}>· {describeFictionTime(scene.began)}</span>
+                      {formatStoryTimeAgo(scene.began, r().now)}
+                      {scene.place ? `${t('rewind.comma')}${scene.place}` : ''} <span title={formatStoryTime(scene.began)}>· {formatStoryTime(scene.began)}</span>
                     </p>
                     <For each={scene.happened}>{(memory) => <div class="story-text">{<StoryText text={memory.summary} />}</div>}</For>
                   </li>
@@ -40,29 +41,26 @@ export function RecapCard(props: { client: AppClient; chatId: string; onClose: (
           </Show>
           <Show when={r().openThreads.length}>
             <p class="small-text">
-              <strong>Still open:</strong>
+              <strong>{t('recap.stillOpen')}</strong>
             </p>
             <ul class="small-text recap-threads">
               <For each={r().openThreads}>
                 {(thread) => (
                   <li>
-                    {thread.text} <span class="muted">({thread.kind}, {storyTimeAgo(thread.openedFictionTime, r().now)})</span>
+                    {thread.text} <span class="muted">({t(`threads.kinds.${thread.kind as 'promise'}`).toLowerCase()}{t('rewind.comma')}{formatStoryTimeAgo(thread.openedFictionTime, r().now)})</span>
                   </li>
                 )}
               </For>
             </ul>
           </Show>
           <p class="small-text">
-            <strong>Now, {describeFictionTime(r().now)}.</strong>{' '}
-            {r()
-              .where.map((w) => `${w.name}${w.away ? ' is away' : `${w.place ? ` at ${w.place}` : ''}${w.doing ? `: ${w.doing}` : ''}`}`)
-              .join('; ')}
-            .
+            <strong>{t('recap.now', formatStoryTime(r().now))}</strong>{' '}
+            {t('recap.where', r().where.map((w) => (w.away ? t('recap.away', w.name) : `${w.name}${w.place ? t('recap.at', w.place) : ''}${w.doing ? `: ${w.doing}` : ''}`)).join('; '))}
           </p>
           <Show when={r().lastLine}>
             {(line) => (
               <p class="small-text muted">
-                Where you stopped: <q>{line()}</q>
+                {t('recap.whereStopped')}<q>{line()}</q>
               </p>
             )}
           </Show>

@@ -1,15 +1,16 @@
 import type { TranscriptTurn } from '../../engine/for-ui.ts';
+import { t } from '../i18n/index.ts';
 
 /** What to tell the user about a reply that did not finish, and what the button does. */
 export function replyProblem(turn: TranscriptTurn): { message: string; action: 'Regenerate' | 'Retry' } | null {
   if (turn.role !== 'assistant' || turn.status !== 'truncated') return null;
   switch (turn.reason) {
     case 'stopped':
-      return { message: 'You stopped this reply.', action: 'Regenerate' };
+      return { message: t('problem.stopped'), action: 'Regenerate' };
     case 'interrupted':
-      return { message: 'This reply was interrupted: the tab writing it closed. What arrived before is kept.', action: 'Regenerate' };
+      return { message: t('problem.interrupted'), action: 'Regenerate' };
     case 'length':
-      return { message: 'This reply hit the length limit.', action: 'Regenerate' };
+      return { message: t('problem.length'), action: 'Regenerate' };
     default:
       return { message: errorMessage(turn.error?.code, turn.error?.message), action: 'Retry' };
   }
@@ -18,22 +19,22 @@ export function replyProblem(turn: TranscriptTurn): { message: string; action: '
 export function errorMessage(code: string | undefined, detail: string | undefined): string {
   switch (code) {
     case 'upstream_key_rejected':
-      return 'The model server rejected the API key. Check FEATHERLESS_API_KEY in .relay.env and restart the relay.';
+      return t('problem.keyRejected');
     case 'upstream_busy':
     case 'too_many_streams':
     case 'queue_timeout':
-      return 'The model server is busy right now. Try again in a moment.';
+      return t('problem.busy');
     case 'relay_unreachable':
-      return 'The relay cannot be reached: you are offline, or it is not running.';
+      return t('problem.relayUnreachable');
     case 'upstream_timeout':
-      return 'The model took too long to answer.';
+      return t('problem.timeout');
     case 'upstream_error':
-      return `The model server had a problem${detail ? ` (${detail.replace(/^The model server failed\s*\((\d+)\):\s*/, '$1, ')})` : ''}. Try again.`;
+      return t('problem.upstreamError', detail ? ` (${detail.replace(/^The model server failed\s*\((\d+)\):\s*/, '$1, ')})` : '');
     case 'upstream_unreachable':
-      return 'The relay cannot reach the model server.';
+      return t('problem.upstreamUnreachable');
     case 'relay_unauthorized':
-      return 'The relay refused this app: it needs its token.';
+      return t('problem.unauthorized');
     default:
-      return `The reply failed${detail ? `: ${detail}` : '.'}`;
+      return detail ? t('problem.failedBecause', detail) : t('problem.failed');
   }
 }

@@ -1,27 +1,28 @@
 import { createResource, For, onMount, Show } from 'solid-js';
-import { describeFictionTime, type RewindImpact } from '../../engine/for-ui.ts';
+import type { RewindImpact } from '../../engine/for-ui.ts';
+import { formatStoryTime } from '../i18n/format.ts';
+import { t } from '../i18n/index.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createAction } from '../action.ts';
 import { ErrorNote } from '../error-note.tsx';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const signed = (n: number) => (n > 0 ? `+${n}` : `−${-n}`);
 
 /** Every line of what the rewind will undo, as the player reads it. */
 export function impactLines(impact: RewindImpact): string[] {
-  const lines = [`${plural(impact.turnsHidden, 'turn')} will be hidden.`];
-  if (impact.clock.from !== impact.clock.to) lines.push(`Clock: ${describeFictionTime(impact.clock.from)} → ${describeFictionTime(impact.clock.to)}`);
-  if (impact.place.from !== impact.place.to) lines.push(`Place: ${impact.place.from ?? 'nowhere'} → ${impact.place.to ?? 'nowhere'}`);
-  if (impact.scenesUndone > 0) lines.push(`${plural(impact.scenesUndone, 'scene change')} undone`);
+  const lines = [t('rewind.turnsHidden', impact.turnsHidden)];
+  if (impact.clock.from !== impact.clock.to) lines.push(t('rewind.clock', formatStoryTime(impact.clock.from), formatStoryTime(impact.clock.to)));
+  if (impact.place.from !== impact.place.to) lines.push(t('rewind.place', impact.place.from ?? t('rewind.nowhere'), impact.place.to ?? t('rewind.nowhere')));
+  if (impact.scenesUndone > 0) lines.push(t('rewind.scenesUndone', impact.scenesUndone));
   for (const f of impact.feelings) {
     const parts: string[] = [];
-    if (f.affinity) parts.push(`affinity ${signed(f.affinity)}`);
-    if (f.trust) parts.push(`trust ${signed(f.trust)}`);
-    if (f.factsForgotten > 0) parts.push(`forgets ${plural(f.factsForgotten, 'fact')}`);
-    lines.push(`${f.sourceName} → ${f.targetName}: ${parts.join(', ')}`);
+    if (f.affinity) parts.push(t('rewind.affinity', signed(f.affinity)));
+    if (f.trust) parts.push(t('rewind.trust', signed(f.trust)));
+    if (f.factsForgotten > 0) parts.push(t('rewind.factsForgotten', f.factsForgotten));
+    lines.push(`${f.sourceName} → ${f.targetName}: ${parts.join(t('rewind.comma'))}`);
   }
-  for (const m of impact.memoriesForgotten) lines.push(`${m.name} forgets ${plural(m.count, 'memory', 'memories')}`);
-  if (impact.pinsLost > 0) lines.push(`${plural(impact.pinsLost, 'pin')} lost`);
+  for (const m of impact.memoriesForgotten) lines.push(t('rewind.memoriesForgotten', m.name, m.count));
+  if (impact.pinsLost > 0) lines.push(t('rewind.pinsLost', impact.pinsLost));
   return lines;
 }
 
@@ -56,29 +57,29 @@ export function RewindDialog(props: {
         props.onClose();
       }}
     >
-      <h2 id="rewind-title">Rewind to here?</h2>
+      <h2 id="rewind-title">{t('rewind.title')}</h2>
       <Show when={impact.error}>
         <p class="error" role="alert">
           {String((impact.error as Error)?.message ?? impact.error)}
         </p>
       </Show>
-      <Show when={impact()} fallback={<Show when={!impact.error}><p class="muted">Working out what would change…</p></Show>}>
+      <Show when={impact()} fallback={<Show when={!impact.error}><p class="muted">{t('rewind.working')}</p></Show>}>
         {(shown) => (
           <>
             <ul class="impact" data-testid="rewind-impact">
               <For each={impactLines(shown())}>{(line) => <li>{line}</li>}</For>
             </ul>
-            <p class="muted small-text">Nothing is deleted: the hidden turns can be restored later from the story.</p>
+            <p class="muted small-text">{t('rewind.nothingDeleted')}</p>
           </>
         )}
       </Show>
       <ErrorNote message={error()} />
       <div class="dialog-actions">
         <button type="button" onClick={() => props.onClose()}>
-          Cancel
+          {t('edit.cancel')}
         </button>
         <button type="button" class="danger" disabled={!impact() || busy()} onClick={confirm}>
-          Rewind
+          {t('rewind.rewind')}
         </button>
       </div>
     </dialog>

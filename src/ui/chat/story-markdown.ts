@@ -1,6 +1,7 @@
 import DOMPurify from 'dompurify';
 import { Marked, type TokenizerAndRendererExtension } from 'marked';
 import { defused, withoutRemoteLoads } from '../card-html.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * Story text (replies, the player's lines, greetings, memories) as players write it: markdown
@@ -117,7 +118,7 @@ export function renderStoryBlock(raw: string, open = '((', close = '))'): Docume
   });
   withoutRemoteLoads(fragment);
   for (const element of [...fragment.querySelectorAll('rpe-ooc, rpe-speech, [data-rpe-style]')]) {
-    if (element.localName === 'rpe-ooc') replaceWithSpan(element, 'ooc', 'Out of character: never sent to the narrator');
+    if (element.localName === 'rpe-ooc') replaceWithSpan(element, 'ooc', t('story.ooc'));
     else if (element.localName === 'rpe-speech') replaceWithSpan(element, 'speech');
     else keepColourOnly(element as HTMLElement);
   }

@@ -3,6 +3,7 @@ import { createEffect, createMemo, For, Match, on, onCleanup, onMount, Show, Swi
 import type { ChatScope } from './chat-scope.ts';
 import type { TranscriptItem } from './transcript-pages.ts';
 import { TurnView } from './turn-view.tsx';
+import { t } from '../i18n/index.ts';
 
 /** How far above the screen the earlier turns start loading, so scrolling up rarely waits. */
 const LOAD_AHEAD_PX = 800;
@@ -107,7 +108,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
       }}
       onScroll={onScroll}
       role="log"
-      aria-label="Story"
+      aria-label={t('story.log')}
       tabindex="-1"
       aria-live="polite"
     >
@@ -121,7 +122,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
           }}
           onClick={() => void loadOlder()}
         >
-          Load earlier turns
+          {t('story.loadEarlier')}
         </button>
       </Show>
       <For each={keys()}>
@@ -133,16 +134,16 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
             <Switch>
               <Match when={item().kind === 'reset'}>
                 <p class="reset-divider" role="separator" data-testid="reset-divider">
-                  Before the reset · {chat.header()?.names[chat.header()!.botId] ?? 'The bot'} starts over from here; the narrator no longer reads what is above
+                  {t('story.resetDivider', chat.header()?.names[chat.header()!.botId] ?? t('story.theBot'))}
                 </p>
               </Match>
               <Match when={item().kind === 'rewound' ? (item() as Extract<TranscriptItem, { kind: 'rewound' }>) : null}>
                 {(rewound) => (
                   <div class="rewound-stub" role="note" data-testid="rewound-stub">
-                    <span>{rewound().stretch.turns === 1 ? '1 turn' : `${rewound().stretch.turns} turns`} rewound</span>
+                    <span>{t('story.rewoundStub', rewound().stretch.turns)}</span>
                     <span aria-hidden="true"> — </span>
                     <button type="button" class="small quiet" onClick={() => chat.restore(rewound().stretch.seq)} disabled={busy()}>
-                      Restore
+                      {t('story.restore')}
                     </button>
                   </div>
                 )}
@@ -153,10 +154,10 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
                     when={!row().turn.hidden}
                     fallback={
                       <div class="rewound-stub" role="note" data-testid="deleted-stub">
-                        <span>{row().turn.speakerName}'s message deleted</span>
+                        <span>{t('story.deletedStub', row().turn.speakerName)}</span>
                         <span aria-hidden="true"> — </span>
                         <button type="button" class="small quiet" onClick={() => chat.setHidden(row().turn.turnId, false)} disabled={chat.sending()}>
-                          Undo delete
+                          {t('story.undoDelete')}
                         </button>
                       </div>
                     }
@@ -170,7 +171,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
         }}
       </For>
       <Show when={pages.turns().length === 0 && pages.latest()}>
-        <p class="muted">The story has not begun. Write the first line below.</p>
+        <p class="muted">{t('story.notBegun')}</p>
       </Show>
     </div>
   );

@@ -1,5 +1,6 @@
 import { Show } from 'solid-js';
 import type { TranscriptTurn } from '../../engine/for-ui.ts';
+import { t } from '../i18n/index.ts';
 import type { ChatScope } from './chat-scope.ts';
 
 /** "Edit" on a turn: its text in place, with what saving will do said before the player saves. */
@@ -8,7 +9,7 @@ export function TurnEditor(props: { chat: ChatScope; turn: TranscriptTurn }) {
   return (
     <div class="turn-editor">
       <textarea
-        aria-label="Edit message"
+        aria-label={t('story.editMessage')}
         rows={Math.min(12, Math.max(3, Math.ceil((chat.editing()?.text.length ?? 0) / 70)))}
         value={chat.editing()?.text ?? ''}
         ref={(el) => queueMicrotask(() => el.focus())}
@@ -26,15 +27,15 @@ export function TurnEditor(props: { chat: ChatScope; turn: TranscriptTurn }) {
       <p class="muted small-text">{chat.editHint(props.turn)}</p>
       <div class="editor-actions">
         <button type="button" onClick={() => chat.closeEditor()}>
-          Cancel
+          {t('edit.cancel')}
         </button>
         <Show when={props.turn === chat.pages.latestOfYours() && chat.pages.last()?.role === 'assistant'}>
           <button type="button" onClick={() => chat.saveEdit(true)} disabled={chat.sending()}>
-            Save and regenerate
+            {t('story.saveAndRegenerate')}
           </button>
         </Show>
         <button type="submit" onClick={() => chat.saveEdit(false)} disabled={chat.sending()}>
-          Save
+          {t('edit.save')}
         </button>
       </div>
     </div>

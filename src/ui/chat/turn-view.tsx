@@ -137,7 +137,7 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
         <div class="turn-footer">
           <Show when={versionsShown()}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
           <Show when={regenerateAtHand()}>
-            <button type="button" class="small quiet" onClick={chat.regenerate} disabled={chat.sending()} title={t('chat.thisReplyAgain')}>
+            <button type="button" class="small quiet regenerate" onClick={chat.regenerate} disabled={chat.sending()} title={t('chat.thisReplyAgain')}>
               {t('chat.regenerate')}
             </button>
           </Show>

@@ -61,7 +61,7 @@ export function Shell(props: ShellProps) {
         onClick={(event) => {
           // Past the navigation and the notices: to the story when a chat is open, else the page.
           event.preventDefault();
-          const target = document.querySelector<HTMLElement>('[role="log"][aria-label="Story"]') ?? document.getElementById('content');
+          const target = document.querySelector<HTMLElement>('.transcript[role="log"]') ?? document.getElementById('content');
           target?.focus();
         }}
       >

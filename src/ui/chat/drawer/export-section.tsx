@@ -10,10 +10,10 @@ export function ExportSection(props: { d: DrawerScope }) {
       <h2 id="drawer-export">{t('drawer.export')}</h2>
       <div class="button-row">
         <button type="button" class="small" disabled={d.busy()} onClick={() => void d.act(() => saveChat(d.client, d.chatId(), d.drawer().title, 'sillytavern'))}>
-          Export for SillyTavern
+          {t('drawerMore.exportSillyTavern')}
         </button>
         <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => saveChat(d.client, d.chatId(), d.drawer().title, 'markdown'))}>
-          Export as Markdown
+          {t('drawerMore.exportMarkdown')}
         </button>
       </div>
     </section>

@@ -22,19 +22,20 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                 </p>
                 <For each={(['affinity', 'trust'] as const)}>
                   {(field) => {
-                    const label = field === 'affinity' ? 'Affinity' : 'Trust';
+                    const label = field === 'affinity' ? t('feelings.affinity') : t('feelings.trust');
+                    const about = (what: string) => t('feelings.meter', what, d.name(edge.source), d.name(edge.target));
                     const target: EditTarget = { type: 'edge', source: edge.source, target: edge.target };
                     return (
                       <div class="meter-row">
                         <span>{label}</span>
-                        <meter min={0} max={100} value={edge[field]} aria-label={`${label} of ${d.name(edge.source)} toward ${d.name(edge.target)}`} />
+                        <meter min={0} max={100} value={edge[field]} aria-label={about(label)} />
                         <Editable
-                          label={`${label.toLowerCase()} of ${d.name(edge.source)} toward ${d.name(edge.target)}`}
+                          label={about(label.toLowerCase())}
                           kind="score"
                           value={Math.round(edge[field])}
                           edited={d.edited(target, field)}
                           save={d.edit(target, field)}
-                          actions={<ValueOrigin d={d} target={target} field={field} label={`${label.toLowerCase()} of ${d.name(edge.source)} toward ${d.name(edge.target)}`} />}
+                          actions={<ValueOrigin d={d} target={target} field={field} label={about(label.toLowerCase())} />}
                         >
                           <span data-testid={field}>{Math.round(edge[field])}</span>
                         </Editable>
@@ -44,15 +45,15 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                 </For>
                 <p class="small-text">
                   <Editable
-                    label={`how ${d.name(edge.source)} sees ${d.name(edge.target)}`}
+                    label={t('feelings.howSees', d.name(edge.source), d.name(edge.target))}
                     kind="long"
                     value={edge.summary}
                     edited={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'summary')}
-                    save={d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')} actions={<ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="summary" label={`how ${d.name(edge.source)} sees ${d.name(edge.target)}`} />}>
-                    {edge.summary || <span class="muted">No summary yet.</span>}
+                    save={d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'summary')} actions={<ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="summary" label={t('feelings.howSees', d.name(edge.source), d.name(edge.target))} />}>
+                    {edge.summary || <span class="muted">{t('feelings.noSummary')}</span>}
                   </Editable>
                 </p>
-                <ul class="knowledge small-text" aria-label={`What ${d.name(edge.source)} knows about ${d.name(edge.target)}`}>
+                <ul class="knowledge small-text" aria-label={t('feelings.knows', d.name(edge.source), d.name(edge.target))}>
                   <For each={edge.knowledge}>
                     {(fact) => (
                       <li>
@@ -60,7 +61,7 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                         <button
                           type="button"
                           class="small quiet"
-                          aria-label={`Forget: ${fact}`}
+                          aria-label={t('feelings.forget', fact)}
                           disabled={d.busy()}
                           onClick={() => void d.act(() => d.edit({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')(edge.knowledge.filter((f) => f !== fact)))}
                         >
@@ -72,9 +73,9 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                 </ul>
                 <p class="small-text">
                   <Show when={d.edited({ type: 'edge', source: edge.source, target: edge.target }, 'knowledge')}>
-                    <span class="edited-mark">facts edited by you</span>
+                    <span class="edited-mark">{t('feelings.factsEdited')}</span>
                   </Show>
-                  <ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="knowledge" label={`what ${d.name(edge.source)} knows about ${d.name(edge.target)}`} />
+                  <ValueOrigin d={d} target={{ type: 'edge', source: edge.source, target: edge.target }} field="knowledge" label={t('feelings.knowsLower', d.name(edge.source), d.name(edge.target))} />
                 </p>
                 <form
                   class="add-fact"
@@ -90,13 +91,13 @@ export function FeelingsSection(props: { d: DrawerScope }) {
                   }}
                 >
                   <input
-                    aria-label={`A new fact ${d.name(edge.source)} knows about ${d.name(edge.target)}`}
-                    placeholder="Add a fact…"
+                    aria-label={t('feelings.newFact', d.name(edge.source), d.name(edge.target))}
+                    placeholder={t('feelings.addFact')}
                     value={newFact()[`${edge.source}:${edge.target}`] ?? ''}
                     onInput={(e) => setNewFact((all) => ({ ...all, [`${edge.source}:${edge.target}`]: e.currentTarget.value }))}
                   />
                   <button type="submit" class="small" disabled={d.busy()}>
-                    Add
+                    {t('feelings.add')}
                   </button>
                 </form>
               </li>

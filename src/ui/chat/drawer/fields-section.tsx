@@ -1,11 +1,11 @@
 import { createSignal, For, Show } from 'solid-js';
 import { t } from '../../i18n/index.ts';
-import { FIELD_TYPES, fieldKind, fieldText, type FieldDef, type TrackedField } from '../../../engine/for-ui.ts';
+import { FIELD_TYPES, fieldText, type FieldDef, type TrackedField } from '../../../engine/for-ui.ts';
+import { fieldKindText } from '../../field-kind.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
 import { ValueOrigin } from './value-origin.tsx';
 
-const TYPE_NAMES: Record<FieldDef['type'], string> = { text: 'Text', number: 'Number in a range', list: 'List', choice: 'One of a few choices' };
 
 /**
  * Fields of the player's own (issue 33, part 4): "Outfit" for each character, "Tension 0–100" for
@@ -18,7 +18,7 @@ export function FieldsSection(props: { d: DrawerScope }) {
   const owners = (field: TrackedField) => (field.def.per === 'chat' ? [''] : Object.keys(d.drawer().names));
   const hostName = () => d.name(Object.keys(d.drawer().names).find((ref) => ref !== 'you') ?? '');
   const value = (field: TrackedField, owner: string) => {
-    const label = owner ? `${d.name(owner)}'s ${field.def.name}` : field.def.name;
+    const label = owner ? t('fields.whose', d.name(owner), field.def.name) : field.def.name;
     const current = field.values[owner];
     const target = { type: 'field_value' as const, id: `${field.def.id}:${owner}` };
     const save = (v: unknown) => d.client.engine.setFieldValue(d.chatId(), field.def.id, owner, v);
@@ -30,13 +30,13 @@ export function FieldsSection(props: { d: DrawerScope }) {
           when={field.def.type === 'choice'}
           fallback={
             <Editable label={label} value={fieldText(current)} save={save} actions={origin}>
-              {current === undefined ? <span class="muted">not yet</span> : fieldText(current)}
+              {current === undefined ? <span class="muted">{t('fields.notYet')}</span> : fieldText(current)}
             </Editable>
           }
         >
           <select aria-label={label} value={typeof current === 'string' ? current : ''} disabled={d.busy()} onChange={(e) => void d.act(() => save(e.currentTarget.value))}>
             <option value="" disabled>
-              not yet
+              {t('fields.notYet')}
             </option>
             <For each={field.def.choices ?? []}>{(c) => <option value={c}>{c}</option>}</For>
           </select>
@@ -54,8 +54,8 @@ export function FieldsSection(props: { d: DrawerScope }) {
             {(field) => (
               <li data-testid="field">
                 <p class="field-title">
-                  <strong>{field.def.name}</strong> <span class="muted small-text">({fieldKind(field.def)})</span>
-                  <button type="button" class="small quiet" aria-label={`Remove field ${field.def.name}`} disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.removeField(d.chatId(), field.def.id))}>
+                  <strong>{field.def.name}</strong> <span class="muted small-text">({fieldKindText(field.def)})</span>
+                  <button type="button" class="small quiet" aria-label={t('fields.remove', field.def.name)} disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.removeField(d.chatId(), field.def.id))}>
                     ✕
                   </button>
                 </p>
@@ -75,11 +75,11 @@ export function FieldsSection(props: { d: DrawerScope }) {
         fallback={
           <div class="button-row">
             <button type="button" class="small" onClick={() => setAdding(true)}>
-              Add a field…
+              {t('fields.addField')}
             </button>
             <Show when={d.drawer().fields.length}>
-              <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.saveFieldsOnBot(d.chatId()))} title="New chats with this bot start with these fields, and they go with its character card">
-                Save these fields on {hostName()}
+              <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.saveFieldsOnBot(d.chatId()))} title={t('fields.saveOnBotHint')}>
+                {t('fields.saveOnBot', hostName())}
               </button>
             </Show>
           </div>
@@ -97,7 +97,7 @@ function AddField(props: { d: DrawerScope; onDone: () => void }) {
   return (
     <form
       class="stack add-field"
-      aria-label="Add a field"
+      aria-label={t('fields.add')}
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
@@ -114,45 +114,45 @@ function AddField(props: { d: DrawerScope; onDone: () => void }) {
       }}
     >
       <label>
-        Name <input name="name" required maxLength={40} placeholder="Hunger" />
+        {t('fields.name')} <input name="name" required maxLength={40} placeholder={t('fields.namePlaceholder')} />
       </label>
       <label>
-        What it means <input name="about" maxLength={300} placeholder="How hungry they are: 0 fed, 100 starving" />
+        {t('fields.about')} <input name="about" maxLength={300} placeholder={t('fields.aboutPlaceholder')} />
       </label>
       <label>
-        Type
+        {t('fields.type')}
         <select name="type" value={type()} onChange={(e) => setType(e.currentTarget.value as FieldDef['type'])}>
-          <For each={FIELD_TYPES}>{(t) => <option value={t}>{TYPE_NAMES[t]}</option>}</For>
+          <For each={FIELD_TYPES}>{(kind) => <option value={kind}>{t(`fields.types.${kind}`)}</option>}</For>
         </select>
       </label>
       <Show when={type() === 'number'}>
         <div class="row">
           <label>
-            Lowest <input name="min" type="number" value="0" required />
+            {t('fields.lowest')} <input name="min" type="number" value="0" required />
           </label>
           <label>
-            Highest <input name="max" type="number" value="100" required />
+            {t('fields.highest')} <input name="max" type="number" value="100" required />
           </label>
         </div>
       </Show>
       <Show when={type() === 'choice'}>
         <label>
-          Choices <input name="choices" required placeholder="calm, tense, furious" />
+          {t('fields.choices')} <input name="choices" required placeholder={t('fields.choicesPlaceholder')} />
         </label>
       </Show>
       <label>
-        Kept
+        {t('fields.kept')}
         <select name="per">
-          <option value="character">For each character</option>
-          <option value="chat">For the whole chat</option>
+          <option value="character">{t('fields.perCharacter')}</option>
+          <option value="chat">{t('fields.perChat')}</option>
         </select>
       </label>
       <div class="button-row">
         <button type="submit" class="small" disabled={d.busy()}>
-          Add field
+          {t('fields.addButton')}
         </button>
         <button type="button" class="small quiet" onClick={() => props.onDone()}>
-          Cancel
+          {t('fields.cancel')}
         </button>
       </div>
     </form>

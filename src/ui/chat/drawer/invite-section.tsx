@@ -16,7 +16,7 @@ export function InviteSection(props: { d: DrawerScope }) {
         <h2 id="drawer-invite">{t('drawer.invite')}</h2>
         <p class="small-text muted">{t('drawer.inviteHint')}</p>
         <div class="button-row">
-          <select aria-label="Bot to invite" value={guest()} onChange={(e) => setGuest(e.currentTarget.value)}>
+          <select aria-label={t('people.inviteBot')} value={guest()} onChange={(e) => setGuest(e.currentTarget.value)}>
             <For each={invitable()}>{(bot) => <option value={bot.id}>{bot.name}</option>}</For>
           </select>
           <button
@@ -25,7 +25,7 @@ export function InviteSection(props: { d: DrawerScope }) {
             disabled={d.busy()}
             onClick={() => void d.act(() => d.client.engine.setGuest(d.chatId(), invitable().some((b) => b.id === guest()) ? guest() : invitable()[0]!.id, true))}
           >
-            Invite
+            {t('people.invite')}
           </button>
         </div>
       </section>

@@ -26,28 +26,28 @@ export function ItemsSection(props: { d: DrawerScope }) {
   const whoSelect = (label: string, value: string, choose: (holder: string) => void) => (
     <select aria-label={label} value={value} disabled={d.busy()} onChange={(e) => choose(e.currentTarget.value)}>
       <For each={people()}>{(ref) => <option value={ref}>{d.name(ref)}</option>}</For>
-      <option value="">Nobody</option>
+      <option value="">{t('items.nobody')}</option>
     </select>
   );
   const row = (item: Item) => {
     const target = { type: 'item' as const, id: item.id };
     return (
       <li data-testid="item">
-        <Editable label={`item “${item.name}”`} value={item.name} edited={d.edited(target, 'name')} save={d.edit(target, 'name')} actions={<ValueOrigin d={d} target={target} label={`item “${item.name}”`} />}>
+        <Editable label={t('items.item', item.name)} value={item.name} edited={d.edited(target, 'name')} save={d.edit(target, 'name')} actions={<ValueOrigin d={d} target={target} label={t('items.item', item.name)} />}>
           <strong>{item.name}</strong>
         </Editable>
         <div class="item-fields small-text">
-          <Editable label={`where the ${item.name} is`} value={item.where} edited={d.edited(target, 'where')} save={d.edit(target, 'where')}>
-            <span class="muted">where </span>
+          <Editable label={t('items.where', item.name)} value={item.where} edited={d.edited(target, 'where')} save={d.edit(target, 'where')}>
+            <span class="muted">{t('items.whereShown')}</span>
             {item.where || '—'}
           </Editable>
-          <Editable label={`state of the ${item.name}`} value={item.state} edited={d.edited(target, 'state')} save={d.edit(target, 'state')}>
-            <span class="muted">state </span>
+          <Editable label={t('items.state', item.name)} value={item.state} edited={d.edited(target, 'state')} save={d.edit(target, 'state')}>
+            <span class="muted">{t('items.stateShown')}</span>
             {item.state || '—'}
           </Editable>
-          {whoSelect(`Who has the ${item.name}`, item.holder, (ref) => void d.act(() => d.edit(target, 'holder')(ref)))}
-          <button type="button" class="small quiet" disabled={d.busy()} aria-label={`Gone: ${item.name}`} title="Used up, lost or destroyed: it leaves the story" onClick={() => void d.act(() => d.edit(target, 'gone')(1))}>
-            Gone
+          {whoSelect(t('items.whoHasThe', item.name), item.holder, (ref) => void d.act(() => d.edit(target, 'holder')(ref)))}
+          <button type="button" class="small quiet" disabled={d.busy()} aria-label={t('items.goneLabel', item.name)} title={t('items.goneHint')} onClick={() => void d.act(() => d.edit(target, 'gone')(1))}>
+            {t('items.gone')}
           </button>
         </div>
       </li>
@@ -60,8 +60,8 @@ export function ItemsSection(props: { d: DrawerScope }) {
         <For each={groups()}>
           {([ref, list]) => (
             <>
-              <h3 class="small-text muted">{ref ? `${d.name(ref)} has` : 'Lying about'}</h3>
-              <ul class="plain items" aria-label={ref ? `What ${d.name(ref)} has` : 'What lies about'}>
+              <h3 class="small-text muted">{ref ? t('items.has', d.name(ref)) : t('items.lyingAbout')}</h3>
+              <ul class="plain items" aria-label={ref ? t('items.whatHas', d.name(ref)) : t('items.whatLiesAbout')}>
                 <For each={list}>{row}</For>
               </ul>
             </>
@@ -70,7 +70,7 @@ export function ItemsSection(props: { d: DrawerScope }) {
       </Show>
       <form
         class="row add-item"
-        aria-label="Add an item"
+        aria-label={t('items.add')}
         onSubmit={(event) => {
           event.preventDefault();
           const words = name().trim();
@@ -78,11 +78,11 @@ export function ItemsSection(props: { d: DrawerScope }) {
           void d.act(() => d.client.engine.addItem(d.chatId(), words, holder(), where())).then(() => !d.error() && (setName(''), setWhere('')));
         }}
       >
-        <input aria-label="Item" placeholder="A silver key" maxLength={80} value={name()} onInput={(e) => setName(e.currentTarget.value)} />
-        {whoSelect('Who has it', holder(), setHolder)}
-        <input aria-label="Where it is" placeholder="In a coat pocket" maxLength={120} value={where()} onInput={(e) => setWhere(e.currentTarget.value)} />
+        <input aria-label={t('items.itemLabel')} placeholder={t('items.itemPlaceholder')} maxLength={80} value={name()} onInput={(e) => setName(e.currentTarget.value)} />
+        {whoSelect(t('items.whoHasIt'), holder(), setHolder)}
+        <input aria-label={t('items.whereItIs')} placeholder={t('items.wherePlaceholder')} maxLength={120} value={where()} onInput={(e) => setWhere(e.currentTarget.value)} />
         <button type="submit" class="small" disabled={d.busy() || !name().trim()}>
-          Add
+          {t('items.addButton')}
         </button>
       </form>
     </section>

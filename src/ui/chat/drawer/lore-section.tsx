@@ -15,11 +15,13 @@ export function LoreSection(props: { d: DrawerScope }) {
         when={(lorebooks() ?? []).length > 0}
         fallback={
           <p class="small-text muted">
-            None of their own yet: import world info on the <A href="/lore">Lore page</A>. {d.name(d.drawer().botId)}’s card lorebook, if any, is always on.
+            {t('drawerMore.loreNoneBefore')}
+            <A href="/lore">{t('drawerMore.lorePage')}</A>
+            {t('drawerMore.loreNoneAfter', d.name(d.drawer().botId))}
           </p>
         }
       >
-        <p class="small-text muted">Entries of an attached lorebook are told to the narrator when the story mentions their keys.</p>
+        <p class="small-text muted">{t('drawerMore.loreHint')}</p>
         <ul class="plain">
           <For each={lorebooks()}>
             {(book) => (

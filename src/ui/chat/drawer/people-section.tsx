@@ -18,7 +18,7 @@ export function PeopleSection(props: { d: DrawerScope }) {
         <h2 id="drawer-people">{t('drawer.people')}</h2>
         <Show when={(personas() ?? []).length > 1}>
           <label class="reply-order small-text">
-            You play as
+            {t('people.playAs')}
             <select
               value={chosen()?.id ?? ''}
               disabled={d.busy()}
@@ -33,7 +33,7 @@ export function PeopleSection(props: { d: DrawerScope }) {
         </Show>
         <Show when={d.drawer().activities.filter((a) => a.entity !== 'you').length > 1}>
           <label class="reply-order small-text">
-            Who answers you
+            {t('people.whoAnswers')}
             <select
               value={d.drawer().replyOrder}
               disabled={d.busy()}
@@ -42,10 +42,10 @@ export function PeopleSection(props: { d: DrawerScope }) {
                 void d.act(() => d.edit({ type: 'chat_state' }, 'replyOrder')(order));
               }}
             >
-              <option value="named">Whoever you name, else each in turn</option>
-              <option value="rotate">Each in turn</option>
-              <option value="all">Everyone, one after another</option>
-              <option value="asked">{d.name(d.drawer().botId)}, unless you give another the turn</option>
+              <option value="named">{t('people.orders.named')}</option>
+              <option value="rotate">{t('people.orders.rotate')}</option>
+              <option value="all">{t('people.orders.all')}</option>
+              <option value="asked">{t('people.orderAsked', d.name(d.drawer().botId))}</option>
             </select>
           </label>
         </Show>
@@ -56,19 +56,19 @@ export function PeopleSection(props: { d: DrawerScope }) {
                 <Avatar client={d.client} name={d.name(a.entity)} hash={a.entity === 'you' ? (chosen()?.avatar ?? null) : (bots()?.find((b) => b.id === a.entity)?.avatar ?? null)} />{' '}
                 <strong>{d.name(a.entity)}</strong>
                 <Show when={a.status !== 'present'}>
-                  <span class="muted"> ({a.status})</span>
+                  <span class="muted"> ({t(`people.status.${a.status as 'present'}`)})</span>
                 </Show>
                 <Show when={a.muted}>
-                  <span class="muted"> (muted)</span>
+                  <span class="muted">{t('people.muted')}</span>
                 </Show>
                 {/* In a group scene, each bot present can be given the turn, or kept silent. */}
                 <Show when={a.entity !== 'you' && a.status === 'present' && d.drawer().activities.filter((o) => o.entity !== 'you' && o.status === 'present').length > 1}>
                   <span class="voice-actions">
                     <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.letSpeak(d.chatId(), a.entity))}>
-                      Let {d.name(a.entity)} speak
+                      {t('people.letSpeak', d.name(a.entity))}
                     </button>
                     <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void d.act(() => d.edit({ type: 'activity', entity: a.entity }, 'muted')(a.muted ? 0 : 1))}>
-                      {a.muted ? `Unmute ${d.name(a.entity)}` : `Mute ${d.name(a.entity)}`}
+                      {a.muted ? t('people.unmute', d.name(a.entity)) : t('people.mute', d.name(a.entity))}
                     </button>
                   </span>
                 </Show>
@@ -80,20 +80,20 @@ export function PeopleSection(props: { d: DrawerScope }) {
                     disabled={d.busy()}
                     onClick={() => void d.act(() => d.client.engine.setGuest(d.chatId(), a.entity, a.status !== 'present'))}
                   >
-                    {a.status === 'present' ? `${d.name(a.entity)} leaves` : `Bring ${d.name(a.entity)} back`}
+                    {a.status === 'present' ? t('people.leaves', d.name(a.entity)) : t('people.bringBack', d.name(a.entity))}
                   </button>
                 </Show>
                 <div class="activity-fields small-text">
-                  <Editable label={`what ${d.name(a.entity)} is doing`} value={a.action.verb} edited={d.edited({ type: 'activity', entity: a.entity }, 'doing')} save={d.edit({ type: 'activity', entity: a.entity }, 'doing')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="doing" label={`what ${d.name(a.entity)} is doing`} />}>
-                    <span class="muted">doing </span>
+                  <Editable label={t('people.doing', d.name(a.entity))} value={a.action.verb} edited={d.edited({ type: 'activity', entity: a.entity }, 'doing')} save={d.edit({ type: 'activity', entity: a.entity }, 'doing')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="doing" label={t('people.doing', d.name(a.entity))} />}>
+                    <span class="muted">{t('people.doingShown')}</span>
                     {a.action.verb || '—'}
                   </Editable>
-                  <Editable label={`${d.name(a.entity)}'s posture`} value={a.posture} edited={d.edited({ type: 'activity', entity: a.entity }, 'posture')} save={d.edit({ type: 'activity', entity: a.entity }, 'posture')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="posture" label={`${d.name(a.entity)}'s posture`} />}>
-                    <span class="muted">posture </span>
+                  <Editable label={t('people.posture', d.name(a.entity))} value={a.posture} edited={d.edited({ type: 'activity', entity: a.entity }, 'posture')} save={d.edit({ type: 'activity', entity: a.entity }, 'posture')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="posture" label={t('people.posture', d.name(a.entity))} />}>
+                    <span class="muted">{t('people.postureShown')}</span>
                     {a.posture || '—'}
                   </Editable>
-                  <Editable label={`${d.name(a.entity)}'s attention`} value={a.attention} edited={d.edited({ type: 'activity', entity: a.entity }, 'attention')} save={d.edit({ type: 'activity', entity: a.entity }, 'attention')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="attention" label={`${d.name(a.entity)}'s attention`} />}>
-                    <span class="muted">attending to </span>
+                  <Editable label={t('people.attention', d.name(a.entity))} value={a.attention} edited={d.edited({ type: 'activity', entity: a.entity }, 'attention')} save={d.edit({ type: 'activity', entity: a.entity }, 'attention')} actions={<ValueOrigin d={d} target={{ type: 'activity', entity: a.entity }} field="attention" label={t('people.attention', d.name(a.entity))} />}>
+                    <span class="muted">{t('people.attentionShown')}</span>
                     {a.attention || '—'}
                   </Editable>
                 </div>

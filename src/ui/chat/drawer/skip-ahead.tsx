@@ -1,4 +1,5 @@
 import { createSignal, Show } from 'solid-js';
+import { t } from '../../i18n/index.ts';
 import type { DrawerScope } from './drawer-scope.ts';
 
 /**
@@ -18,22 +19,22 @@ export function SkipAhead(props: { d: DrawerScope }) {
     <div class="stack skip-ahead">
       <div class="button-row">
         <button type="button" class="small" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.advanceClock(d.chatId(), 10))}>
-          +10 min
+          {t('clock.plus10')}
         </button>
         <button type="button" class="small" disabled={d.busy()} onClick={() => void d.act(() => d.client.engine.advanceClock(d.chatId(), 60))}>
-          +1 hour
+          {t('clock.plus60')}
         </button>
         <button type="button" class="small" disabled={d.busy()} onClick={() => skip({ nextMorning: true })}>
-          Next morning
+          {t('clock.nextMorning')}
         </button>
         <button type="button" class="small quiet" aria-expanded={open()} onClick={() => setOpen(!open())}>
-          Skip ahead…
+          {t('clock.skipAhead')}
         </button>
       </div>
       <Show when={open()}>
         <form
           class="row skip-ahead-form"
-          aria-label="Skip ahead"
+          aria-label={t('clock.skipForm')}
           onSubmit={(event) => {
             event.preventDefault();
             const n = Number(amount());
@@ -41,18 +42,18 @@ export function SkipAhead(props: { d: DrawerScope }) {
             skip(unit() === 'hours' ? { hours: n } : { days: n });
           }}
         >
-          <input type="number" min={1} max={unit() === 'hours' ? 8760 : 3650} aria-label="How long" value={amount()} onInput={(e) => setAmount(e.currentTarget.value)} />
-          <select aria-label="Hours or days" value={unit()} onChange={(e) => setUnit(e.currentTarget.value as 'hours' | 'days')}>
-            <option value="hours">hours</option>
-            <option value="days">days</option>
+          <input type="number" min={1} max={unit() === 'hours' ? 8760 : 3650} aria-label={t('clock.howLong')} value={amount()} onInput={(e) => setAmount(e.currentTarget.value)} />
+          <select aria-label={t('clock.hoursOrDays')} value={unit()} onChange={(e) => setUnit(e.currentTarget.value as 'hours' | 'days')}>
+            <option value="hours">{t('clock.hours')}</option>
+            <option value="days">{t('clock.days')}</option>
           </select>
           <button type="submit" class="small" disabled={d.busy()}>
-            Skip
+            {t('clock.skip')}
           </button>
-          <span class="muted small-text">or to</span>
-          <input type="datetime-local" aria-label="Skip to" value={to()} onInput={(e) => setTo(e.currentTarget.value)} />
+          <span class="muted small-text">{t('clock.orTo')}</span>
+          <input type="datetime-local" aria-label={t('clock.skipTo')} value={to()} onInput={(e) => setTo(e.currentTarget.value)} />
           <button type="button" class="small" disabled={d.busy() || !to()} onClick={() => skip({ to: `${to()}:00`.slice(0, 19) })}>
-            Skip to then
+            {t('clock.skipToThen')}
           </button>
         </form>
       </Show>

@@ -34,8 +34,8 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
       <Show when={props.drawer.lastEdit}>
         {(field) => (
           <p class="button-row small-text">
-            <button type="button" class="small" disabled={busy()} onClick={() => void act(() => props.client.engine.undoStateEdit(props.chatId))} title={`Takes back your change to ${field()}`}>
-              Undo last edit
+            <button type="button" class="small" disabled={busy()} onClick={() => void act(() => props.client.engine.undoStateEdit(props.chatId))} title={t('story.undoLastEditHint', field())}>
+              {t('story.undoLastEdit')}
             </button>
             <span class="muted">({field()})</span>
           </p>
@@ -46,8 +46,8 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         <h2 id="drawer-director">{t('drawer.directorNote')}</h2>
         <p class="small-text muted">{t('drawer.directorHint')}</p>
         <p class="small-text" data-testid="director-note">
-          <Editable label="director's note" kind="long" value={props.drawer.directorNote} save={d.edit({ type: 'chat_state' }, 'directorNote')}>
-            {props.drawer.directorNote || <span class="muted">None. Try “Keep replies short” or “She hides her fear”.</span>}
+          <Editable label={t('story.directorNoteLabel')} kind="long" value={props.drawer.directorNote} save={d.edit({ type: 'chat_state' }, 'directorNote')}>
+            {props.drawer.directorNote || <span class="muted">{t('drawerMore.noNote')}</span>}
           </Editable>
         </p>
       </section>
@@ -61,22 +61,22 @@ export function StoryDrawer(props: { client: AppClient; chatId: string; drawer: 
         </summary>
         <form
           class="stack"
-          aria-label="Sampling for this chat"
+          aria-label={t('drawer.sampling')}
           onSubmit={(event) => {
             event.preventDefault();
             const knobs = samplerFromForm(new FormData(event.currentTarget));
             void act(() => props.client.engine.setChatSampler(props.chatId, knobs));
           }}
         >
-          <p class="small-text muted">Empty fields follow Settings. A higher temperature is bolder, a lower one steadier.</p>
+          <p class="small-text muted">{t('drawerMore.samplingHint')}</p>
           <SamplerFields value={props.drawer.sampler ?? {}} placeholder={settings()?.sampler} />
           <div class="button-row">
             <button type="submit" class="small" disabled={busy()}>
-              Save sampling
+              {t('story.saveSampling')}
             </button>
             <Show when={props.drawer.sampler}>
               <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => props.client.engine.setChatSampler(props.chatId, {}))}>
-                Follow Settings
+                {t('story.followSettings')}
               </button>
             </Show>
           </div>

@@ -1,11 +1,12 @@
 import { createSignal, For, Show } from 'solid-js';
 import { t } from '../../i18n/index.ts';
-import { describeFictionTime, storyTimeAgo, THREAD_KINDS, type Thread } from '../../../engine/for-ui.ts';
+import { THREAD_KINDS, type Thread } from '../../../engine/for-ui.ts';
+import { formatStoryTime, formatStoryTimeAgo } from '../../i18n/format.ts';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
 import { ValueOrigin } from './value-origin.tsx';
 
-const KIND_NAMES: Record<Thread['kind'], string> = { promise: 'Promise', quest: 'Quest', secret: 'Secret', question: 'Question' };
+const kindName = (kind: Thread['kind']) => t(`threads.kinds.${kind}`);
 
 /**
  * Open threads: what the story still owes (promises, quests, secrets, unanswered questions), opened
@@ -16,15 +17,15 @@ export function ThreadsSection(props: { d: DrawerScope }) {
   const d = props.d;
   const [kind, setKind] = createSignal<Thread['kind']>('promise');
   const [text, setText] = createSignal('');
-  const open = () => d.drawer().threads.filter((t) => t.status === 'open');
-  const settled = () => d.drawer().threads.filter((t) => t.status === 'resolved');
+  const open = () => d.drawer().threads.filter((thread) => thread.status === 'open');
+  const settled = () => d.drawer().threads.filter((thread) => thread.status === 'resolved');
   const item = (thread: Thread) => (
     <li data-testid="thread" data-status={thread.status}>
       <span class="small-text muted">
-        {KIND_NAMES[thread.kind]} · <span title={describeFictionTime(thread.openedFictionTime)}>{storyTimeAgo(thread.openedFictionTime, d.drawer().fictionTime)}</span>
+        {kindName(thread.kind)} · <span title={formatStoryTime(thread.openedFictionTime)}>{formatStoryTimeAgo(thread.openedFictionTime, d.drawer().fictionTime)}</span>
       </span>
       <div>
-        <Editable label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} value={thread.text} edited={d.edited({ type: 'thread', id: thread.id }, 'text')} save={d.edit({ type: 'thread', id: thread.id }, 'text')} actions={<ValueOrigin d={d} target={{ type: 'thread', id: thread.id }} label={`${KIND_NAMES[thread.kind].toLowerCase()} “${thread.text.slice(0, 40)}”`} />}>
+        <Editable label={t('threads.label', kindName(thread.kind), thread.text.slice(0, 40))} value={thread.text} edited={d.edited({ type: 'thread', id: thread.id }, 'text')} save={d.edit({ type: 'thread', id: thread.id }, 'text')} actions={<ValueOrigin d={d} target={{ type: 'thread', id: thread.id }} label={t('threads.label', kindName(thread.kind), thread.text.slice(0, 40))} />}>
           {thread.text}
         </Editable>
       </div>
@@ -32,10 +33,10 @@ export function ThreadsSection(props: { d: DrawerScope }) {
         type="button"
         class="small quiet"
         disabled={d.busy()}
-        aria-label={`${thread.status === 'open' ? 'Settled' : 'Reopen'}: ${thread.text}`}
+        aria-label={`${thread.status === 'open' ? t('threads.settle') : t('threads.reopen')}: ${thread.text}`}
         onClick={() => void d.act(() => d.edit({ type: 'thread', id: thread.id }, 'status')(thread.status === 'open' ? 'resolved' : 'open'))}
       >
-        {thread.status === 'open' ? 'Settled' : 'Reopen'}
+        {thread.status === 'open' ? t('threads.settle') : t('threads.reopen')}
       </button>
     </li>
   );
@@ -49,7 +50,7 @@ export function ThreadsSection(props: { d: DrawerScope }) {
       </Show>
       <form
         class="row add-thread"
-        aria-label="Add a thread"
+        aria-label={t('threads.add')}
         onSubmit={(event) => {
           event.preventDefault();
           const words = text().trim();
@@ -57,17 +58,17 @@ export function ThreadsSection(props: { d: DrawerScope }) {
           void d.act(() => d.client.engine.addThread(d.chatId(), kind(), words)).then(() => !d.error() && setText(''));
         }}
       >
-        <select aria-label="Kind of thread" value={kind()} onChange={(e) => setKind(e.currentTarget.value as Thread['kind'])}>
-          <For each={THREAD_KINDS}>{(k) => <option value={k}>{KIND_NAMES[k]}</option>}</For>
+        <select aria-label={t('threads.kind')} value={kind()} onChange={(e) => setKind(e.currentTarget.value as Thread['kind'])}>
+          <For each={THREAD_KINDS}>{(k) => <option value={k}>{kindName(k)}</option>}</For>
         </select>
-        <input aria-label="Thread" placeholder="She still owes me the map." maxLength={300} value={text()} onInput={(e) => setText(e.currentTarget.value)} />
+        <input aria-label={t('threads.thread')} placeholder={t('threads.placeholder')} maxLength={300} value={text()} onInput={(e) => setText(e.currentTarget.value)} />
         <button type="submit" class="small" disabled={d.busy() || !text().trim()}>
-          Add
+          {t('threads.addButton')}
         </button>
       </form>
       <Show when={settled().length}>
         <details>
-          <summary class="small-text">Settled ({settled().length})</summary>
+          <summary class="small-text">{t('threads.settled', settled().length)}</summary>
           <ul class="plain threads">
             <For each={settled()}>{item}</For>
           </ul>

@@ -1,35 +1,35 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
-import { describeFictionTime, type EditTarget, type ValueChangeEntry } from '../../../engine/for-ui.ts';
+import type { EditTarget, ValueChangeEntry } from '../../../engine/for-ui.ts';
+import { formatStoryTime } from '../../i18n/format.ts';
+import { t } from '../../i18n/index.ts';
 import { MenuButton } from '../../menu.tsx';
 import { Modal } from '../../modal.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
 
-const BY = { story: 'the story', player: 'you', opening: 'the opening scene' } as const;
-
 /** What a change did, in a few words: "+5", "set to “tavern”", "added “Ada cannot swim.”". */
 export function changeWords(entry: Pick<ValueChangeEntry, 'how' | 'value' | 'field'>, nameOf: (ref: string) => string): string {
   const value = entry.value;
-  if (entry.field === 'holder') return `now with ${value ? nameOf(String(value)) : 'nobody'}`;
-  if (entry.field === 'gone') return value ? 'gone from the story' : 'back in the story';
+  if (entry.field === 'holder') return t('origin.nowWith', value ? nameOf(String(value)) : t('origin.nobody'));
+  if (entry.field === 'gone') return value ? t('origin.gone') : t('origin.back');
   const shown = (v: unknown) => {
     if (typeof v === 'number') return String(Math.round(v * 100) / 100);
-    if (Array.isArray(v)) return v.length ? v.map((x) => `“${String(x)}”`).join(', ') : 'nothing';
-    if (typeof v === 'string' && entry.field === 'fictionTime') return describeFictionTime(v);
-    return v === '' ? 'nothing' : `“${String(v)}”`;
+    if (Array.isArray(v)) return v.length ? v.map((x) => `“${String(x)}”`).join(', ') : t('origin.nothing');
+    if (typeof v === 'string' && entry.field === 'fictionTime') return formatStoryTime(v);
+    return v === '' ? t('origin.nothing') : `“${String(v)}”`;
   };
   switch (entry.how) {
     case 'refused': {
       const refused = value as { value: string; reason: string };
-      return `refused “${refused.value}”: ${refused.reason}`;
+      return t('origin.refused', refused.value, refused.reason);
     }
     case 'delta':
       return typeof value === 'number' && value > 0 ? `+${shown(value)}` : shown(value);
     case 'add':
-      return `added ${shown(value)}`;
+      return t('origin.added', shown(value));
     case 'create':
-      return entry.field === 'status' ? 'opened' : `began as ${shown(value)}`;
+      return entry.field === 'status' ? t('origin.opened') : t('origin.began', shown(value));
     default:
-      return `set to ${shown(value)}`;
+      return t('origin.set', shown(value));
   }
 }
 
@@ -48,24 +48,24 @@ export function ValueOrigin(props: { d: DrawerScope; target: EditTarget; field?:
   const undo = (entry: ValueChangeEntry) =>
     d.act(async () => {
       const { laterValueStands } = await d.client.engine.undoChange(d.chatId(), entry.eventId, entry.change);
-      setNote(laterValueStands ? 'Taken back. A later change set it again, so that value stands.' : 'Taken back. The changes after it stay.');
+      setNote(laterValueStands ? t('origin.takenBackLater') : t('origin.takenBack'));
       if (open()) void refetch();
     });
   const [entries, { refetch }] = createResource(open, async (isOpen) => (isOpen ? history() : []));
   const latest = async () => {
     const found = (await history()).find((e) => e.undoable);
     if (found) await undo(found);
-    else setNote('There is no change to take back here.');
+    else setNote(t('origin.nothingToUndo'));
   };
   return (
     <>
       <MenuButton
-        label={`About ${props.label}`}
+        label={t('origin.about', props.label)}
         class="small quiet value-menu"
-        title={`Where ${props.label} came from`}
+        title={t('origin.whereFrom', props.label)}
         items={() => [
-          { label: 'Why?', onSelect: () => (setNote(null), setOpen(true)), hint: 'the turns and edits that set it' },
-          { label: 'Undo this change', onSelect: () => void latest(), hint: 'takes back the latest change to it, without rewinding' },
+          { label: t('origin.why'), onSelect: () => (setNote(null), setOpen(true)), hint: t('origin.whyHint') },
+          { label: t('origin.undo'), onSelect: () => void latest(), hint: t('origin.undoHint') },
         ]}
       >
         ⋯
@@ -77,30 +77,30 @@ export function ValueOrigin(props: { d: DrawerScope; target: EditTarget; field?:
         </span>
       </Show>
       <Show when={open()}>
-        <Modal title={`Why: ${props.label}`} id={headingId} class="rewind-dialog why-dialog" onClose={() => setOpen(false)}>
-          <Show when={(entries() ?? []).length > 0} fallback={<p class="muted">{entries.loading ? 'Looking…' : 'Nothing has changed it since the story began.'}</p>}>
+        <Modal title={t('origin.whyTitle', props.label)} id={headingId} class="rewind-dialog why-dialog" onClose={() => setOpen(false)}>
+          <Show when={(entries() ?? []).length > 0} fallback={<p class="muted">{entries.loading ? t('origin.looking') : t('origin.unchanged')}</p>}>
             <ol class="plain why-list">
               <For each={entries()}>
                 {(entry) => (
                   <li data-testid="why-entry" classList={{ undone: entry.undone }}>
                     <span class="why-what">{changeWords(entry, d.name)}</span>{' '}
                     <span class="muted small-text">
-                      by {BY[entry.by]}
+                      {t('origin.byWhom', t(`origin.by.${entry.by}`))}
                       <Show when={entry.turnNumber}>
                         {(n) => (
                           <>
-                            {entry.by === 'player' ? ', after ' : ', at '}
+                            {entry.by === 'player' ? t('origin.after') : t('origin.at')}
                             <a href={`/chats/${d.chatId()}?turn=${entry.turnSeq}`} onClick={() => (setOpen(false), d.onGoToTurn())}>
-                              turn {n()}
+                              {t('origin.turn', n())}
                             </a>
                           </>
                         )}
                       </Show>
-                      <Show when={entry.undone}> · taken back</Show>
+                      <Show when={entry.undone}>{t('origin.takenBackMark')}</Show>
                     </span>{' '}
                     <Show when={entry.undoable}>
                       <button type="button" class="small quiet" disabled={d.busy()} onClick={() => void undo(entry)}>
-                        Undo this change
+                        {t('origin.undo')}
                       </button>
                     </Show>
                   </li>
@@ -115,7 +115,7 @@ export function ValueOrigin(props: { d: DrawerScope; target: EditTarget; field?:
           </Show>
           <div class="button-row">
             <button type="button" class="small" onClick={() => setOpen(false)}>
-              Close
+              {t('origin.close')}
             </button>
           </div>
         </Modal>

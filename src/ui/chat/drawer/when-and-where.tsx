@@ -1,6 +1,7 @@
 import { createSignal, Show } from 'solid-js';
 import { t } from '../../i18n/index.ts';
-import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../../../engine/for-ui.ts';
+import { fictionMinutesBetween } from '../../../engine/for-ui.ts';
+import { formatStorySpan, formatStoryTime, formatStoryTimeAgo } from '../../i18n/format.ts';
 import { SkipAhead } from './skip-ahead.tsx';
 import { Editable } from '../editable.tsx';
 import type { DrawerScope } from './drawer-scope.ts';
@@ -14,31 +15,31 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
     <section aria-labelledby="drawer-clock">
       <h2 id="drawer-clock">{t('drawer.clock')}</h2>
       <p data-testid="drawer-time">
-        <Editable label="time" kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="fictionTime" label="time" />}>
-          {describeFictionTime(d.drawer().fictionTime)}
+        <Editable label={t('clock.time')} kind="datetime" value={d.drawer().fictionTime} edited={d.edited({ type: 'chat_state' }, 'fictionTime')} save={d.edit({ type: 'chat_state' }, 'fictionTime')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="fictionTime" label={t('clock.time')} />}>
+          {formatStoryTime(d.drawer().fictionTime)}
         </Editable>
       </p>
       <p class="small-text">
-        <Editable label="weather" value={d.drawer().weather} edited={d.edited({ type: 'chat_state' }, 'weather')} save={d.edit({ type: 'chat_state' }, 'weather')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="weather" label="weather" />}>
-          <span class="muted">Weather: </span>
+        <Editable label={t('clock.weather')} value={d.drawer().weather} edited={d.edited({ type: 'chat_state' }, 'weather')} save={d.edit({ type: 'chat_state' }, 'weather')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="weather" label={t('clock.weather')} />}>
+          <span class="muted">{t('clock.weatherShown')}</span>
           {d.drawer().weather || '—'}
         </Editable>
       </p>
       <p class="small-text">
-        <Editable label="where the story is heading" kind="long" value={d.drawer().narrativeAnchor} edited={d.edited({ type: 'chat_state' }, 'narrativeAnchor')} save={d.edit({ type: 'chat_state' }, 'narrativeAnchor')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="narrativeAnchor" label="where the story is heading" />}>
-          <span class="muted">Heading: </span>
+        <Editable label={t('clock.heading')} kind="long" value={d.drawer().narrativeAnchor} edited={d.edited({ type: 'chat_state' }, 'narrativeAnchor')} save={d.edit({ type: 'chat_state' }, 'narrativeAnchor')} actions={<ValueOrigin d={d} target={{ type: 'chat_state' }} field="narrativeAnchor" label={t('clock.heading')} />}>
+          <span class="muted">{t('clock.headingShown')}</span>
           {d.drawer().narrativeAnchor || '—'}
         </Editable>
       </p>
       <SkipAhead d={d} />
       <p data-testid="drawer-place">
-        <Show when={d.drawer().place} fallback={<span class="muted">No place set.</span>}>
+        <Show when={d.drawer().place} fallback={<span class="muted">{t('clock.noPlace')}</span>}>
           {(place) => (
             <>
-              <Editable label="place name" value={place().name} edited={d.edited({ type: 'container', id: place().id }, 'name')} save={d.edit({ type: 'container', id: place().id }, 'name')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="name" label="place name" />}>
+              <Editable label={t('clock.placeName')} value={place().name} edited={d.edited({ type: 'container', id: place().id }, 'name')} save={d.edit({ type: 'container', id: place().id }, 'name')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="name" label={t('clock.placeName')} />}>
                 <strong>{place().name}</strong>
               </Editable>{' '}
-              <Editable label="kind of place" value={place().type} edited={d.edited({ type: 'container', id: place().id }, 'type')} save={d.edit({ type: 'container', id: place().id }, 'type')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="type" label="kind of place" />}>
+              <Editable label={t('clock.placeKind')} value={place().type} edited={d.edited({ type: 'container', id: place().id }, 'type')} save={d.edit({ type: 'container', id: place().id }, 'type')} actions={<ValueOrigin d={d} target={{ type: 'container', id: place().id }} field="type" label={t('clock.placeKind')} />}>
                 <span class="muted">({place().type})</span>
               </Editable>
             </>
@@ -48,12 +49,11 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
       <Show when={d.drawer().scene}>
         {(scene) => (
           <p class="muted small-text">
-            Scene began {storyTimeAgo(scene().openedFictionTime, d.drawer().fictionTime)} ({describeFictionTime(scene().openedFictionTime)}), with{' '}
-            {scene().participants.map(d.name).join(' and ')}.
+            {t('clock.sceneBegan', formatStoryTimeAgo(scene().openedFictionTime, d.drawer().fictionTime), formatStoryTime(scene().openedFictionTime), scene().participants.map(d.name).join(t('clock.and')))}
             <Show when={d.drawer().lastSceneEnded}>
               {(ended) => {
-                const gap = () => storyTimeSpan(ended(), scene().openedFictionTime);
-                return <Show when={gap() && gap() !== 'a moment'}> {gap()} after the last scene.</Show>;
+                const gap = () => formatStorySpan(ended(), scene().openedFictionTime);
+                return <Show when={gap() && fictionMinutesBetween(ended(), scene().openedFictionTime) >= 2}>{t('clock.afterLastScene', gap())}</Show>;
               }}
             </Show>
           </p>
@@ -63,17 +63,17 @@ export function WhenAndWhere(props: { d: DrawerScope }) {
         when={confirmEnd()}
         fallback={
           <button type="button" class="small" disabled={d.busy() || !d.drawer().scene} onClick={() => setConfirmEnd(true)}>
-            End scene
+            {t('clock.endScene')}
           </button>
         }
       >
         <div class="button-row">
-          <span>End this scene and summarise it?</span>
+          <span>{t('clock.endSceneAsk')}</span>
           <button type="button" class="small" onClick={() => void d.act(() => d.client.engine.closeScene(d.chatId())).then(() => setConfirmEnd(false))}>
-            End it
+            {t('clock.endIt')}
           </button>
           <button type="button" class="small quiet" onClick={() => setConfirmEnd(false)}>
-            Cancel
+            {t('clock.cancel')}
           </button>
         </div>
       </Show>
