@@ -21,6 +21,7 @@ import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { SettingsPage } from './pages/settings-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';
+import { t } from './i18n/index.ts';
 
 /** The id of the database this browser last opened, to tell "missing" from "first run". */
 const KNOWN_DB_KEY = 'roleplay-engine/database-id';
@@ -110,7 +111,7 @@ export function App() {
       </Match>
       <Match when={client.status().database === null}>
         <main class="problem" aria-busy="true">
-          <p class="muted">Opening your stories…</p>
+          <p class="muted">{t('misc.opening')}</p>
         </main>
       </Match>
       <Match when={true}>

@@ -1,3 +1,4 @@
+import { t } from './i18n/index.ts';
 /** The size a picture is stored at: square, this many pixels a side (or less, from a smaller picture). */
 export const AVATAR_SIZE = 512;
 /** Larger than any photo a phone takes: a file past this is refused before it is decoded. */
@@ -22,11 +23,11 @@ function toBase64(bytes: Uint8Array): string {
 
 /** Decodes a chosen file, refusing what is too large or not a picture, with a message. */
 async function decode(file: Blob): Promise<ImageBitmap> {
-  if (file.size > MAX_INPUT_BYTES) throw new PictureError(`That file is ${Math.round(file.size / 1024 / 1024)} MB; choose a picture under 40 MB.`);
+  if (file.size > MAX_INPUT_BYTES) throw new PictureError(t('pictureErrors.tooBig', Math.round(file.size / 1024 / 1024)));
   try {
     return await createImageBitmap(file);
   } catch {
-    throw new PictureError('That file is not a picture this browser can read: choose a PNG, JPEG, WebP or GIF.');
+    throw new PictureError(t('pictureErrors.unreadable'));
   }
 }
 
@@ -40,7 +41,7 @@ async function encode(canvas: OffscreenCanvas, quality: number): Promise<Prepare
 function canvasOf(width: number, height: number): [OffscreenCanvas, OffscreenCanvasRenderingContext2D] {
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d');
-  if (!context) throw new PictureError('This browser cannot resize pictures.');
+  if (!context) throw new PictureError(t('pictureErrors.noResize'));
   context.imageSmoothingQuality = 'high';
   return [canvas, context];
 }
@@ -82,5 +83,5 @@ export async function prepareBackground(file: Blob): Promise<PreparedPicture> {
   } finally {
     bitmap.close();
   }
-  throw new PictureError('That picture stays over 1 MB even made smaller: choose a simpler one.');
+  throw new PictureError(t('pictureErrors.stillTooBig'));
 }

@@ -1,11 +1,12 @@
 import { createResource, For, onMount, Show } from 'solid-js';
 import type { PromptReport } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
+import { t } from '../i18n/index.ts';
 
 const TIERS = [
-  { tier: 'must', title: 'Must (never trimmed)' },
-  { tier: 'should', title: 'Should (trimmed past the hard budget)' },
-  { tier: 'nice', title: 'Nice (older story, trimmed first)' },
+  { tier: 'must', title: () => t('inspector.must') },
+  { tier: 'should', title: () => t('inspector.should') },
+  { tier: 'nice', title: () => t('inspector.nice') },
 ] as const;
 
 const percent = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
@@ -28,15 +29,15 @@ export function PromptInspector(props: { client: AppClient; chatId: string; turn
         props.onClose();
       }}
     >
-      <h2 id="inspector-title">Why this reply</h2>
-      <Show when={!report.loading} fallback={<p class="muted">Reading the prompt…</p>}>
-        <Show when={report()} fallback={<p class="muted">This reply was written before prompts were kept, or its writing was cut off.</p>}>
+      <h2 id="inspector-title">{t('inspector.title')}</h2>
+      <Show when={!report.loading} fallback={<p class="muted">{t('inspector.reading')}</p>}>
+        <Show when={report()} fallback={<p class="muted">{t('inspector.none')}</p>}>
           {(shown) => <Report report={shown()} />}
         </Show>
       </Show>
       <div class="dialog-actions">
         <button type="button" onClick={() => props.onClose()}>
-          Close
+          {t('origin.close')}
         </button>
       </div>
     </dialog>
@@ -48,14 +49,14 @@ function Report(props: { report: PromptReport }) {
   return (
     <>
       <p data-testid="prompt-total">
-        {props.report.tokens.toLocaleString()} tokens sent (budget {props.report.budget.soft.toLocaleString()} soft, {props.report.budget.hard.toLocaleString()} hard)
-        <Show when={dropped().length > 0}>; {dropped().length} left out to fit</Show>
+        {t('inspector.total', props.report.tokens, props.report.budget.soft, props.report.budget.hard)}
+        <Show when={dropped().length > 0}>{t('inspector.leftOutToFit', dropped().length)}</Show>
       </p>
       <For each={TIERS}>
         {({ tier, title }) => (
           <Show when={props.report.parts.some((p) => p.tier === tier)}>
             <section class="inspector-tier" data-tier={tier}>
-              <h3>{title}</h3>
+              <h3>{title()}</h3>
               <ul class="plain">
                 <For each={props.report.parts.filter((p) => p.tier === tier)}>
                   {(part) => (
@@ -87,17 +88,17 @@ function Report(props: { report: PromptReport }) {
       </For>
       <Show when={props.report.memories.length > 0}>
         <section class="inspector-tier">
-          <h3>Memories it was given</h3>
+          <h3>{t('inspector.memories')}</h3>
           <table class="memory-scores">
             <thead>
               <tr>
-                <th scope="col">Memory</th>
-                <th scope="col">Why</th>
-                <th scope="col">Score</th>
-                <th scope="col">Significance</th>
-                <th scope="col">Match</th>
-                <th scope="col">Recency</th>
-                <th scope="col">Matched words</th>
+                <th scope="col">{t('inspector.memory')}</th>
+                <th scope="col">{t('inspector.why')}</th>
+                <th scope="col">{t('inspector.score')}</th>
+                <th scope="col">{t('inspector.significance')}</th>
+                <th scope="col">{t('inspector.match')}</th>
+                <th scope="col">{t('inspector.recency')}</th>
+                <th scope="col">{t('inspector.matched')}</th>
               </tr>
             </thead>
             <tbody>
@@ -105,7 +106,7 @@ function Report(props: { report: PromptReport }) {
                 {(m) => (
                   <tr data-testid="inspected-memory">
                     <td>{m.summary}</td>
-                    <td>{m.pinned ? 'pinned' : 'recalled'}</td>
+                    <td>{m.pinned ? t('inspector.pinned') : t('inspector.recalled')}</td>
                     <td>{m.score === null ? '—' : m.score.toFixed(2)}</td>
                     <td>{m.significance}/3</td>
                     <td>{percent(m.relevance)}</td>
@@ -125,9 +126,9 @@ function Report(props: { report: PromptReport }) {
 function PartCost(props: { tokens: number; kept: boolean }) {
   return (
     <span class="part-cost">
-      {props.tokens} tokens
+      {t('inspector.tokens', props.tokens)}
       <Show when={!props.kept}>
-        <span class="dropped"> · left out</span>
+        <span class="dropped">{t('inspector.leftOut')}</span>
       </Show>
     </span>
   );

@@ -3,16 +3,11 @@ import { createAction } from '../action.ts';
 import { BACKUP_ACCEPT, backupFileName, downloadBlob } from '../backup-file.ts';
 import type { AppClient, BackupPreview } from '../engine-client.ts';
 import { formatBytes } from '../storage-health.ts';
+import { t, uiLanguage } from '../i18n/index.ts';
 
-const WHY: Record<string, string> = {
-  daily: 'Daily',
-  'before-restore': 'Before a restore',
-  'before-reset': 'Before a bot reset',
-  'before-fresh-start': 'Before starting fresh',
-};
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
-const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const REASONS = ['daily', 'before-restore', 'before-reset', 'before-fresh-start'] as const;
+const why = (reason: string) => ((REASONS as readonly string[]).includes(reason) ? t(`backup.why.${reason as 'daily'}`) : reason);
+const when = (ms: number) => new Date(ms).toLocaleString(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * Export and restore. A restore is checked through first and shown before anything changes; what
@@ -28,13 +23,13 @@ export function BackupSection(props: { client: AppClient }) {
     void run(async () => {
       setDone(null);
       downloadBlob(await props.client.admin.backupFile(), backupFileName());
-      setDone('Backup exported.');
+      setDone(t('backup.exported'));
     });
   const downloadDatabase = () =>
     void run(async () => {
       setDone(null);
       downloadBlob(await props.client.admin.databaseFile(), `roleplay-engine-${new Date().toISOString().slice(0, 10)}.sqlite3`);
-      setDone('Database file downloaded: open it with any SQLite tool. To move your stories, use a backup.');
+      setDone(t('backup.databaseDownloaded'));
     });
   const choose = (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
@@ -53,7 +48,7 @@ export function BackupSection(props: { client: AppClient }) {
     void run(async () => {
       await props.client.admin.restoreBackup(source);
       setPreview(null);
-      setDone(`Restored from ${name}. What was here before is kept in this browser's backups.`);
+      setDone(t('backup.restored', name));
       void refetch();
     });
 
@@ -61,19 +56,19 @@ export function BackupSection(props: { client: AppClient }) {
     <div class="backup-section">
       <div class="row">
         <button type="button" onClick={exportBackup} disabled={busy()}>
-          Export backup
+          {t('backup.export')}
         </button>
         <label class="button" classList={{ disabled: busy() }}>
-          Restore from backup…
+          {t('backup.restoreFrom')}
           <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={choose} />
         </label>
         <button type="button" onClick={downloadDatabase} disabled={busy()}>
-          Download database file
+          {t('backup.downloadDatabase')}
         </button>
       </div>
       <Show when={busy() && !preview()}>
         <p class="muted" role="status">
-          Working…
+          {t('backup.working')}
         </p>
       </Show>
       <Show when={preview() ? null : error()}>
@@ -95,18 +90,18 @@ export function BackupSection(props: { client: AppClient }) {
           <RestorePreview name={shown().name} summary={shown().summary} busy={busy()} error={error()} onRestore={() => restore(shown().name, shown().source)} onCancel={() => setPreview(null)} />
         )}
       </Show>
-      <h3>Backups in this browser</h3>
-      <p class="muted">Written once a day and before anything that replaces or clears your stories; the newest 14 daily and 5 of each other kind are kept.</p>
-      <Show when={(kept() ?? []).length > 0} fallback={<p class="muted">None yet: the first is written a moment after your stories have something in them.</p>}>
-        <table class="backups" aria-label="Backups in this browser">
+      <h3>{t('backup.kept')}</h3>
+      <p class="muted">{t('backup.keptAbout')}</p>
+      <Show when={(kept() ?? []).length > 0} fallback={<p class="muted">{t('backup.noneYet')}</p>}>
+        <table class="backups" aria-label={t('backup.kept')}>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Why</th>
-              <th scope="col">Holds</th>
-              <th scope="col">Size</th>
+              <th scope="col">{t('backup.when')}</th>
+              <th scope="col">{t('backup.whyHead')}</th>
+              <th scope="col">{t('backup.holds')}</th>
+              <th scope="col">{t('backup.size')}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('backup.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -115,18 +110,18 @@ export function BackupSection(props: { client: AppClient }) {
               {(b) => (
                 <tr>
                   <td>{when(b.writtenAt)}</td>
-                  <td>{WHY[b.reason] ?? b.reason}</td>
+                  <td>{why(b.reason)}</td>
                   <td>
-                    {plural(b.bots, 'bot')}, {plural(b.chats, 'chat')}, {plural(b.events, 'event')}
+                    {t('counts.bots', b.bots)}, {t('chats.count', b.chats)}, {t('counts.events', b.events)}
                   </td>
                   <td>{formatBytes(b.size)}</td>
                   <td>
                     <div class="backup-actions">
-                    <button type="button" class="small" onClick={() => download(b.name)} disabled={busy()} aria-label={`Download the backup of ${when(b.writtenAt)}`}>
-                      Download
+                    <button type="button" class="small" onClick={() => download(b.name)} disabled={busy()} aria-label={t('backup.downloadOf', when(b.writtenAt))}>
+                      {t('backup.download')}
                     </button>
-                    <button type="button" class="small" onClick={() => previewStored(b.name)} disabled={busy()} aria-label={`Restore the backup of ${when(b.writtenAt)}`}>
-                      Restore
+                    <button type="button" class="small" onClick={() => previewStored(b.name)} disabled={busy()} aria-label={t('backup.restoreOf', when(b.writtenAt))}>
+                      {t('story.restore')}
                     </button>
                     </div>
                   </td>
@@ -154,21 +149,22 @@ function RestorePreview(props: { name: string; summary: BackupPreview; busy: boo
         props.onCancel();
       }}
     >
-      <h2 id="restore-title">Restore this backup?</h2>
+      <h2 id="restore-title">{t('backup.restoreAsk')}</h2>
       <p>
-        <strong>{props.name}</strong>, exported {when(s().exportedAt)}
-        {s().database === null ? '' : s().sameDatabase ? ' from this browser’s stories.' : ' from another browser or a database started afresh.'}
+        <strong>{props.name}</strong>
+        {t('backup.exportedAt', when(s().exportedAt))}
+        {s().database === null ? '' : s().sameDatabase ? t('backup.fromHere') : t('backup.fromElsewhere')}
       </p>
       <ul class="restore-summary">
-        <li>{plural(s().bots, 'bot')}</li>
-        <li>{plural(s().chats, 'chat')}</li>
-        <li>{plural(s().turns, 'turn')}</li>
-        <li>{plural(s().events, 'event')}, every one checked</li>
+        <li>{t('counts.bots', s().bots)}</li>
+        <li>{t('chats.count', s().chats)}</li>
+        <li>{t('counts.turns', s().turns)}</li>
+        <li>{t('backup.eventsChecked', t('counts.events', s().events))}</li>
       </ul>
       <p>
-        Restoring replaces every bot, chat and setting here with the backup’s.
-        {s().sameDatabase ? ' It is a backup of these same stories, so anything written since it was made goes.' : ''} A backup of what is here
-        now is made first and kept in this browser.
+        {t('backup.replaces')}
+        {s().sameDatabase ? t('backup.sameStories') : ''}
+        {t('backup.backupFirst')}
       </p>
       <Show when={props.error}>
         {(message) => (
@@ -179,10 +175,10 @@ function RestorePreview(props: { name: string; summary: BackupPreview; busy: boo
       </Show>
       <div class="dialog-actions">
         <button type="button" onClick={() => props.onCancel()} disabled={props.busy}>
-          Cancel
+          {t('edit.cancel')}
         </button>
         <button type="button" class="danger" onClick={() => props.onRestore()} disabled={props.busy}>
-          {props.busy ? 'Restoring…' : 'Restore'}
+          {props.busy ? t('backup.restoring') : t('story.restore')}
         </button>
       </div>
     </dialog>

@@ -4,6 +4,7 @@ import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
 import { prepareBackground, preparePicture } from '../picture-input.ts';
 import { readCardFile } from '../card-reader.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * "Import card": what the card holds, shown before anything is saved (its picture, name,
@@ -65,8 +66,8 @@ export function CardImport(props: { client: AppClient; file: File; existing: { i
   };
 
   return (
-    <Modal title="Import this card?" id="card-import-title" onClose={props.onClose}>
-      <Show when={card()} fallback={<p class="muted">Reading {props.file.name}…</p>}>
+    <Modal title={t('imports.cardAsk')} id="card-import-title" onClose={props.onClose}>
+      <Show when={card()} fallback={<p class="muted">{t('imports.reading', props.file.name)}</p>}>
         {(value) => (
           <Show when={loaded()} fallback={<ErrorNote message={'failure' in value() ? (value() as { failure: string }).failure : null} />}>
             {(shown) => (
@@ -74,19 +75,19 @@ export function CardImport(props: { client: AppClient; file: File; existing: { i
                 <div class="row">
                   <Show when={picture()}>{(src) => <img class="avatar large" src={src()} alt="" />}</Show>
                   <label class="stack grow">
-                    Name
-                    <input value={chosenName()} maxLength={80} onInput={(e) => setName(e.currentTarget.value)} aria-label="Name" />
+                    {t('settings.name')}
+                    <input value={chosenName()} maxLength={80} onInput={(e) => setName(e.currentTarget.value)} aria-label={t('settings.name')} />
                   </label>
                 </div>
                 <p class="muted small-text">
-                  Card {shown().read.card.spec.slice(-2).toUpperCase()} from a {shown().read.format.toUpperCase()} file
+                  {t('imports.cardFrom', shown().read.card.spec.slice(-2).toUpperCase(), shown().read.format.toUpperCase())}
                   {' · '}
-                  {shown().bot.greetings.length === 1 ? '1 greeting' : `${shown().bot.greetings.length} greetings`}
+                  {t('imports.greetings', shown().bot.greetings.length)}
                   {' · '}
-                  {(shown().read.card.data.book?.entries.length ?? 0) === 1 ? '1 lorebook entry' : `${shown().read.card.data.book?.entries.length ?? 0} lorebook entries`}
-                  {shown().read.background ? ' · a background picture' : ''}
+                  {t('imports.loreEntries', shown().read.card.data.book?.entries.length ?? 0)}
+                  {shown().read.background ? t('imports.background') : ''}
                 </p>
-                <p class="clamp card-description">{shown().read.card.data.description || 'No description.'}</p>
+                <p class="clamp card-description">{shown().read.card.data.description || t('imports.noDescription')}</p>
                 <Show when={[...shown().read.warnings, ...shown().bot.cut].length > 0}>
                   <ul class="small-text warnings">
                     <For each={[...shown().read.warnings, ...shown().bot.cut]}>{(warning) => <li>{warning}</li>}</For>
@@ -95,23 +96,23 @@ export function CardImport(props: { client: AppClient; file: File; existing: { i
                 <ErrorNote message={error()} />
                 <div class="dialog-actions">
                   <button type="button" onClick={() => props.onClose()}>
-                    Cancel
+                    {t('edit.cancel')}
                   </button>
                   <Show
                     when={twin()}
                     fallback={
                       <button type="button" class="primary-action" disabled={busy() || !chosenName()} onClick={() => void save(null)}>
-                        Import
+                        {t('imports.import')}
                       </button>
                     }
                   >
                     {(existing) => (
                       <>
                         <button type="button" disabled={busy()} onClick={() => void save(null)}>
-                          Keep both
+                          {t('imports.keepBoth')}
                         </button>
                         <button type="button" class="primary-action" disabled={busy()} onClick={() => void save(existing().id)}>
-                          Update {existing().name}
+                          {t('imports.update', existing().name)}
                         </button>
                       </>
                     )}

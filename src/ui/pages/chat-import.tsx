@@ -5,6 +5,7 @@ import { Modal } from '../modal.tsx';
 import { CardImport } from './card-import.tsx';
 import { FileButton } from '../file-input.tsx';
 import { importTopic, type ImportProgress } from '../../engine/for-ui.ts';
+import { t, uiLanguage } from '../i18n/index.ts';
 
 /** The file read and checked in this tab (the reader loads only now, when a chat is imported). */
 async function readChat(file: File) {
@@ -19,8 +20,7 @@ async function readChat(file: File) {
 /** Writing the messages is about half the work; arranging them into the story the other half. */
 const fraction = (p: ImportProgress) => (p.phase === 'writing' ? 0 : 0.5) + 0.5 * (p.done / Math.max(1, p.total));
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const dateFormat = () => new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** A title from the file's name: SillyTavern names its chats "Character - 2023-6-3@12h34m56s.jsonl". */
 const titleFrom = (fileName: string) => fileName.replace(/\.(jsonl|json|txt)$/i, '').replace(/\s*-\s*\d{4}-\d{1,2}-\d{1,2}\s*@.*$/, '').trim().slice(0, 120);
@@ -79,42 +79,42 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
   };
 
   return (
-    <Modal title="Import this chat?" id="chat-import-title" onClose={() => (progress() ? undefined : props.onClose())}>
-      <Show when={chat()} fallback={<p class="muted">Reading {props.file.name}…</p>}>
+    <Modal title={t('imports.chatAsk')} id="chat-import-title" onClose={() => (progress() ? undefined : props.onClose())}>
+      <Show when={chat()} fallback={<p class="muted">{t('imports.reading', props.file.name)}</p>}>
         {(value) => (
           <Show when={plan()} fallback={<ErrorNote message={'failure' in value() ? (value() as { failure: string }).failure : null} />}>
             {(shown) => (
               <div class="stack" data-testid="chat-preview">
                 <p>
-                  {count(shown().messages.length, 'message', 'messages')} from SillyTavern
-                  <Show when={shown().characterName}> with {shown().characterName}</Show>
+                  {t('imports.messagesFrom', shown().messages.length)}
+                  <Show when={shown().characterName}>{t('imports.withName', shown().characterName)}</Show>
                   <Show when={shown().firstSentAt !== null}>
-                    {', '}
-                    {dateFormat.format(shown().firstSentAt!)}
-                    <Show when={shown().lastSentAt !== shown().firstSentAt}> to {dateFormat.format(shown().lastSentAt!)}</Show>
+                    {t('rewind.comma')}
+                    {dateFormat().format(shown().firstSentAt!)}
+                    <Show when={shown().lastSentAt !== shown().firstSentAt}>{t('imports.toDate', dateFormat().format(shown().lastSentAt!))}</Show>
                   </Show>
-                  .
+                  {t('imports.period')}
                 </p>
                 <p class="muted small-text">
-                  {(shown().messages.length - replies()).toLocaleString()} of yours
+                  {t('imports.yours', shown().messages.length - replies())}
                   {' · '}
-                  {count(replies(), 'reply', 'replies')}
-                  <Show when={shown().withVersions > 0}>, {shown().withVersions.toLocaleString()} with versions to swipe</Show>
+                  {t('imports.replies', replies())}
+                  <Show when={shown().withVersions > 0}>{t('imports.withVersions', shown().withVersions)}</Show>
                   <Show when={shown().skipped > 0}>
                     {' · '}
-                    {count(shown().skipped, 'system note or empty message', 'system notes or empty messages')} left out
+                    {t('imports.skipped', shown().skipped)}
                   </Show>
                 </p>
                 <label class="stack">
-                  Title
+                  {t('kickoff.chatTitle')}
                   <input value={chosenTitle()} maxLength={120} onInput={(e) => setTitle(e.currentTarget.value)} />
                 </label>
                 <Show
                   when={(bots() ?? []).length > 0}
-                  fallback={<p class="muted">No bots here yet: import {shown().characterName || 'the character'}’s card to play this story with them.</p>}
+                  fallback={<p class="muted">{t('imports.noBots', shown().characterName || t('imports.theCharacter'))}</p>}
                 >
                   <label class="stack">
-                    Bot
+                    {t('imports.bot')}
                     <select onChange={(e) => setBotId(e.currentTarget.value)}>
                       <For each={bots()}>
                         {(bot) => (
@@ -126,16 +126,16 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
                     </select>
                   </label>
                 </Show>
-                <FileButton label="Import their card" class="button quiet small self-start" accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
-                <p class="muted small-text">Only the newest replies are read for memories and feelings; the rest of the story is kept as it was written.</p>
+                <FileButton label={t('imports.theirCard')} class="button quiet small self-start" accept=".png,.json,.charx,image/png,application/json" onFile={setCardFile} />
+                <p class="muted small-text">{t('imports.newestOnly')}</p>
                 <Show when={progress()}>
                   {(p) => (
                     <div class="stack">
-                      <progress class="import-progress" aria-label="Import progress" value={Math.round(fraction(p()) * 1000)} max={1000} />
+                      <progress class="import-progress" aria-label={t('imports.progress')} value={Math.round(fraction(p()) * 1000)} max={1000} />
                       <span class="muted small-text" role="status">
                         {p().phase === 'writing'
-                          ? `Writing messages: ${p().done.toLocaleString()} of ${p().total.toLocaleString()}`
-                          : `Arranging the story: ${Math.round((100 * p().done) / Math.max(1, p().total))} %`}
+                          ? t('imports.writing', p().done, p().total)
+                          : t('imports.arranging', Math.round((100 * p().done) / Math.max(1, p().total)))}
                       </span>
                     </div>
                   )}
@@ -143,10 +143,10 @@ export function ChatImport(props: { client: AppClient; file: File; onClose: () =
                 <ErrorNote message={error()} />
                 <div class="dialog-actions">
                   <button type="button" disabled={progress() !== null} onClick={() => props.onClose()}>
-                    Cancel
+                    {t('edit.cancel')}
                   </button>
                   <button type="button" class="primary-action" disabled={progress() !== null || !botId() || !chosenTitle()} onClick={() => void save()}>
-                    Import
+                    {t('imports.import')}
                   </button>
                 </div>
               </div>

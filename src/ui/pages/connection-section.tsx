@@ -3,13 +3,14 @@ import { relayFetch } from '../relay-token.ts';
 import { modelLabel, type ListedModel } from '../model-size.ts';
 // The relay's own description of what it tells the browser (a type only: nothing of the relay is bundled).
 import type { ConnectionStatus } from '../../../relay/connection.ts';
+import { t } from '../i18n/index.ts';
 
 
 /** The relay's answer, or its error message (written for people by the relay). */
 async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await relayFetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
   const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
-  if (!response.ok) throw new Error(body?.error?.message ?? `The relay answered HTTP ${response.status}.`);
+  if (!response.ok) throw new Error(body?.error?.message ?? t('connection.http', response.status));
   return body as T;
 }
 
@@ -66,7 +67,7 @@ export function ConnectionSection(props: { onChanged: () => void }) {
       const saved = await relayJson<ConnectionStatus>('/api/connection', { method: 'PUT', body: JSON.stringify(body) });
       form.reset();
       return saved;
-    }, 'Connection saved. New replies use it.');
+    }, t('connection.saved'));
   };
 
   const test = async () => {
@@ -75,41 +76,41 @@ export function ConnectionSection(props: { onChanged: () => void }) {
     try {
       const list = await relayJson<{ data: ListedModel[] }>('/api/v1/models');
       setModels(list.data);
-      setMessage({ ok: true, text: list.data.length ? `Connected: ${list.data.length === 1 ? '1 model' : `${list.data.length} models`} available.` : 'Connected, but the server lists no models.' });
+      setMessage({ ok: true, text: list.data.length ? t('connection.connected', list.data.length) : t('connection.noModels') });
     } catch (error) {
-      setMessage({ ok: false, text: `The connection does not work: ${error instanceof Error ? error.message : String(error)}` });
+      setMessage({ ok: false, text: t('connection.broken', error instanceof Error ? error.message : String(error)) });
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Show when={status()} fallback={<p class="muted">{loadError() ? `The relay's connection cannot be read: ${loadError()}` : 'Reading the connection…'}</p>}>
+    <Show when={status()} fallback={<p class="muted">{loadError() ? t('connection.unreadable', loadError()!) : t('connection.reading')}</p>}>
       {(s) => (
-        <form class="stack connection" aria-label="Model server" onSubmit={save}>
+        <form class="stack connection" aria-label={t('connection.server')} onSubmit={save}>
           <p data-testid="connection-state">
             {s().kind === 'demo'
-              ? 'The built-in demo model, as chosen here: replies are canned.'
+              ? t('connection.demoChosen')
               : s().mode === 'demo'
-              ? 'No model server yet: replies come from the built-in demo model.'
-              : `${s().kind === 'featherless' ? 'Featherless' : s().baseUrl}: ${s().keySet ? `key set (${s().keyHint})` : 'no key needed'}${s().source === 'environment' ? ', from the relay’s .relay.env' : ''}.`}
+              ? t('connection.demoDefault')
+              : t('connection.status', s().kind === 'featherless' ? 'Featherless' : s().baseUrl, s().keySet ? t('connection.keySet', s().keyHint ?? '') : t('connection.noKey'), s().source === 'environment' ? t('connection.fromEnv') : '')}
           </p>
           <fieldset>
-            <legend>Model server</legend>
+            <legend>{t('connection.server')}</legend>
             <label class="check">
               <input type="radio" name="kind" value="featherless" checked={chosen() === 'featherless'} onChange={() => setKind('featherless')} /> Featherless
             </label>
             <label class="check">
-              <input type="radio" name="kind" value="custom" checked={chosen() === 'custom'} onChange={() => setKind('custom')} /> Another OpenAI-compatible server
+              <input type="radio" name="kind" value="custom" checked={chosen() === 'custom'} onChange={() => setKind('custom')} /> {t('connection.custom')}
               (llama.cpp, Ollama, …)
             </label>
             <label class="check">
-              <input type="radio" name="kind" value="demo" checked={chosen() === 'demo'} onChange={() => setKind('demo')} /> The built-in demo model (canned replies, no key)
+              <input type="radio" name="kind" value="demo" checked={chosen() === 'demo'} onChange={() => setKind('demo')} /> {t('connection.demo')}
             </label>
           </fieldset>
           <Show when={chosen() === 'custom'}>
             <label>
-              Server address
+              {t('connection.address')}
               <input name="baseUrl" type="url" required placeholder="http://127.0.0.1:8080/v1" value={s().kind === 'custom' ? s().baseUrl : ''} />
             </label>
           </Show>
@@ -120,19 +121,20 @@ export function ConnectionSection(props: { onChanged: () => void }) {
             when={s().keySet && !replacing() && chosen() === s().kind}
             fallback={
               <label>
-                API key{chosen() === 'custom' ? ' (if the server needs one)' : ''}
+                {t('connection.apiKey')}
+                {chosen() === 'custom' ? t('connection.ifNeeded') : ''}
                 <input name="apiKey" type="password" autocomplete="off" spellcheck={false} maxLength={400} required={chosen() === 'featherless' && !(s().keySet && s().kind === 'featherless')} />
               </label>
             }
           >
             <p class="row">
-              <span>Key set ({s().keyHint})</span>
+              <span>{t('connection.keySetCap', s().keyHint ?? '')}</span>
               <button type="button" class="small" onClick={() => setReplacing(true)}>
-                Replace
+                {t('connection.replace')}
               </button>
               <Show when={s().source === 'app'}>
-                <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => relayJson('/api/connection', { method: 'DELETE' }), 'Removed. The relay is back to its own settings.')}>
-                  Remove
+                <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => relayJson('/api/connection', { method: 'DELETE' }), t('connection.removed'))}>
+                  {t('botForm.remove')}
                 </button>
               </Show>
             </p>
@@ -141,11 +143,11 @@ export function ConnectionSection(props: { onChanged: () => void }) {
           <div class="button-row">
             <Show when={chosen() === 'demo' ? s().kind !== 'demo' : !s().keySet || replacing() || chosen() !== s().kind}>
               <button type="submit" disabled={busy()}>
-                Save connection
+                {t('connection.save')}
               </button>
             </Show>
             <button type="button" disabled={busy()} onClick={() => void test()}>
-              Test connection
+              {t('connection.test')}
             </button>
           </div>
           <Show when={message()}>
@@ -156,10 +158,10 @@ export function ConnectionSection(props: { onChanged: () => void }) {
             )}
           </Show>
           <Show when={models()?.length}>
-            <ul class="plain small-text model-list" aria-label="Available models">
+            <ul class="plain small-text model-list" aria-label={t('connection.availableModels')}>
               <For each={models()!.slice(0, 12)}>{(model) => <li>{modelLabel(model)}</li>}</For>
               <Show when={models()!.length > 12}>
-                <li class="muted">…and {models()!.length - 12} more, all in the pickers below.</li>
+                <li class="muted">{t('connection.andMore', models()!.length - 12)}</li>
               </Show>
             </ul>
           </Show>

@@ -4,8 +4,9 @@ import { createAction } from '../action.ts';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { ErrorNote } from '../error-note.tsx';
+import { t, uiLanguage } from '../i18n/index.ts';
 
-const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' });
+const day = (ms: number) => new Date(ms).toLocaleDateString(uiLanguage(), { day: 'numeric', month: 'long', year: 'numeric' });
 
 /**
  * "Recently deleted": chats and bots kept for 30 days after their deletion, each with Restore and
@@ -28,21 +29,21 @@ export function DeletedPage() {
       <div class="card-main">
         <strong>{props.title}</strong>
         <span class="muted small-text">
-          {props.detail} · goes for good on {day(props.purgeTs)}
+          {props.detail} · {t('deleted.goesOn', day(props.purgeTs))}
         </span>
       </div>
       <div class="row">
-        <button type="button" aria-label={`Restore ${props.title}`} disabled={busy()} onClick={() => void run(props.restore)}>
-          Restore
+        <button type="button" aria-label={t('deleted.restore', props.title)} disabled={busy()} onClick={() => void run(props.restore)}>
+          {t('story.restore')}
         </button>
         <button
           type="button"
           class="danger"
-          aria-label={confirming() === props.key ? `Really delete forever? ${props.title}` : `Delete forever: ${props.title}`}
+          aria-label={confirming() === props.key ? t('deleted.reallyLabel', props.title) : t('deleted.foreverLabel', props.title)}
           disabled={busy()}
           onClick={() => forever(props.key, props.purge)}
         >
-          {confirming() === props.key ? 'Really delete forever?' : 'Delete forever'}
+          {confirming() === props.key ? t('deleted.really') : t('deleted.forever')}
         </button>
       </div>
     </li>
@@ -51,28 +52,27 @@ export function DeletedPage() {
   return (
     <section aria-labelledby="deleted-title">
       <div class="title-row">
-        <h1 id="deleted-title">Recently deleted</h1>
+        <h1 id="deleted-title">{t('chats.recentlyDeleted')}</h1>
         <A class="button" href="/chats">
-          Back to chats
+          {t('deleted.back')}
         </A>
       </div>
       <p class="muted">
-        Deleted chats and bots stay here for 30 days, then go for good: from every device you sync with, and from the sync server. A bot's chats go and come
-        back with it.
+        {t('deleted.about')}
       </p>
       <ErrorNote message={error()} />
-      <Show when={deleted()} fallback={<p class="muted">Loading…</p>}>
+      <Show when={deleted()} fallback={<p class="muted">{t('settings.loading')}</p>}>
         {(list) => (
-          <Show when={list().chats.length + list().bots.length > 0} fallback={<p class="muted">Nothing deleted.</p>}>
+          <Show when={list().chats.length + list().bots.length > 0} fallback={<p class="muted">{t('deleted.nothing')}</p>}>
             <Show when={list().chats.length > 0}>
-              <h2>Chats</h2>
-              <ul class="cards" aria-label="Deleted chats">
+              <h2>{t('nav.chats')}</h2>
+              <ul class="cards" aria-label={t('deleted.chats')}>
                 <For each={list().chats}>
                   {(chat) => (
                     <Row
                       key={`chat:${chat.id}`}
                       title={chat.title}
-                      detail={`with ${chat.botName ?? 'a deleted bot'}, deleted ${day(chat.deletedTs)}`}
+                      detail={t('deleted.chatDetail', chat.botName ?? t('chats.deletedBot'), day(chat.deletedTs))}
                       purgeTs={chat.purgeTs}
                       restore={() => client.engine.restoreChat(chat.id)}
                       purge={() => client.engine.purgeNow({ chatId: chat.id })}
@@ -82,14 +82,14 @@ export function DeletedPage() {
               </ul>
             </Show>
             <Show when={list().bots.length > 0}>
-              <h2>Bots</h2>
-              <ul class="cards" aria-label="Deleted bots">
+              <h2>{t('nav.bots')}</h2>
+              <ul class="cards" aria-label={t('deleted.bots')}>
                 <For each={list().bots}>
                   {(bot) => (
                     <Row
                       key={`bot:${bot.id}`}
                       title={bot.name}
-                      detail={`${bot.chats === 1 ? '1 chat' : `${bot.chats} chats`}, deleted ${day(bot.deletedTs)}`}
+                      detail={t('deleted.botDetail', t('chats.count', bot.chats), day(bot.deletedTs))}
                       purgeTs={bot.purgeTs}
                       restore={() => client.engine.restoreBot(bot.id)}
                       purge={() => client.engine.purgeNow({ botId: bot.id })}

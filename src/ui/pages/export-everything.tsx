@@ -3,6 +3,7 @@ import { cardPng, fileNameOf } from '../authoring/card-files.ts';
 import { downloadBlob } from '../backup-file.ts';
 import type { AppClient } from '../engine-client.ts';
 import { ErrorNote } from '../error-note.tsx';
+import { t } from '../i18n/index.ts';
 
 /**
  * "Export everything": every bot as a PNG card and every chat as a SillyTavern JSONL, in one zip
@@ -39,12 +40,12 @@ export function ExportEverything(props: { client: AppClient }) {
       }
       for (const chat of chats) {
         const text = await props.client.engine.exportChat(chat.id, 'sillytavern');
-        files[unique('chats', fileNameOf(`${chat.botName ?? 'Someone'} - ${chat.title}`, 'chat'), '.jsonl')] = new TextEncoder().encode(text);
+        files[unique('chats', fileNameOf(`${chat.botName ?? t('people.someone')} - ${chat.title}`, 'chat'), '.jsonl')] = new TextEncoder().encode(text);
         setProgress({ done: ++done, total });
       }
       const zip = zipSync(files, { level: 6 });
       downloadBlob(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), `roleplay-engine-export-${new Date().toISOString().slice(0, 10)}.zip`);
-      setFinished(`Exported ${bots.length === 1 ? '1 bot' : `${bots.length} bots`} and ${chats.length === 1 ? '1 chat' : `${chats.length} chats`}.`);
+      setFinished(t('exportAll.done', t('counts.bots', bots.length), t('chats.count', chats.length)));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -54,14 +55,14 @@ export function ExportEverything(props: { client: AppClient }) {
 
   return (
     <div class="stack" data-testid="export-everything">
-      <p class="muted small-text">Every bot as a character card and every chat as a SillyTavern chat, in one zip, for other apps.</p>
+      <p class="muted small-text">{t('exportAll.about')}</p>
       <button type="button" class="self-start" disabled={progress() !== null} onClick={() => void exportAll()}>
-        Export everything
+        {t('settings.exportEverything')}
       </button>
       <Show when={progress()}>
         {(p) => (
           <label class="stack small-text">
-            Exporting {p().done} of {p().total}…
+            {t('exportAll.progress', p().done, p().total)}
             <progress max={p().total} value={p().done} />
           </label>
         )}

@@ -6,6 +6,7 @@ import { ErrorNote } from '../error-note.tsx';
 import { FileButton } from '../file-input.tsx';
 import { createLiveQuery } from '../live-query.ts';
 import type { LorebookRef } from '../../engine/for-ui.ts';
+import { t } from '../i18n/index.ts';
 
 /** Where a lorebook's page is: its own, or a bot's card book. */
 export const lorebookHref = (ref: LorebookRef) => ('botId' in ref ? `/lore/bot/${ref.botId}` : `/lore/book/${ref.lorebookId}`);
@@ -29,24 +30,24 @@ export function LorePage() {
   return (
     <section aria-labelledby="lore-title">
       <div class="title-row">
-        <h1 id="lore-title">Lore</h1>
+        <h1 id="lore-title">{t('nav.lore')}</h1>
         <form
           class="row new-lorebook"
-          aria-label="New lorebook"
+          aria-label={t('lore.newLorebook')}
           onSubmit={(event) => {
             event.preventDefault();
             const name = String(new FormData(event.currentTarget).get('name') ?? '');
             void run(async () => navigate(`/lore/book/${await client.engine.createLorebook(name)}`));
           }}
         >
-          <input name="name" aria-label="New lorebook's name" placeholder="New lorebook's name" maxLength={120} required />
+          <input name="name" aria-label={t('lore.newName')} placeholder={t('lore.newName')} maxLength={120} required />
           <button type="submit" disabled={busy()}>
-            New lorebook
+            {t('lore.newLorebook')}
           </button>
         </form>
         <FileButton
-          label="Import lorebook"
-          title="SillyTavern world info or a V3 lorebook (.json)"
+          label={t('lore.import')}
+          title={t('lore.importHint')}
           accept=".json,application/json"
           disabled={busy()}
           onFile={(file) => {
@@ -56,24 +57,23 @@ export function LorePage() {
         />
       </div>
       <p class="muted">
-        A lorebook tells the narrator about the world when the story mentions an entry’s keys. A bot’s card lorebook is always on in its chats;
-        one of their own is attached to a chat from its Story state.
+        {t('lore.about')}
       </p>
       <ErrorNote message={error()} />
       <Show when={added()}>
         {(book) => (
           <div class="toast inline-toast" role="status" data-testid="lorebook-added">
-            <span>{book().name} imported.</span>
+            <span>{t('bots.imported', book().name)}</span>
             <A class="button small" href={`/lore/book/${book().id}`}>
-              Open it
+              {t('lore.openIt')}
             </A>
           </div>
         )}
       </Show>
-      <Show when={books()} fallback={<p class="muted">Loading…</p>}>
+      <Show when={books()} fallback={<p class="muted">{t('settings.loading')}</p>}>
         {(list) => (
-          <Show when={list().length > 0} fallback={<p class="muted">No lorebooks yet.</p>}>
-            <ul class="cards" aria-label="Lorebooks">
+          <Show when={list().length > 0} fallback={<p class="muted">{t('lore.none')}</p>}>
+            <ul class="cards" aria-label={t('drawer.lore')}>
               <For each={list()}>
                 {(book) => (
                   <li class="card">
@@ -81,8 +81,8 @@ export function LorePage() {
                       <span class="card-text">
                         <strong>{book.name}</strong>
                         <span class="muted small">
-                          {book.kind === 'card' ? `From ${book.owner ?? 'a bot'}’s card` : book.kind === 'made' ? 'Made here' : 'Imported'} · {book.entries === 1 ? '1 entry' : `${book.entries} entries`}
-                          {book.enabled < book.entries ? `, ${book.entries - book.enabled} off` : ''}
+                          {book.kind === 'card' ? t('lore.fromCard', book.owner ?? t('lore.aBot')) : book.kind === 'made' ? t('lore.madeHere') : t('lore.imported')} · {t('lore.entries', book.entries)}
+                          {book.enabled < book.entries ? t('lore.off', book.entries - book.enabled) : ''}
                         </span>
                       </span>
                     </A>

@@ -7,18 +7,15 @@ import { ErrorNote } from '../error-note.tsx';
 import { Modal } from '../modal.tsx';
 import { createLiveQuery } from '../live-query.ts';
 import type { LoreEntry, LorebookRef } from '../../engine/for-ui.ts';
+import { t } from '../i18n/index.ts';
 
 type Entry = LoreEntry & { edited: boolean };
 
-const LOGIC_WORDS: Record<LoreEntry['logic'], string> = {
-  and_any: 'and any of',
-  and_all: 'and all of',
-  not_any: 'and none of',
-  not_all: 'and not all of',
-};
+const LOGICS: LoreEntry['logic'][] = ['and_any', 'and_all', 'not_any', 'not_all'];
+const logicWords = (logic: LoreEntry['logic']) => t(`lore.logic.${logic}`);
 
 /** What the player calls an entry: its name, else its keys. */
-const titleOf = (entry: LoreEntry) => entry.name?.trim() || entry.keys.join(', ') || `Entry ${entry.position + 1}`;
+const titleOf = (entry: LoreEntry) => entry.name?.trim() || entry.keys.join(', ') || t('lore.entry', entry.position + 1);
 const keysFrom = (text: string) =>
   text
     .split(',')
@@ -54,20 +51,20 @@ function EntryForm(props: { entry: Entry; onSave: (entry: LoreEntry) => Promise<
     );
   };
   return (
-    <form class="stack lore-form" onSubmit={submit} aria-label={`Edit ${titleOf(props.entry)}`}>
+    <form class="stack lore-form" onSubmit={submit} aria-label={t('edit.edit', titleOf(props.entry))}>
       <label class="stack">
-        Name
+        {t('settings.name')}
         <input name="name" value={props.entry.name ?? ''} maxLength={200} />
       </label>
       <label class="stack">
-        Keys <span class="muted small-text">(separated by commas; /…/ for an expression)</span>
+        {t('lore.keys')} <span class="muted small-text">{t('lore.keysHint')}</span>
         <input name="keys" value={props.entry.keys.join(', ')} />
       </label>
       <div class="row wrap">
         <label class="stack">
-          Secondary keys must match
+          {t('lore.secondaryMust')}
           <select name="logic">
-            <For each={Object.entries(LOGIC_WORDS)}>
+            <For each={LOGICS.map((value) => [value, logicWords(value)] as const)}>
               {([value, words]) => (
                 <option value={value} selected={value === props.entry.logic}>
                   {words}
@@ -77,56 +74,56 @@ function EntryForm(props: { entry: Entry; onSave: (entry: LoreEntry) => Promise<
           </select>
         </label>
         <label class="stack grow">
-          Secondary keys
+          {t('lore.secondary')}
           <input name="secondaryKeys" value={props.entry.secondaryKeys.join(', ')} />
         </label>
       </div>
       <label class="stack">
-        Content
+        {t('lore.content')}
         <textarea name="content" rows={5} maxLength={50_000} value={props.entry.content} />
       </label>
       <div class="row wrap">
         <label class="stack">
-          Placement
+          {t('lore.placement')}
           <select name="placement">
             <option value="before_char" selected={props.entry.placement === 'before_char'}>
-              Before the character
+              {t('lore.beforeChar')}
             </option>
             <option value="after_char" selected={props.entry.placement === 'after_char'}>
-              After the character
+              {t('lore.afterChar')}
             </option>
           </select>
         </label>
         <label class="stack">
-          Order
+          {t('lore.order')}
           <input name="insertionOrder" type="number" step="1" value={props.entry.insertionOrder} />
         </label>
         <label class="stack">
-          Chance (%)
+          {t('lore.chance')}
           <input name="probability" type="number" min="0" max="100" value={props.entry.probability} />
         </label>
       </div>
       <div class="row wrap">
         <label class="check-row">
-          <input type="checkbox" name="constant" checked={props.entry.constant} /> Always on
+          <input type="checkbox" name="constant" checked={props.entry.constant} /> {t('lore.alwaysOn')}
         </label>
         <label class="check-row">
-          <input type="checkbox" name="useProbability" checked={props.entry.useProbability} /> Use the chance
+          <input type="checkbox" name="useProbability" checked={props.entry.useProbability} /> {t('lore.useChance')}
         </label>
         <label class="check-row">
-          <input type="checkbox" name="wholeWords" checked={props.entry.wholeWords} /> Whole words
+          <input type="checkbox" name="wholeWords" checked={props.entry.wholeWords} /> {t('lore.wholeWords')}
         </label>
         <label class="check-row">
-          <input type="checkbox" name="caseSensitive" checked={props.entry.caseSensitive} /> Match case
+          <input type="checkbox" name="caseSensitive" checked={props.entry.caseSensitive} /> {t('lore.matchCase')}
         </label>
       </div>
       <ErrorNote message={error()} />
       <div class="dialog-actions">
         <button type="button" onClick={() => props.onCancel()}>
-          Cancel
+          {t('edit.cancel')}
         </button>
         <button type="submit" class="primary-action" disabled={busy()}>
-          Save entry
+          {t('lore.saveEntry')}
         </button>
       </div>
     </form>
@@ -175,50 +172,50 @@ export function LorebookPage() {
   return (
     <section aria-labelledby="lorebook-title">
       <p>
-        <A href="/lore">← Lore</A>
+        <A href="/lore">← {t('nav.lore')}</A>
       </p>
-      <Show when={book() !== undefined} fallback={<p class="muted">Loading…</p>}>
-        <Show when={book()} fallback={<p class="muted">This lorebook is not here (it may have gone with its bot).</p>}>
+      <Show when={book() !== undefined} fallback={<p class="muted">{t('settings.loading')}</p>}>
+        <Show when={book()} fallback={<p class="muted">{t('lore.gone')}</p>}>
           {(b) => (
             <>
               <div class="title-row">
                 <h1 id="lorebook-title">{b().name}</h1>
                 <div class="row">
                   <button type="button" class="quiet" disabled={busy()} onClick={addEntry}>
-                    Add entry
+                    {t('lore.addEntry')}
                   </button>
                   <button type="button" class="quiet" disabled={busy()} onClick={exportWorldInfo}>
-                    Export as world info
+                    {t('lore.export')}
                   </button>
                   <Show when={'lorebookId' in b().ref}>
                     <button type="button" class="quiet" onClick={() => setConfirmDelete(true)}>
-                      Delete lorebook
+                      {t('lore.delete')}
                     </button>
                   </Show>
                 </div>
               </div>
               <Show when={confirmDelete()}>
-                <Modal title={`Delete ${b().name}?`} id="delete-lorebook-title" onClose={() => setConfirmDelete(false)}>
-                  <p>It leaves the Lore page and every chat it is attached to. Stories already told keep what it gave them.</p>
+                <Modal title={t('lore.deleteAsk', b().name)} id="delete-lorebook-title" onClose={() => setConfirmDelete(false)}>
+                  <p>{t('lore.deleteAbout')}</p>
                   <ErrorNote message={error()} />
                   <div class="dialog-actions">
                     <button type="button" onClick={() => setConfirmDelete(false)}>
-                      Cancel
+                      {t('edit.cancel')}
                     </button>
                     <button type="button" class="primary-action danger" disabled={busy()} onClick={() => remove((b().ref as { lorebookId: string }).lorebookId)}>
-                      Delete
+                      {t('bots.delete')}
                     </button>
                   </div>
                 </Modal>
               </Show>
               <p class="muted small-text">
-                {b().kind === 'card' ? 'From a bot’s card, always on in its chats' : 'Attach it to a chat from the chat’s Story state'}
-                {' · '}scans the newest {b().settings.scanDepth === 1 ? 'message' : `${b().settings.scanDepth} messages`}
-                {' · '}up to {b().settings.tokenBudget.toLocaleString()} tokens{b().settings.recursive ? ' · entries can fire each other' : ''}
+                {b().kind === 'card' ? t('lore.cardAlwaysOn') : t('lore.attachHint')}
+                {' · '}{t('lore.scans', b().settings.scanDepth)}
+                {' · '}{t('lore.budget', b().settings.tokenBudget)}{b().settings.recursive ? t('lore.recursive') : ''}
               </p>
-              <input type="search" class="chat-search" aria-label="Find an entry" placeholder="Find an entry" value={find()} onInput={(e) => setFind(e.currentTarget.value)} />
+              <input type="search" class="chat-search" aria-label={t('lore.find')} placeholder={t('lore.find')} value={find()} onInput={(e) => setFind(e.currentTarget.value)} />
               <ErrorNote message={error()} />
-              <ul class="lore-entries plain" aria-label="Entries">
+              <ul class="lore-entries plain" aria-label={t('lore.entriesLabel')}>
                 <For each={shown()}>
                   {(entry) => (
                     <li class="card lore-entry" classList={{ off: !entry.enabled }}>
@@ -226,7 +223,7 @@ export function LorebookPage() {
                         <strong>{titleOf(entry)}</strong>
                         <div class="row">
                           <Show when={entry.edited}>
-                            <span class="muted small-text">edited</span>
+                            <span class="muted small-text">{t('lore.edited')}</span>
                           </Show>
                           <label class="check-row small-text">
                             <input
@@ -239,10 +236,10 @@ export function LorebookPage() {
                                 void run(() => save({ ...plain, enabled: e.currentTarget.checked }));
                               }}
                             />
-                            On
+                            {t('lore.on')}
                           </label>
-                          <button type="button" class="small" aria-label={`Edit ${titleOf(entry)}`} onClick={() => setEditing(entry.position)}>
-                            Edit
+                          <button type="button" class="small" aria-label={t('edit.edit', titleOf(entry))} onClick={() => setEditing(entry.position)}>
+                            {t('bots.edit')}
                           </button>
                         </div>
                       </div>
@@ -251,21 +248,21 @@ export function LorebookPage() {
                         fallback={
                           <>
                             <p class="small-text">
-                              <Show when={entry.constant} fallback={<>Keys: {entry.keys.join(', ') || 'none'}</>}>
-                                Always on
+                              <Show when={entry.constant} fallback={<>{t('lore.keysAre', entry.keys.join(', ') || t('lore.noKeys'))}</>}>
+                                {t('lore.alwaysOn')}
                               </Show>
                               <Show when={entry.secondaryKeys.length > 0}>
                                 {' '}
-                                {LOGIC_WORDS[entry.logic]} {entry.secondaryKeys.join(', ')}
+                                {logicWords(entry.logic)} {entry.secondaryKeys.join(', ')}
                               </Show>
                               {' · '}
-                              {entry.placement === 'after_char' ? 'after' : 'before'} the character · order {entry.insertionOrder}
-                              <Show when={entry.useProbability}> · {entry.probability} % chance</Show>
+                              {entry.placement === 'after_char' ? t('lore.afterShort') : t('lore.beforeShort')}{t('lore.orderIs', entry.insertionOrder)}
+                              <Show when={entry.useProbability}>{t('lore.chanceIs', entry.probability)}</Show>
                             </p>
                             <For each={entry.keyProblems}>
                               {(refused) => (
                                 <p class="error small-text" data-testid="key-problem">
-                                  Key {refused.key} never fires: {refused.problem}
+                                  {t('lore.keyProblem', refused.key, refused.problem)}
                                 </p>
                               )}
                             </For>

@@ -5,6 +5,7 @@ import { createLiveQuery } from '../live-query.ts';
 import { relayFetch } from '../relay-token.ts';
 import { modelLabel, type ListedModel } from '../model-size.ts';
 import { SamplerFields, samplerFromForm } from '../sampler-fields.tsx';
+import { t, uiLanguage } from '../i18n/index.ts';
 
 /** The relay's models, or null when it cannot be asked (offline, relay down): the fields still take any id. */
 async function relayModels(): Promise<ListedModel[] | null> {
@@ -45,7 +46,7 @@ export function ModelSettings(props: { server: string }) {
     };
     try {
       await client.engine.changeSettings(patch);
-      setMessage({ ok: true, text: 'Settings saved.' });
+      setMessage({ ok: true, text: t('models.saved') });
     } catch (e) {
       setMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
     }
@@ -61,64 +62,64 @@ export function ModelSettings(props: { server: string }) {
   return (
     <Show when={settings()}>
       {(s) => (
-        <form class="stack" onSubmit={(e) => void save(e)} aria-label="Models and settings">
+        <form class="stack" onSubmit={(e) => void save(e)} aria-label={t('settings.models')}>
           <datalist id="relay-models">
             <For each={models() ?? []}>{(model) => <option value={model.id} label={modelLabel(model)} />}</For>
           </datalist>
           <Show when={models.error}>
-            <p class="muted">The model list could not be loaded ({String(models.error?.message ?? models.error)}); type a model id.</p>
+            <p class="muted">{t('models.listFailed', String(models.error?.message ?? models.error))}</p>
           </Show>
           <Show when={models() !== undefined}>
-            <p class="muted small">{models() ? `${models()!.length} models available from the relay.` : 'The relay cannot list its models right now; any model id can still be typed.'}</p>
+            <p class="muted small">{models() ? t('models.available', models()!.length) : t('models.cannotList')}</p>
           </Show>
-          {modelPicker('narrativeModel', 'Narrative model', s().narrativeModel)}
-          {modelPicker('classifierModel', 'Classifier model', s().classifierModel)}
+          {modelPicker('narrativeModel', t('models.narrative'), s().narrativeModel)}
+          {modelPicker('classifierModel', t('models.classifier'), s().classifierModel)}
           <label>
-            Classifier fallbacks
+            {t('models.fallbacks')}
             <input name="classifierFallbacks" value={s().classifierFallbacks.join(', ')} />
           </label>
           <div class="row">
             <label>
-              OOC marker
+              {t('models.ooc')}
               <input name="oocMarker" value={s().oocMarker} size={4} maxLength={4} />
             </label>
             <label>
-              Memories per reply
+              {t('models.memories')}
               <input name="retrievalK" type="number" min={1} max={20} value={s().retrievalK} />
             </label>
             <label>
-              Classifier timeout (s)
+              {t('models.timeout')}
               <input name="classifierTimeout" type="number" min={1} max={120} value={s().classifierTimeoutMs / 1000} />
             </label>
           </div>
           <div class="row">
             <label>
-              Narrator budget, soft
+              {t('models.softBudget')}
               <input name="softBudget" type="number" min={500} value={s().narrativeBudget.soft} />
             </label>
             <label>
-              hard
+              {t('models.hardBudget')}
               <input name="hardBudget" type="number" min={1000} value={s().narrativeBudget.hard} />
             </label>
             <label>
-              Classifier budget
+              {t('models.classifierBudget')}
               <input name="classifierBudget" type="number" min={500} value={s().classifierBudget} />
             </label>
           </div>
           <fieldset>
-            <legend>Sampling (every chat that does not set its own)</legend>
+            <legend>{t('models.sampling')}</legend>
             <SamplerFields value={s().sampler} />
           </fieldset>
           <Show when={message()}>{(m) => <p class={m().ok ? 'ok' : 'error'} role={m().ok ? 'status' : 'alert'}>{m().text}</p>}</Show>
-          <button type="submit">Save settings</button>
+          <button type="submit">{t('models.save')}</button>
           <Show when={(failures() ?? []).length > 0}>
             <details>
-              <summary>Classifier failures ({failures()!.length})</summary>
+              <summary>{t('models.failures', failures()!.length)}</summary>
               <ul class="failures">
                 <For each={failures()}>
                   {(f) => (
                     <li>
-                      <strong>{f.task}</strong> · {f.model} · {new Date(f.ts).toLocaleString()} · {f.error}
+                      <strong>{f.task}</strong> · {f.model} · {new Date(f.ts).toLocaleString(uiLanguage())} · {f.error}
                     </li>
                   )}
                 </For>

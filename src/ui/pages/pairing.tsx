@@ -2,6 +2,7 @@ import qrcode from 'qrcode-generator';
 import { createMemo, createSignal, For, Show } from 'solid-js';
 import { relayToken } from '../relay-token.ts';
 import { PAIR } from '../pairing-link.ts';
+import { t } from '../i18n/index.ts';
 
 const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(host);
 
@@ -35,30 +36,30 @@ export function PairingPanel() {
     );
   return (
     <details class="more-details">
-      <summary>Pair another device</summary>
+      <summary>{t('pairing.title')}</summary>
       <div class="stack">
-        <p>Open this link on the other device (or scan the code): it connects to this relay and receives every story.</p>
+        <p>{t('pairing.about')}</p>
         <Show when={isLoopback(location.hostname)}>
           <p class="error" role="note">
-            This address only works on this computer. For a phone, run the relay with RELAY_HOST set to an address the phone can reach and a RELAY_TOKEN, and open the app there.
+            {t('pairing.loopback')}
           </p>
         </Show>
         <label>
-          Pairing link
+          {t('pairing.link')}
           <input readonly value={link()} onFocus={(e) => e.currentTarget.select()} />
         </label>
         <div class="row">
           <button type="button" onClick={copy}>
-            Copy link
+            {t('pairing.copy')}
           </button>
           <Show when={copied()}>
-            <span role="status">Copied.</span>
+            <span role="status">{t('pairing.copied')}</span>
           </Show>
         </div>
         <Show when={relayToken()}>
-          <p class="muted">The link carries the relay's token: share it only with your own devices.</p>
+          <p class="muted">{t('pairing.carriesToken')}</p>
         </Show>
-        <QrCode text={link()} label="Pairing link as a QR code" />
+        <QrCode text={link()} label={t('pairing.qr')} />
       </div>
     </details>
   );

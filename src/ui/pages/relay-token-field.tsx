@@ -1,6 +1,7 @@
 import { useLocation } from '@solidjs/router';
 import { createEffect, createSignal, Show } from 'solid-js';
 import { relayToken, saveRelayToken } from '../relay-token.ts';
+import { t } from '../i18n/index.ts';
 
 /** "Relay token": what a relay started with RELAY_TOKEN asks for; kept in this browser only. */
 export function RelayTokenField() {
@@ -23,7 +24,7 @@ export function RelayTokenField() {
   return (
     <form class="stack relay-token" onSubmit={save}>
       <label>
-        Relay token
+        {t('settings.relayToken')}
         <input
           id="relay-token"
           ref={input}
@@ -31,16 +32,16 @@ export function RelayTokenField() {
           autocomplete="off"
           maxLength={500}
           value={relayToken()}
-          placeholder="Only if the relay was started with RELAY_TOKEN"
+          placeholder={t('token.placeholder')}
           onInput={() => setSaved(false)}
         />
       </label>
-      <p class="muted small-text">Kept in this browser only: never in your stories, a backup or an export.</p>
+      <p class="muted small-text">{t('token.kept')}</p>
       <div class="row">
-        <button type="submit">Save token</button>
+        <button type="submit">{t('token.save')}</button>
         <Show when={saved()}>
           <span class="ok" role="status">
-            {relayToken() ? 'Token saved.' : 'Token removed.'}
+            {relayToken() ? t('token.saved') : t('token.removed')}
           </span>
         </Show>
       </div>

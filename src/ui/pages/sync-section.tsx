@@ -2,30 +2,30 @@ import { createEffect, createSignal, lazy, on, onCleanup, onMount, Show } from '
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { SYNC_TOPIC, type SyncStatus } from '../../engine/for-ui.ts';
+import { t, uiLanguage } from '../i18n/index.ts';
 
 // The QR encoder loads only when Settings shows sync.
 const PairingPanel = lazy(() => import('./pairing.tsx').then((m) => ({ default: m.PairingPanel })));
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
-const clock = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { timeStyle: 'short' });
+const clock = (ms: number) => new Date(ms).toLocaleTimeString(uiLanguage(), { timeStyle: 'short' });
 
 function describe(status: SyncStatus | null): string {
-  if (!status) return 'Sync does not run in a private window: nothing here is kept.';
+  if (!status) return t('sync.privateWindow');
   switch (status.state) {
     case 'starting':
-      return 'Starting sync…';
+      return t('sync.starting');
     case 'unavailable':
-      return 'Sync is not set up on the relay. Set SYNC_COUCHDB_URL where the relay runs to play on your other devices too.';
+      return t('sync.unavailable');
     case 'paused':
-      return 'Sync is paused on this device.';
+      return t('sync.paused');
     case 'syncing':
-      return 'Syncing…';
+      return t('sync.syncing');
     case 'up-to-date':
-      return `Up to date${status.lastSyncedAt ? ` (last synced ${clock(status.lastSyncedAt)})` : ''}.`;
+      return status.lastSyncedAt ? t('sync.upToDateAt', clock(status.lastSyncedAt)) : t('sync.upToDate');
     case 'offline':
-      return `Offline: ${status.detail ?? 'the sync server cannot be reached'} Trying again; what you write here is kept and sent later.`;
+      return t('sync.offline', status.detail ?? t('sync.unreachable'));
     case 'error':
-      return `Sync stopped: ${status.detail ?? 'the server refused'}`;
+      return t('sync.stopped', status.detail ?? t('sync.refusedByServer'));
   }
 }
 
@@ -56,36 +56,36 @@ export function SyncSection(props: { client: AppClient }) {
 
   return (
     <div class="stack" data-testid="sync-section">
-      <Show when={loaded()} fallback={<p class="muted">Checking sync…</p>}>
+      <Show when={loaded()} fallback={<p class="muted">{t('sync.checking')}</p>}>
         <p role="status" data-testid="sync-state" data-state={status()?.state ?? 'none'}>
           {describe(status())}
         </p>
         <Show when={status()?.pulling != null}>
           <label>
-            Receiving the story: {status()!.pullTotal ? `${status()!.pulling!.toLocaleString()} of ${plural(status()!.pullTotal!, 'event')}` : plural(status()!.pulling!, 'event')}
+            {t('sync.receivingOf', status()!.pullTotal ? t('sync.countOf', status()!.pulling!, status()!.pullTotal!) : t('sync.events', status()!.pulling!))}
             {/* No value at all while the total is unknown (indeterminate): Firefox throws on an undefined one. */}
-            <Show when={status()!.pullTotal} fallback={<progress aria-label="Receiving the story" />}>
-              {(total) => <progress aria-label="Receiving the story" value={status()!.pulling ?? 0} max={total()} />}
+            <Show when={status()!.pullTotal} fallback={<progress aria-label={t('sync.receiving')} />}>
+              {(total) => <progress aria-label={t('sync.receiving')} value={status()!.pulling ?? 0} max={total()} />}
             </Show>
           </label>
         </Show>
         <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
           <p class="muted">
-            Since this tab started: {plural(status()!.pulled, 'event')} received, {plural(status()!.pushed, 'event')} sent.
+            {t('sync.sinceStart', t('sync.events', status()!.pulled), t('sync.events', status()!.pushed))}
           </p>
         </Show>
         <Show when={(status()?.refused ?? 0) > 0}>
           <p class="error" role="alert">
-            {plural(status()!.refused, 'event')} of this device exist on the server in another version. Both are kept; nothing was overwritten.
+            {t('sync.refused', t('sync.events', status()!.refused))}
           </p>
         </Show>
         <Show when={active()}>
           <div class="row">
             <button type="button" disabled={busy() || paused()} onClick={() => void run(() => props.client.engine.syncNow())}>
-              Sync now
+              {t('sync.now')}
             </button>
             <button type="button" disabled={busy()} onClick={() => void run(() => props.client.engine.setSyncPaused(!paused()))}>
-              {paused() ? 'Resume sync' : 'Pause sync on this device'}
+              {paused() ? t('sync.resume') : t('sync.pause')}
             </button>
           </div>
         </Show>
@@ -96,10 +96,10 @@ export function SyncSection(props: { client: AppClient }) {
         </Show>
         <Show when={active()}>
           <details class="more-details" open={/passphrase/.test(status()?.detail ?? '')}>
-            <summary>{status()?.encrypted ? 'Encrypted with a passphrase' : 'Encrypt with a passphrase'}</summary>
+            <summary>{status()?.encrypted ? t('sync.encrypted') : t('sync.encrypt')}</summary>
             <form
               class="stack"
-              aria-label="Sync passphrase"
+              aria-label={t('sync.passphraseForm')}
               onSubmit={(event) => {
                 event.preventDefault();
                 const value = String(new FormData(event.currentTarget).get('passphrase') ?? '');
@@ -108,19 +108,19 @@ export function SyncSection(props: { client: AppClient }) {
               }}
             >
               <p class="muted">
-                The server then holds only ciphertext. Use the same passphrase on every device, chosen before the first sync; it stays on this device and cannot be recovered.
+                {t('sync.passphraseAbout')}
               </p>
               <label>
-                Passphrase
+                {t('sync.passphrase')}
                 <input name="passphrase" type="password" minLength={8} maxLength={500} required autocomplete="new-password" />
               </label>
               <div class="row">
                 <button type="submit" disabled={busy()}>
-                  Save passphrase
+                  {t('sync.savePassphrase')}
                 </button>
                 <Show when={status()?.encrypted}>
                   <button type="button" disabled={busy()} onClick={() => void run(() => props.client.engine.setSyncPassphrase(null))}>
-                    Forget passphrase
+                    {t('sync.forgetPassphrase')}
                   </button>
                 </Show>
               </div>
