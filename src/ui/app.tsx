@@ -22,6 +22,7 @@ import { SettingsPage } from './pages/settings-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';
 import { t } from './i18n/index.ts';
+import { createUnsavedWindow } from './unsaved-window.ts';
 
 /** The id of the database this browser last opened, to tell "missing" from "first run". */
 const KNOWN_DB_KEY = 'roleplay-engine/database-id';
@@ -31,6 +32,7 @@ export function App() {
   const relay = createRelayHealth();
   const storage = createStorageHealth();
   const appUpdate = createAppUpdate();
+  const unsavedWindow = createUnsavedWindow(client);
   const [knownDbId, setKnownDbId] = createSignal(localStorage.getItem(KNOWN_DB_KEY));
   const onStorage = (event: StorageEvent) => {
     if (event.key === KNOWN_DB_KEY) setKnownDbId(event.newValue);
@@ -125,6 +127,7 @@ export function App() {
           onDismissNotSaved={() => setNotSaved(null)}
           updateReady={appUpdate.updateReady()}
           onUpdate={() => void appUpdate.applyUpdate()}
+          unsavedWindow={{ unexported: unsavedWindow.unexported(), exporting: unsavedWindow.exporting(), error: unsavedWindow.exportError(), onExport: () => void unsavedWindow.exportNow() }}
         >
           {props.children}
         </Shell>

@@ -6,23 +6,27 @@ import { freshProfile, isPolicyViolation } from './harness.ts';
 /** The Firefox tests' shared setup: Debian's firefox-esr over WebDriver BiDi (puppeteer-core), never a downloaded build. */
 export interface Firefox {
   page: Page;
+  /** Another tab of the same browser (same profile, same origin's storage). */
+  newTab: () => Promise<Page>;
   /** Every refusal by the app's CSP the page logged: a test expects none unless it provokes one. */
   violations: string[];
 }
 
 /** `openFirefox` for this file's tests: each browser opened is closed after its test. */
-export function firefoxes(): { openFirefox: () => Promise<Firefox> } {
+export function firefoxes(): { openFirefox: (options?: { prefs?: Record<string, unknown> }) => Promise<Firefox> } {
   let browser: Browser | undefined;
   afterEach(async () => {
     await browser?.close();
     browser = undefined;
   });
   return {
-    async openFirefox() {
+    async openFirefox(options = {}) {
       const executablePath = findFirefox();
       if (!executablePath) throw new Error('Firefox is missing: npm test installs firefox-esr from Debian (tests/ensure-browsers.mjs).');
-      browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile() });
-      const page = await browser.newPage();
+      // Prefs set a language (intl.accept_languages) or a private window (browser.privatebrowsing.autostart).
+      browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile(), extraPrefsFirefox: options.prefs ?? {} });
+      const opened = browser;
+      const page = await opened.newPage();
       const violations: string[] = [];
       page.on('console', (message) => {
         if (isPolicyViolation(message.text())) violations.push(message.text());
@@ -31,7 +35,7 @@ export function firefoxes(): { openFirefox: () => Promise<Firefox> } {
       await page.evaluateOnNewDocument(() => {
         document.addEventListener('securitypolicyviolation', (event) => console.error(`Content-Security-Policy refused ${event.effectiveDirective}: ${event.blockedURI}`));
       });
-      return { page, violations };
+      return { page, violations, newTab: () => opened.newPage() };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { browsers, freshProfile, openTab, servedApp } from './harness.ts';
+import { englishLeftIn, screens, screenText, seedStory } from './translated-screens.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -28,5 +29,38 @@ describe('the interface in the player\'s language', () => {
 
     await page.getByRole('combobox', { name: '앱 언어' }).selectOption('auto');
     await expect.poll(() => page.getByRole('navigation', { name: 'メイン' }).getByRole('link').first().textContent(), { timeout: 15_000 }).toBe('チャット');
+  });
+});
+
+describe('every screen in the player\'s language', () => {
+  it('shows no English of the interface in Japanese, then in Korean; story times, counts and dates follow the language', async () => {
+    ({ context } = await launchBrowser(freshProfile(), { locale: 'ja-JP' }));
+    const page = await openTab(context, `${app.url}/chats`);
+    await page.waitForFunction(() => (globalThis as any).roleplayEngine?.status().database?.kind === 'ready', null, { timeout: 15_000 });
+    const seeded = await page.evaluate(seedStory);
+    const walk = async (language: 'ja' | 'ko') => {
+      const left: string[] = [];
+      for (const [path, ready] of screens(seeded)) {
+        await page.goto(`${app.url}${path}`);
+        await page.locator(ready).first().waitFor({ timeout: 15_000 });
+        left.push(...englishLeftIn(await page.evaluate(screenText), language).map((found) => `${path} ${found}`));
+      }
+      return left;
+    };
+    expect(await walk('ja')).toEqual([]);
+
+    // The chat in Japanese: the story's times by Intl, counts by the language's rules, bodies told to find their own direction.
+    await page.goto(`${app.url}/chats/${seeded.chatId}`);
+    const drawer = page.getByTestId('story-drawer');
+    await expect.poll(() => drawer.getByTestId('drawer-time').textContent(), { timeout: 15_000 }).toMatch(/\d{4}年\d{1,2}月\d{1,2}日/);
+    await expect.poll(() => drawer.getByTestId('thread').first().textContent(), { timeout: 15_000 }).toMatch(/^約束 · /);
+    expect(await page.locator('.turn .story-text').first().getAttribute('dir')).toBe('auto');
+    await page.goto(`${app.url}/deleted`);
+    await expect.poll(() => page.locator('.deleted-card').first().textContent(), { timeout: 15_000 }).toMatch(/\d{4}年\d{1,2}月\d{1,2}日に完全に削除/);
+
+    await page.evaluate(() => localStorage.setItem('roleplay-engine/ui-language', 'ko'));
+    expect(await walk('ko')).toEqual([]);
+    await page.goto(`${app.url}/chats`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 15_000 }).toBe('채팅');
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { botList, createBot, launchBrowser, openTab, startApp } from './harness.ts';
+import { join } from 'node:path';
+import { botList, createBot, freshProfile, launchBrowser, openTab, startApp } from './harness.ts';
 
 let context: BrowserContext | undefined;
 afterEach(async () => {
@@ -30,17 +31,42 @@ it('after one online visit, loads and shows stored data with the relay gone, and
   await expect.poll(() => page.getByTestId('relay-state').textContent()).toMatch(/unreachable/);
 });
 
-it('runs in memory, and says nothing will be saved, where the browser cannot store data', async () => {
+it('runs in memory where the browser cannot store data, says nothing will be saved, asks before closing, and exports what was written to a window that can save', async () => {
   const app = await startApp();
   ({ context } = await launchBrowser());
   const page = await openTab(context, `${app.url}/bots?e2e-storage=memory`);
   expect(await page.evaluate(() => (globalThis as any).roleplayEngine.status().storage)).toBe('memory');
-  expect(await page.locator('[data-banner="memory"]').textContent()).toMatch(/Nothing will be saved/);
+  const notice = page.locator('[data-banner="memory"]');
+  expect(await notice.textContent()).toMatch(/Nothing will be saved/);
   await createBot(page, 'Ephemeral');
   await expect.poll(() => botList(page).allTextContents()).toEqual(['Ephemeral']);
-  // The real database, if there is one, was never touched: a normal visit finds no such bot.
-  const normal = await openTab(context, `${app.url}/bots`);
-  await expect.poll(() => normal.getByText('No bots yet.').isVisible()).toBe(true);
+  await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/not exported yet/);
+  // Closing now makes the browser ask first.
+  const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+  await page.close({ runBeforeUnload: true });
+  expect(await asked).toBe('beforeunload');
+  expect(page.isClosed()).toBe(false);
+
+  const download = page.waitForEvent('download');
+  await notice.getByRole('button', { name: 'Export before closing' }).click();
+  const file = join(freshProfile(), 'from-memory.jsonl.gz');
+  await (await download).saveAs(file);
+  await expect.poll(() => notice.textContent(), { timeout: 15_000 }).not.toMatch(/not exported yet/);
+  // Exported: the window closes without asking.
+  let askedAgain = false;
+  page.once('dialog', (dialog) => void ((askedAgain = true), dialog.accept()));
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => page.isClosed(), { timeout: 15_000 }).toBe(true);
+  expect(askedAgain).toBe(false);
+
+  // The real database was never touched; the export restores there, with the bot.
+  const normal = await openTab(context, `${app.url}/settings`);
+  await normal.getByRole('button', { name: 'Export backup' }).waitFor({ timeout: 15_000 });
+  await normal.locator('.backup-section input[type=file]').setInputFiles(file);
+  await normal.getByRole('dialog', { name: 'Restore this backup?' }).getByRole('button', { name: 'Restore' }).click();
+  await expect.poll(() => normal.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/Restored from/);
+  await normal.goto(`${app.url}/bots`);
+  await expect.poll(() => botList(normal).allTextContents(), { timeout: 15_000 }).toEqual(['Ephemeral']);
   await app.relay.close();
 });
 

@@ -18,8 +18,8 @@ export function VersionSwitcher(props: { chat: ChatScope; shown: NonNullable<Tra
         ›
       </button>
       <Show when={props.shown.otherDevice}>
-        <span class="muted other-device" data-testid="version-elsewhere" title="Written on another device you sync with; the other answers are the versions beside it">
-          from another device
+        <span class="muted other-device" data-testid="version-elsewhere" title={t('moreWords.otherDeviceHint')}>
+          {t('moreWords.otherDevice')}
         </span>
       </Show>
     </nav>

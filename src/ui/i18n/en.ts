@@ -882,4 +882,17 @@ export const en = {
   misc: {
     opening: 'Opening your stories…',
   },
+  unsaved: {
+    export: 'Export before closing',
+    exportHint: ' What you wrote here is not exported yet: export it to keep it, then restore the file in a window that can save.',
+    failed: (why: string) => `The export failed: ${why}`,
+  },
+  moreWords: {
+    otherDevice: 'from another device',
+    otherDeviceHint: 'Written on another device you sync with; the other answers are the versions beside it',
+    remoteImages: 'Show remote images',
+    remoteImagesHint: 'Pictures from other sites in stories and card notes, fetched through your relay (no cookies, no page address). Off, they show as links: loading one tells its site that you opened the story or card.',
+    lookKept: 'Kept on this device only: a phone and a laptop can each look their own way.',
+    entryOn: (title: string) => `${title} on`,
+  },
 };

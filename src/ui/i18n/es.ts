@@ -877,4 +877,17 @@ export const es: Catalogue = {
   misc: {
     opening: 'Abriendo tus historias…',
   },
+  unsaved: {
+    export: 'Exportar antes de cerrar',
+    exportHint: ' Lo que escribiste aquí aún no está exportado: expórtalo para conservarlo y luego restaura el archivo en una ventana que pueda guardar.',
+    failed: (why: string) => `La exportación falló: ${why}`,
+  },
+  moreWords: {
+    otherDevice: 'desde otro dispositivo',
+    otherDeviceHint: 'Escrito en otro dispositivo con el que sincronizas; las otras respuestas son las versiones de al lado',
+    remoteImages: 'Mostrar imágenes remotas',
+    remoteImagesHint: 'Imágenes de otros sitios en historias y notas de tarjetas, traídas a través de tu relay (sin cookies ni dirección de página). Desactivadas, se muestran como enlaces: abrir uno le dice a su sitio que abriste la historia o la tarjeta.',
+    lookKept: 'Se guarda solo en este dispositivo: un móvil y un portátil pueden verse cada uno a su manera.',
+    entryOn: (title: string) => `${title} activa`,
+  },
 };

@@ -875,4 +875,17 @@ export const ja: Catalogue = {
   misc: {
     opening: '物語を開いています…',
   },
+  unsaved: {
+    export: '閉じる前に書き出す',
+    exportHint: ' ここで書いたものはまだ書き出していません：残すには書き出し、保存できるウィンドウでそのファイルを復元してください。',
+    failed: (why: string) => `書き出しに失敗しました：${why}`,
+  },
+  moreWords: {
+    otherDevice: '別の端末から',
+    otherDeviceHint: '同期している別の端末で書かれました。ほかの返答は隣の版にあります',
+    remoteImages: '外部の画像を表示',
+    remoteImagesHint: '物語やカードのメモにある他サイトの画像を、あなたのリレー経由で取得します（Cookie もページのアドレスも送りません）。オフのときはリンクとして表示され、開くとその物語やカードを開いたことが相手のサイトに伝わります。',
+    lookKept: 'この端末にだけ保存：スマートフォンとノートパソコンでそれぞれ別の見た目にできます。',
+    entryOn: (title: string) => `${title}を有効にする`,
+  },
 };

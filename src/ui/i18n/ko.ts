@@ -875,4 +875,17 @@ export const ko: Catalogue = {
   misc: {
     opening: '이야기를 여는 중…',
   },
+  unsaved: {
+    export: '닫기 전에 내보내기',
+    exportHint: ' 여기서 쓴 내용은 아직 내보내지 않았습니다: 보관하려면 내보낸 뒤, 저장할 수 있는 창에서 그 파일을 복원하세요.',
+    failed: (why: string) => `내보내기에 실패했습니다: ${why}`,
+  },
+  moreWords: {
+    otherDevice: '다른 기기에서',
+    otherDeviceHint: '동기화하는 다른 기기에서 쓰였습니다. 다른 답변은 옆의 버전들입니다',
+    remoteImages: '외부 이미지 보기',
+    remoteImagesHint: '이야기와 카드 노트에 있는 다른 사이트의 그림을 내 릴레이를 통해 가져옵니다(쿠키도, 페이지 주소도 보내지 않음). 끄면 링크로 보이며, 하나를 열면 그 사이트에 이야기나 카드를 열었다는 사실이 알려집니다.',
+    lookKept: '이 기기에만 보관: 휴대폰과 노트북이 각자 다른 모양일 수 있습니다.',
+    entryOn: (title: string) => `${title} 켜기`,
+  },
 };

@@ -875,4 +875,17 @@ export const zhHans: Catalogue = {
   misc: {
     opening: '正在打开你的故事…',
   },
+  unsaved: {
+    export: '关闭前导出',
+    exportHint: ' 你在这里写的内容还没有导出：导出以保留它，然后在能保存的窗口中恢复这个文件。',
+    failed: (why: string) => `导出失败：${why}`,
+  },
+  moreWords: {
+    otherDevice: '来自另一台设备',
+    otherDeviceHint: '写于与你同步的另一台设备；其他回答是它旁边的版本',
+    remoteImages: '显示外部图片',
+    remoteImagesHint: '故事和角色卡备注中来自其他网站的图片，通过你的中继获取（不带 Cookie，不带页面地址）。关闭时显示为链接：打开一个链接会让对方网站知道你打开了这个故事或角色卡。',
+    lookKept: '只保存在这台设备上：手机和电脑可以各有各的外观。',
+    entryOn: (title: string) => `启用${title}`,
+  },
 };

@@ -15,6 +15,8 @@ export interface ShellProps {
   /** Rows the search indexes still have to take in, of the most seen waiting, while a backlog lasts. */
   searchIndexing: { waiting: number; most: number } | null;
   updateReady: boolean;
+  /** A window that cannot save: whether something written here is not yet exported, and the export. */
+  unsavedWindow: { unexported: boolean; exporting: boolean; error: string | null; onExport: () => void };
   onUpdate: () => void;
   children?: JSX.Element;
 }
@@ -97,8 +99,15 @@ export function Shell(props: ShellProps) {
             )}
           </Show>
           <Show when={props.status.storage === 'memory'}>
-            <p class="banner warn" data-banner="memory">
-              <span class="banner-text">{t('shell.cannotSave')}</span>
+            <p class="banner warn" data-banner="memory" role="alert">
+              <span class="banner-text">
+                {t('shell.cannotSave')}
+                {props.unsavedWindow.unexported ? t('unsaved.exportHint') : ''}
+                <Show when={props.unsavedWindow.error}>{(error) => <span class="error"> {t('unsaved.failed', error())}</span>}</Show>
+              </span>
+              <button type="button" disabled={props.unsavedWindow.exporting} onClick={() => props.unsavedWindow.onExport()}>
+                {t('unsaved.export')}
+              </button>
             </p>
           </Show>
           <Show when={props.relay.state === 'needs-token' ? props.relay : null}>

@@ -44,13 +44,12 @@ export function LookSection() {
       <Show when={look().backgrounds}>{group('backgroundDim')}</Show>
       {group('recapAfter')}
       <label class="check">
-        <input type="checkbox" aria-describedby="remote-images-hint" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> Show remote images
+        <input type="checkbox" aria-describedby="remote-images-hint" checked={look().remoteImages} onChange={(event) => setLook({ remoteImages: event.currentTarget.checked })} /> {t('moreWords.remoteImages')}
       </label>
       <p class="hint" id="remote-images-hint">
-        Pictures from other sites in stories and card notes, fetched through your relay (no cookies, no page address). Off, they show as links: loading one
-        tells its site that you opened the story or card.
+        {t('moreWords.remoteImagesHint')}
       </p>
-      <p class="muted small-text">Kept on this device only: a phone and a laptop can each look their own way.</p>
+      <p class="muted small-text">{t('moreWords.lookKept')}</p>
     </div>
   );
 }

@@ -228,7 +228,7 @@ export function LorebookPage() {
                           <label class="check-row small-text">
                             <input
                               type="checkbox"
-                              aria-label={`${titleOf(entry)} on`}
+                              aria-label={t('moreWords.entryOn', titleOf(entry))}
                               checked={entry.enabled}
                               disabled={busy()}
                               onChange={(e) => {
