@@ -17,17 +17,17 @@ const asDate = (iso: string): Date | null => {
 };
 
 /** A story time as a date and a time. */
-export function formatStoryTime(iso: string): string {
-  if (uiLanguage() === 'en') return describeFictionTime(iso);
+export function formatStoryTime(iso: string, language: string = uiLanguage()): string {
+  if (language === 'en') return describeFictionTime(iso);
   const date = asDate(iso);
-  return date ? new Intl.DateTimeFormat(uiLanguage(), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) : iso;
+  return date ? new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date) : iso;
 }
 
 /** The largest whole unit a span of minutes fills, as `Intl` counts it. */
 const unitOf = (minutes: number): [number, 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'] => {
   const abs = Math.abs(minutes);
   if (abs < 60) return [Math.round(minutes), 'minute'];
-  if (abs < 48 * 60) return [Math.round(minutes / 60), 'hour'];
+  if (abs < 24 * 60) return [Math.round(minutes / 60), 'hour'];
   if (abs < 14 * 24 * 60) return [Math.round(minutes / (24 * 60)), 'day'];
   if (abs < 60 * 24 * 60) return [Math.round(minutes / (7 * 24 * 60)), 'week'];
   if (abs < 365 * 24 * 60) return [Math.round(minutes / (30.44 * 24 * 60)), 'month'];
@@ -35,19 +35,22 @@ const unitOf = (minutes: number): [number, 'minute' | 'hour' | 'day' | 'week' | 
 };
 
 /** How long before `now` a story time was: "yesterday evening", "2 時間前". */
-export function formatStoryTimeAgo(then: string, now: string): string {
-  if (uiLanguage() === 'en') return storyTimeAgo(then, now);
+export function formatStoryTimeAgo(then: string, now: string, language: string = uiLanguage()): string {
+  if (language === 'en') return storyTimeAgo(then, now);
   const minutes = fictionMinutesBetween(then, now);
   if (!Number.isFinite(minutes)) return '';
-  const [n, unit] = unitOf(Math.max(0, minutes));
-  return new Intl.RelativeTimeFormat(uiLanguage(), { numeric: 'auto' }).format(-n, unit);
+  const words = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  // Under two minutes is "now" ("今", "지금"), not "this minute".
+  if (minutes < 2) return words.format(0, 'second');
+  const [n, unit] = unitOf(minutes);
+  return words.format(-n, unit);
 }
 
 /** How much story time lies between two times: "three hours", "3 時間". Empty when not times. */
-export function formatStorySpan(from: string, to: string): string {
-  if (uiLanguage() === 'en') return storyTimeSpan(from, to);
+export function formatStorySpan(from: string, to: string, language: string = uiLanguage()): string {
+  if (language === 'en') return storyTimeSpan(from, to);
   const minutes = fictionMinutesBetween(from, to);
   if (!Number.isFinite(minutes) || minutes < 0) return '';
   const [n, unit] = unitOf(minutes);
-  return new Intl.NumberFormat(uiLanguage(), { style: 'unit', unit, unitDisplay: 'long' }).format(n);
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(n);
 }
