@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../support/engine.ts';
-import { extractJson } from '../../src/engine/llm/classify.ts';
+import { readJson, withoutThinking } from '../../src/engine/llm/read-json.ts';
 import { LlmError } from '../../src/engine/llm/port.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine } from '../support/sqlite.ts';
@@ -102,10 +102,28 @@ describe('classify', () => {
     expect(engine.classifierFailures()).toEqual([]);
   });
 
-  it('extracts JSON or says precisely why not', () => {
-    expect(extractJson('{"a": 1}')).toEqual({ a: 1 });
-    expect(() => extractJson('no braces here')).toThrow('no JSON object in the answer');
-    expect(() => extractJson('{"a": }')).toThrow(/invalid JSON/);
+  it('reads JSON as models write it, or says precisely why not', () => {
+    expect(readJson('{"a": 1}')).toEqual({ a: 1 });
+    expect(readJson("<think>{draft}</think> Sure: {'a': 1, b: [2,], // done\n}")).toEqual({ a: 1, b: [2] });
+    expect(readJson('{"a": 1, "b": {"c": "walk', ['a'])).toEqual({ a: 1, b: { c: 'walk' } });
+    expect(readJson('{"analysis": {"a": 1}}', ['a'])).toEqual({ a: 1 });
+    expect(() => readJson('no braces here')).toThrow('no JSON object in the answer');
+    expect(() => readJson('{"b": 1}', ['a'])).toThrow('no JSON object in the answer');
+    expect(() => readJson('<think>still going {')).toThrow('the answer held only thinking');
+    expect(() => readJson('  ')).toThrow('the answer was empty');
+  });
+
+  it('drops thinking: whole blocks, a block whose opening the template wrote, a block never closed', () => {
+    expect(withoutThinking('<think>a {b}</think>answer')).toBe('answer');
+    expect(withoutThinking('<Thinking>\nx\n</Thinking>\nanswer')).toBe('\nanswer');
+    expect(withoutThinking('opened by the template</think>answer')).toBe('answer');
+    expect(withoutThinking('answer<think>cut off')).toBe('answer');
+  });
+
+  it('keeps the parts a model got right and takes the fallback for the one it got wrong, with no retry', async () => {
+    const llm = scriptedLlm('{"significance": "very", "minutesPassed": "5", "facts": ["Ada has the map"]}');
+    const result = await engine.classify(llm.client, analysis, prompt, { task: 'analysis', fallback });
+    expect(result).toMatchObject({ ok: true, calls: 1, value: { significance: 1, minutesPassed: 5, facts: ['Ada has the map'] } });
   });
 });
 

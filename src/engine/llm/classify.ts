@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RAW_TEXT_LIMIT } from '../events/classifier.ts';
 import { LlmError, type ChatMessage, type LlmClient } from './port.ts';
+import { readJson } from './read-json.ts';
 
 export interface ClassifierFailure {
   task: string;
@@ -36,23 +37,48 @@ export interface ClassifyResult<T> {
   calls: number;
 }
 
-const REFUSAL = /^\s*(I'm sorry|I am sorry|I apologi[sz]e|I can(?:not|'t)|I won't|As an AI|Sorry, but)/i;
-
-/** The JSON object in a model's answer: code fences and chatter around it are tolerated. */
-export function extractJson(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1];
-  const candidate = fenced ?? text;
-  const start = candidate.indexOf('{');
-  const end = candidate.lastIndexOf('}');
-  if (start === -1 || end < start) {
-    throw new Error(REFUSAL.test(text) ? 'the model refused instead of answering' : 'no JSON object in the answer');
+/** A value with numbers and yes/no written as text ("5", "+2", "true") read as what they say. */
+function coerced(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (/^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+    if (/^\s*(true|false)\s*$/i.test(value)) return /true/i.test(value);
+    return value;
   }
-  try {
-    return JSON.parse(candidate.slice(start, end + 1));
-  } catch (error) {
-    throw new Error(`invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  if (Array.isArray(value)) return value.map(coerced);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, coerced(v)]));
+  return value;
 }
+
+/**
+ * An object answer validated part by part: a part the model got wrong (a word where a number
+ * goes, a null, a list where an object goes) is read again with its numbers taken as numbers, else
+ * takes the fallback's value, and the other parts stand. Usable when most of the required parts
+ * were given right; otherwise the whole answer's issues go back to the model.
+ */
+function readByParts<S extends z.ZodType>(schema: S, value: Record<string, unknown>, fallback: z.infer<S>): z.ZodSafeParseResult<z.infer<S>> {
+  const whole = schema.safeParse(value);
+  if (whole.success || !(schema instanceof z.ZodObject)) return whole;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const kept: Record<string, unknown> = {};
+  let required = 0;
+  let right = 0;
+  for (const [key, part] of Object.entries(shape)) {
+    const optional = part.safeParse(undefined).success;
+    if (!optional) required++;
+    const read = part.safeParse(value[key]);
+    const again = read.success ? read : part.safeParse(coerced(value[key]));
+    if (again.success && key in value) {
+      kept[key] = again.data;
+      if (!optional) right++;
+    } else kept[key] = (fallback as Record<string, unknown>)[key];
+  }
+  if (right * 2 <= required) return whole;
+  const merged = schema.safeParse(kept);
+  return merged.success ? merged : whole;
+}
+
+/** The keys an object schema asks for: how the answer's object is told from others in it. */
+const keysOf = (schema: z.ZodType): string[] => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -98,7 +124,7 @@ export async function classify<S extends z.ZodType>(
         ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       });
       raw = reply.text;
-      const parsed = schema.safeParse(extractJson(raw));
+      const parsed = readByParts(schema, readJson(raw, keysOf(schema)), options.fallback);
       if (parsed.success) return { ok: true as const, value: parsed.data as z.infer<S> };
       return { ok: false as const, raw, error: `does not match the schema: ${describeIssues(parsed.error)}` };
     } catch (error) {
