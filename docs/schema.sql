@@ -480,7 +480,7 @@ CREATE TABLE "stream_checkpoints" (
   chat_id TEXT NOT NULL,
   turn_id TEXT NOT NULL,
   text TEXT NOT NULL,
-  updated_ts INTEGER NOT NULL,
+  updated_ts INTEGER NOT NULL, thinking TEXT,
   PRIMARY KEY (chat_id, turn_id)
 ) STRICT;
 
@@ -542,7 +542,7 @@ CREATE TABLE "transcript" (
   error TEXT,
   analyzed_seq INTEGER,
   edited INTEGER NOT NULL DEFAULT 0,
-  hidden INTEGER NOT NULL DEFAULT 0, sent_at INTEGER, persona_id TEXT,
+  hidden INTEGER NOT NULL DEFAULT 0, sent_at INTEGER, persona_id TEXT, thinking TEXT, thinking_ms INTEGER,
   PRIMARY KEY (chat_id, turn_id)
 ) STRICT;
 
@@ -552,11 +552,11 @@ CREATE INDEX transcript_by_seq ON transcript (seq);
 
 CREATE INDEX transcript_unanalyzed ON transcript (chat_id, seq) WHERE role = 'assistant' AND analyzed_seq IS NULL;
 
-CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id)); END;
+CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER journal_transcript_insert AFTER INSERT ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'transcript', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id)); END;
+CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)

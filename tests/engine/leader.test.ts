@@ -96,7 +96,7 @@ it('sends pieces that arrive apart one by one, and a tab reading mid-burst gets 
   await nextTask();
   // 'and ' came in the same task as 'Salt ' and went out on its own at the next task.
   const state = await client.streamState(chat);
-  expect(state).toEqual({ turnId, text: 'Salt and ', seq: 2 });
+  expect(state).toEqual({ turnId, text: 'Salt and ', thinking: '', thoughtMs: null, seq: 2 });
   release();
   await leader.idle();
   const deltas = events.flatMap((e) => (e.type === 'publish' && (e.data as { type: string }).type === 'delta' ? [e] : []));

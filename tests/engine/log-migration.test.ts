@@ -23,7 +23,7 @@ const frozen = JSON.parse(readFileSync(fixture('v1-expected.json'), 'utf8')) as 
 };
 /**
  * What the screens showed then, plus what the transcript has said since: nothing edited or deleted, no reply with a second
- * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no items, no fields of the player's own, no memory with keywords (the analysis gave none then), and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
+ * version is shown last, no value edited by hand, no director's note, the reply order as new chats have it and nobody muted, no background, no scene ended yet, no threads, no items, no fields of the player's own, no memory with keywords (the analysis gave none then), no reply with thinking, and the rewind still in force (event 54) hid two turns ("Bail!" and its reply).
  */
 const expected = {
   ...frozen,
@@ -44,7 +44,7 @@ const expected = {
     activities: (frozen.chatState as { activities: Record<string, unknown>[] }).activities.map(({ holding: _held, ...a }) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
   },
-  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, speakerAvatar: null, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },
+  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, speakerAvatar: null, thinking: null, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },
   chats: (frozen.chats as object[]).map((c) => ({ ...c, botAvatar: null })),
 };
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -29,6 +29,33 @@ export function sseChunk(content: string, extra: Record<string, unknown> = {}): 
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
+/**
+ * Thinking models as they stream (issue 35): the thinking in `<think>` tags inside the content
+ * (DeepSeek-R1's distills, QwQ, Qwen3), after a template-opened block (only `</think>` streams), or
+ * beside the content as `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama).
+ * Words go out one by one, `delayMs` apart, so a test sees the thinking stream before the reply.
+ */
+export type ThinkingStyle = 'tags' | 'template-opened' | 'reasoning_content' | 'reasoning';
+
+export function thinkingModel(style: ThinkingStyle, thinking: string, reply: string, delayMs = 20): FakeHandler {
+  const words = (text: string) => text.match(/\S+\s*/g) ?? [];
+  return async (req, res) => {
+    startSse(res);
+    const send = async (chunk: string) => {
+      if (req.aborted()) return;
+      res.write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    };
+    const beside = (field: string, text: string) => sseChunk('', { choices: [{ index: 0, delta: { content: null, [field]: text }, finish_reason: null }] });
+    if (style === 'tags') await send(sseChunk('<thi'));
+    if (style === 'tags') await send(sseChunk('nk>\n'));
+    for (const word of words(thinking)) await send(style === 'tags' || style === 'template-opened' ? sseChunk(word) : beside(style, word));
+    if (style === 'tags' || style === 'template-opened') await send(sseChunk('\n</think>\n\n'));
+    for (const word of words(reply)) await send(sseChunk(word));
+    if (!req.aborted()) res.end(`${sseChunk('', { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}data: [DONE]\n\n`);
+  };
+}
+
 export function completion(content: string) {
   return {
     id: 'chatcmpl-fake',

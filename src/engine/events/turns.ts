@@ -83,6 +83,8 @@ export const assistantTurn = defineEvent({
       error: z.object({ code: shortText(60), message: shortText(1_000) }).nullable().optional(),
       /** The prompt that produced it, for the inspector; absent on replies from before it was kept. */
       prompt: promptReport.nullable().optional(),
+      /** A thinking model's thinking, kept apart from the reply (issue 35); `ms`: how long, when known. */
+      thinking: z.object({ text: z.string().max(200_000), ms: z.number().int().min(0).nullable() }).optional(),
       sentAt: sentAt.optional(),
     })
     .refine((p) => p.truncated === (p.reason !== null), {
@@ -93,12 +95,13 @@ export const assistantTurn = defineEvent({
     // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
     db.run(
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
-         prompt_tokens, completion_tokens, finished_seq, error, sent_at)
-       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12)
+         prompt_tokens, completion_tokens, finished_seq, error, sent_at, thinking, thinking_ms)
+       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
        ON CONFLICT (chat_id, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
          completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error,
-         sent_at = coalesce(excluded.sent_at, transcript.sent_at)`,
+         sent_at = coalesce(excluded.sent_at, transcript.sent_at), thinking = coalesce(excluded.thinking, transcript.thinking),
+         thinking_ms = CASE WHEN excluded.thinking IS NULL THEN transcript.thinking_ms ELSE excluded.thinking_ms END`,
       [
         p.turnId,
         chatId,
@@ -112,6 +115,8 @@ export const assistantTurn = defineEvent({
         p.usage?.completionTokens ?? null,
         p.error ? json(p.error) : null,
         p.sentAt ?? null,
+        p.thinking?.text ?? null,
+        p.thinking?.ms ?? null,
       ],
     );
   },

@@ -21,6 +21,9 @@ export { streamTopic, type StreamMessage };
 export interface StreamState {
   turnId: string;
   text: string;
+  /** A thinking model's thinking so far, and how long it took once the reply began (null: still thinking, or none). */
+  thinking: string;
+  thoughtMs: number | null;
   /** The topic seq this text includes: follow with the deltas after it. */
   seq: number;
 }
@@ -52,6 +55,8 @@ interface LiveReply {
   controller: AbortController;
   /** What the tabs have been sent: the text at the topic's current seq. */
   text: string;
+  thinking: string;
+  thoughtMs: number | null;
   /** Deltas of the current burst not yet sent (see `mirror`). */
   held: string;
   /** Set from a burst's first delta until the next task. */
@@ -86,7 +91,7 @@ export class NarratorService {
 
   state(chatId: string): StreamState | null {
     const entry = this.live.get(chatId);
-    return entry ? { turnId: entry.turn.turnId, text: entry.text, seq: this.deps.topicSeq(streamTopic(chatId)) } : null;
+    return entry ? { turnId: entry.turn.turnId, text: entry.text, thinking: entry.thinking, thoughtMs: entry.thoughtMs, seq: this.deps.topicSeq(streamTopic(chatId)) } : null;
   }
 
   /** A new leader commits what a dead one left streaming; it does not re-run it (that spends quota). */
@@ -105,7 +110,7 @@ export class NarratorService {
     if (this.live.has(turn.chatId) || this.turns.streamingTurn(turn.chatId)?.turnId !== turn.turnId) return { turnId: turn.turnId };
     const controller = new AbortController();
     const prefix = turn.prefix ?? '';
-    const entry: LiveReply = { turn, controller, text: prefix, held: '', burst: false };
+    const entry: LiveReply = { turn, controller, text: prefix, thinking: '', thoughtMs: null, held: '', burst: false };
     this.live.set(turn.chatId, entry);
     const topic = streamTopic(turn.chatId);
     entry.done = (async () => {
@@ -129,14 +134,20 @@ export class NarratorService {
             const piece = first ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
             if (piece) this.mirror(entry, topic, piece);
           },
-          onCheckpoint: (text) => this.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text)),
+          onThinking: (delta, moved) => this.mirrorThinking(entry, topic, delta, moved),
+          onThinkingEnd: (ms) => {
+            entry.thoughtMs = ms;
+            this.sendHeld(entry, topic);
+            this.deps.publish(topic, { turnId: turn.turnId, type: 'thought', ms });
+          },
+          onCheckpoint: (text, thinking) => this.turns.checkpoint(turn.chatId, turn.turnId, joinContinuation(prefix, text), thinking),
           checkpointMs: CHECKPOINT_MS,
           now: this.deps.now,
         });
         result = { ...narrated, text: joinContinuation(prefix, narrated.text) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        result = { text: entry.text + entry.held, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message } };
+        result = { text: entry.text + entry.held, usage: null, truncated: true, reason: 'error', error: { code: 'unknown', message }, thinking: entry.thinking ? { text: entry.thinking, ms: entry.thoughtMs } : null };
       }
       this.sendHeld(entry, topic);
       this.live.delete(turn.chatId);
@@ -177,6 +188,22 @@ export class NarratorService {
       entry.burst = false;
       this.sendHeld(entry, topic);
     });
+  }
+
+  /** Thinking goes to every tab after any reply text held before it, so each applies both in order. */
+  private mirrorThinking(entry: LiveReply, topic: string, text: string, moved: boolean): void {
+    this.sendHeld(entry, topic);
+    if (moved) {
+      // The reply so far was thinking: every tab moves it (the continuation's earlier text stays).
+      const prefix = entry.turn.prefix ?? '';
+      const moving = entry.text.slice(prefix.length);
+      entry.thinking += moving;
+      entry.text = prefix;
+      this.deps.publish(topic, { turnId: entry.turn.turnId, type: 'thinking', text: moving, moved: true });
+      return;
+    }
+    entry.thinking += text;
+    this.deps.publish(topic, { turnId: entry.turn.turnId, type: 'thinking', text });
   }
 
   private sendHeld(entry: LiveReply, topic: string): void {

@@ -1,5 +1,13 @@
-/** A streaming reply as every tab sees it: deltas in order, then the end. */
-export type StreamMessage = { turnId: string; type: 'delta'; text: string } | { turnId: string; type: 'end' };
+/**
+ * A streaming reply as every tab sees it, in order: reply deltas; thinking deltas (`moved`: the
+ * reply's last `text` was thinking all along, and moves there); how long it thought, once the
+ * reply begins; then the end.
+ */
+export type StreamMessage =
+  | { turnId: string; type: 'delta'; text: string }
+  | { turnId: string; type: 'thinking'; text: string; moved?: true }
+  | { turnId: string; type: 'thought'; ms: number }
+  | { turnId: string; type: 'end' };
 
 /** The topic a chat's reply streams on, from the leader to every tab. */
 export const streamTopic = (chatId: string) => `stream:${chatId}`;

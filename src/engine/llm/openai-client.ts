@@ -127,7 +127,12 @@ export function createRelayClient(options: RelayClientOptions): LlmClient {
       try {
         for await (const chunk of stream) {
           const choice = chunk.choices[0];
-          if (choice?.delta.content) yield { type: 'delta', text: choice.delta.content };
+          // Thinking models send their reasoning beside the content: DeepSeek's and vLLM's as
+          // `reasoning_content`, OpenRouter's and Ollama's as `reasoning`.
+          const delta = choice?.delta as { content?: string | null; reasoning_content?: string | null; reasoning?: string | null } | undefined;
+          const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+          if (typeof reasoning === 'string' && reasoning) yield { type: 'thinking', text: reasoning };
+          if (delta?.content) yield { type: 'delta', text: delta.content };
           if (choice?.finish_reason) yield { type: 'finish', reason: choice.finish_reason };
           if (chunk.usage) {
             yield { type: 'usage', usage: { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens } };

@@ -37,6 +37,8 @@ export interface Completion {
 
 export type StreamPart =
   | { type: 'delta'; text: string }
+  /** A thinking model's reasoning sent beside the content (`reasoning_content`, `reasoning`). */
+  | { type: 'thinking'; text: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: string | null };
 

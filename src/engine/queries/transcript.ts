@@ -24,6 +24,8 @@ export interface TranscriptTurn {
   promptTokens: number | null;
   completionTokens: number | null;
   error: { code: string; message: string } | null;
+  /** A thinking model's thinking, shown folded above its reply; never part of `text`. `ms`: how long, when known. */
+  thinking: { text: string; ms: number | null } | null;
   /** Rewritten by the player ("edited" beside the speaker). */
   edited: boolean;
   /** Deleted from view by the player: shown as a stub that offers it back, never sent to the narrator. */
@@ -61,6 +63,8 @@ interface TurnRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   error: string | null;
+  thinking: string | null;
+  thinking_ms: number | null;
   edited: number;
   hidden: number;
 }
@@ -80,7 +84,7 @@ export function chatTranscript(
   const limit = Math.max(1, Math.min(500, options.limit ?? DEFAULT_PAGE_SIZE));
   const rows = db.all<TurnRow>(
     `SELECT t.turn_id, t.seq, t.role, t.speaker, t.text, t.segments, t.status, t.reason, t.model,
-       t.prompt_tokens, t.completion_tokens, t.error, t.edited, t.hidden,
+       t.prompt_tokens, t.completion_tokens, t.error, t.thinking, t.thinking_ms, t.edited, t.hidden,
        CASE WHEN t.speaker = 'you' THEN (SELECT name FROM you WHERE id = ${TURN_PERSONA_SQL})
             ELSE (SELECT name FROM bots WHERE id = t.speaker) END AS speaker_name,
        CASE WHEN t.speaker = 'you' THEN (SELECT avatar FROM you WHERE id = ${TURN_PERSONA_SQL})
@@ -108,6 +112,7 @@ export function chatTranscript(
       promptTokens: r.prompt_tokens,
       completionTokens: r.completion_tokens,
       error: r.error === null ? null : (JSON.parse(r.error) as { code: string; message: string }),
+      thinking: r.thinking === null ? null : { text: r.thinking, ms: r.thinking_ms },
       edited: r.edited === 1,
       hidden: r.hidden === 1,
       versions: null as TranscriptTurn['versions'],

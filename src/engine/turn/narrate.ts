@@ -1,4 +1,5 @@
 import { LlmError, type ChatMessage, type LlmClient, type Usage } from '../llm/port.ts';
+import { createThinkingSplitter } from '../llm/thinking-stream.ts';
 
 export interface NarrationResult {
   text: string;
@@ -6,6 +7,8 @@ export interface NarrationResult {
   truncated: boolean;
   reason: 'stopped' | 'error' | 'length' | null;
   error: { code: string; message: string } | null;
+  /** A thinking model's thinking, apart from the reply; `ms` from its first word to the reply's (null while it never ended). */
+  thinking?: { text: string; ms: number | null } | null;
 }
 
 export interface NarrateOptions {
@@ -18,8 +21,15 @@ export interface NarrateOptions {
   signal: AbortSignal;
   /** Every text delta, in order, as it arrives. */
   onDelta(delta: string, textSoFar: string): void;
-  /** Called about every `checkpointMs` with the text so far, so a crash loses at most that much. */
-  onCheckpoint(textSoFar: string): void;
+  /**
+   * Thinking as it arrives: a delta, or (`moved`) the reply so far, which a lone closing tag showed
+   * was thinking all along. Optional: callers that show no thinking need not listen.
+   */
+  onThinking?(delta: string, moved: boolean): void;
+  /** The reply began after thinking that took `ms`. */
+  onThinkingEnd?(ms: number): void;
+  /** Called about every `checkpointMs` with the text (and thinking) so far, so a crash loses at most that much. */
+  onCheckpoint(textSoFar: string, thinkingSoFar: string): void;
   checkpointMs: number;
   now: () => number;
 }
@@ -30,9 +40,41 @@ export interface NarrateOptions {
  */
 export async function narrate(options: NarrateOptions): Promise<NarrationResult> {
   let text = '';
+  let thinking = '';
+  let thoughtFrom: number | null = null;
+  let thoughtUntil: number | null = null;
   let usage: Usage | null = null;
   let finish: string | null = null;
   let lastCheckpoint = options.now();
+  const splitter = createThinkingSplitter();
+  const think = (delta: string) => {
+    if (!delta) return;
+    thoughtFrom ??= options.now();
+    thinking += delta;
+    options.onThinking?.(delta, false);
+  };
+  const say = (delta: string) => {
+    // The reply after a thinking block starts at its first word, not the block's blank lines.
+    const words = text === '' && thinking !== '' ? delta.trimStart() : delta;
+    if (!words) return;
+    if (thinking !== '' && thoughtUntil === null) {
+      thoughtUntil = options.now();
+      options.onThinkingEnd?.(Math.max(0, thoughtUntil - (thoughtFrom ?? thoughtUntil)));
+    }
+    text += words;
+    options.onDelta(words, text);
+  };
+  const take = (piece: { reply: string; thinking: string; replyWasThinking?: true }) => {
+    if (piece.replyWasThinking) {
+      // A closing tag with no opening one: what showed as the reply was thinking.
+      thoughtFrom ??= options.now();
+      thinking = thinking + text;
+      options.onThinking?.(text, true);
+      text = '';
+    }
+    think(piece.thinking);
+    say(piece.reply);
+  };
   try {
     for await (const part of options.llm.stream(options.messages, {
       model: options.model,
@@ -44,12 +86,12 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
       minP: options.sampling.minP,
       repetitionPenalty: options.sampling.repetitionPenalty,
     })) {
-      if (part.type === 'delta') {
-        text += part.text;
-        options.onDelta(part.text, text);
+      if (part.type === 'delta' || part.type === 'thinking') {
+        if (part.type === 'delta') take(splitter.push(part.text));
+        else think(part.text);
         if (options.now() - lastCheckpoint >= options.checkpointMs) {
           lastCheckpoint = options.now();
-          options.onCheckpoint(text);
+          options.onCheckpoint(text, thinking);
         }
       } else if (part.type === 'usage') {
         usage = part.usage;
@@ -57,13 +99,20 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
         finish = part.reason;
       }
     }
+    take(splitter.end());
   } catch (error) {
+    take(splitter.end());
     const failure = error instanceof LlmError ? error : new LlmError('unknown', error instanceof Error ? error.message : String(error));
     if (failure.code !== 'aborted' && !options.signal.aborted) {
-      return { text, usage, truncated: true, reason: 'error', error: { code: failure.code, message: failure.message } };
+      return { text, usage, truncated: true, reason: 'error', error: { code: failure.code, message: failure.message }, thinking: thought() };
     }
   }
-  if (options.signal.aborted) return { text, usage, truncated: true, reason: 'stopped', error: null };
-  if (finish === 'length') return { text, usage, truncated: true, reason: 'length', error: null };
-  return { text, usage, truncated: false, reason: null, error: null };
+  if (options.signal.aborted) return { text, usage, truncated: true, reason: 'stopped', error: null, thinking: thought() };
+  if (finish === 'length') return { text, usage, truncated: true, reason: 'length', error: null, thinking: thought() };
+  return { text, usage, truncated: false, reason: null, error: null, thinking: thought() };
+
+  function thought(): NarrationResult['thinking'] {
+    if (!thinking.trim()) return null;
+    return { text: thinking.trim(), ms: thoughtFrom !== null && thoughtUntil !== null ? Math.max(0, thoughtUntil - thoughtFrom) : null };
+  }
 }

@@ -121,11 +121,11 @@ export function turnCommands(ctx: LogContext) {
       }, startedBy);
     },
 
-    checkpoint(chatId: string, turnId: string, text: string): void {
+    checkpoint(chatId: string, turnId: string, text: string, thinking = ''): void {
       db.run(
-        `INSERT INTO stream_checkpoints (turn_id, chat_id, text, updated_ts) VALUES (?, ?, ?, ?)
-         ON CONFLICT (chat_id, turn_id) DO UPDATE SET text = excluded.text, updated_ts = excluded.updated_ts`,
-        [turnId, chatId, text, ctx.now()],
+        `INSERT INTO stream_checkpoints (turn_id, chat_id, text, thinking, updated_ts) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (chat_id, turn_id) DO UPDATE SET text = excluded.text, thinking = excluded.thinking, updated_ts = excluded.updated_ts`,
+        [turnId, chatId, text, thinking || null, ctx.now()],
       );
     },
 
@@ -155,6 +155,7 @@ export function turnCommands(ctx: LogContext) {
               reason: result.reason,
               usage: result.usage,
               error: result.error,
+              ...(result.thinking ? { thinking: result.thinking } : {}),
               ...(prompt ? { prompt } : {}),
             },
           },
@@ -177,13 +178,15 @@ export function turnCommands(ctx: LogContext) {
         );
         for (const row of rows) {
           // A continued reply keeps its earlier text even if no checkpoint was written yet.
-          const text = db.get<{ text: string }>('SELECT text FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id])?.text ?? row.text;
+          const saved = db.get<{ text: string; thinking: string | null }>('SELECT text, thinking FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id]);
+          const text = saved?.text ?? row.text;
+          const thinking = saved?.thinking?.trim() ? { thinking: { text: saved.thinking.trim(), ms: null } } : {};
           appendEvents(ctx, [
             {
               kind: 'assistant_turn',
               chatId: row.chat_id,
               causeId: idOfSeq(db, row.seq) ?? null,
-              payload: { turnId: row.turn_id, speaker: row.speaker, model: row.model ?? '', text, truncated: true, reason: 'interrupted', usage: null, error: null },
+              payload: { turnId: row.turn_id, speaker: row.speaker, model: row.model ?? '', text, truncated: true, reason: 'interrupted', usage: null, error: null, ...thinking },
             },
           ]);
           db.run('DELETE FROM stream_checkpoints WHERE chat_id = ? AND turn_id = ?', [row.chat_id, row.turn_id]);

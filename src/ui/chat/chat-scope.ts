@@ -21,7 +21,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
   const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
   const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
   createEffect(on(chatId, () => (setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
-  const { live, textOf } = createLiveReply(client, chatId, pages.streaming);
+  const { live, textOf, thinkingOf } = createLiveReply(client, chatId, pages.streaming);
   const versions = createMemo(() => (pages.streaming() ? null : (pages.last()?.versions ?? null)));
 
   // Focus goes back to what opened an editor or a dialog when it closes (a message's actions
@@ -73,6 +73,7 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
     header,
     live,
     textOf,
+    thinkingOf,
     run,
     sending,
     error,

@@ -8,6 +8,7 @@ import { replyProblem } from './reply-problem.ts';
 import { StoryText } from './story-text.tsx';
 import { TurnEditor } from './turn-editor.tsx';
 import { VersionSwitcher } from './version-switcher.tsx';
+import { ThinkingBlock } from './thinking-block.tsx';
 
 /** How long a finger rests on a message before its actions open. */
 const LONG_PRESS_MS = 500;
@@ -113,6 +114,9 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
           <span aria-hidden="true">⋯</span>
         </MenuButton>
       </div>
+      <Show when={props.turn.role === 'assistant' ? chat.thinkingOf(props.turn) : null}>
+        {(thinking) => <ThinkingBlock thinking={thinking()} ended={props.turn.status !== 'streaming'} />}
+      </Show>
       <Show
         when={editingThis()}
         fallback={

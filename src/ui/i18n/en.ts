@@ -895,4 +895,9 @@ export const en = {
     lookKept: 'Kept on this device only: a phone and a laptop can each look their own way.',
     entryOn: (title: string) => `${title} on`,
   },
+  thinking: {
+    live: 'Thinking…',
+    took: (seconds: number) => `Thought for ${seconds} s`,
+    stopped: 'Thinking stopped',
+  },
 };

@@ -890,4 +890,9 @@ export const es: Catalogue = {
     lookKept: 'Se guarda solo en este dispositivo: un móvil y un portátil pueden verse cada uno a su manera.',
     entryOn: (title: string) => `${title} activa`,
   },
+  thinking: {
+    live: 'Pensando…',
+    took: (seconds: number) => `Pensó durante ${seconds} s`,
+    stopped: 'Se detuvo mientras pensaba',
+  },
 };

@@ -888,4 +888,9 @@ export const ja: Catalogue = {
     lookKept: 'この端末にだけ保存：スマートフォンとノートパソコンでそれぞれ別の見た目にできます。',
     entryOn: (title: string) => `${title}を有効にする`,
   },
+  thinking: {
+    live: '考え中…',
+    took: (seconds: number) => `${seconds} 秒考えました`,
+    stopped: '考えている途中で止まりました',
+  },
 };

@@ -888,4 +888,9 @@ export const ko: Catalogue = {
     lookKept: '이 기기에만 보관: 휴대폰과 노트북이 각자 다른 모양일 수 있습니다.',
     entryOn: (title: string) => `${title} 켜기`,
   },
+  thinking: {
+    live: '생각하는 중…',
+    took: (seconds: number) => `${seconds}초 동안 생각함`,
+    stopped: '생각하다 멈춤',
+  },
 };

@@ -888,4 +888,9 @@ export const ru: Catalogue = {
     lookKept: 'Хранится только на этом устройстве: телефон и ноутбук могут выглядеть каждый по-своему.',
     entryOn: (title: string) => `${title}: включена`,
   },
+  thinking: {
+    live: 'Думает…',
+    took: (seconds: number) => `Думал ${seconds} с`,
+    stopped: 'Остановлено во время размышлений',
+  },
 };

@@ -888,4 +888,9 @@ export const zhHans: Catalogue = {
     lookKept: '只保存在这台设备上：手机和电脑可以各有各的外观。',
     entryOn: (title: string) => `启用${title}`,
   },
+  thinking: {
+    live: '思考中…',
+    took: (seconds: number) => `思考了 ${seconds} 秒`,
+    stopped: '思考中途停止',
+  },
 };
