@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
-import { json, startFakeUpstream, thinkingModel, type FakeUpstream } from '../support/fake-upstream.ts';
+import { json, runOnModel, startFakeUpstream, thinkingModel, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { browsers, lastReply, message, openTab, startApp, storyReady } from './harness.ts';
+import { browsers, lastReply, message, messageAction, openTab, startApp, storyReady } from './harness.ts';
 
 /**
  * A thinking model in the browser (issue 35, part 1): its thinking streams into a folded
@@ -26,6 +26,7 @@ beforeAll(async () => {
     const body = req.body as CompletionRequest;
     if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
     replies++;
+    if (replies === 3) return runOnModel('Mira: Mira shrugs. "Suit yourself."\nAda: I leave.')(req, res);
     return thinkingModel('tags', THINKING, replies === 1 ? 'Mira laughs. "A map? Only of the tavern, love."' : 'Mira shrugs.', 60)(req, res);
   });
   app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
@@ -69,5 +70,20 @@ describe('a thinking model', () => {
     const prompt = JSON.stringify((narrator.at(-1)!.body as CompletionRequest).messages);
     expect(prompt).toContain('Only of the tavern');
     expect(prompt).not.toContain('deflect');
+  });
+
+  it('cuts a reply that runs on into the player\'s line, takes its leading label off, and says so in "Why this reply?"', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats`);
+    const chatId = await storyReady(page);
+    await page.goto(`${app.url}/chats/${chatId}`);
+    await message(page).fill('"Staying?"');
+    await message(page).press('Enter');
+    await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(2);
+    expect(await lastReply(page).locator('.story-text').textContent()).toBe('Mira shrugs. "Suit yourself."');
+    await messageAction(lastReply(page), 'Why this reply?');
+    const why = page.getByRole('dialog', { name: 'Why this reply' });
+    await expect.poll(() => why.getByTestId('reply-cut').textContent(), { timeout: 15_000 }).toBe('The reply ran on and was cut at “↵Ada:”.');
+    expect(await why.getByTestId('label-trimmed').textContent()).toBe('“Mira:” was taken off its start.');
   });
 });

@@ -139,6 +139,7 @@ describe('settings', () => {
       classifierBudget: 4000,
       classifierTimeoutMs: 10000,
       sampler: { temperature: 0.9, topP: 1, minP: 0, repetitionPenalty: 1, maxTokens: 700 },
+      stopStrings: [],
     });
   });
 

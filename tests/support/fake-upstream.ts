@@ -56,6 +56,26 @@ export function thinkingModel(style: ThinkingStyle, thinking: string, reply: str
   };
 }
 
+/**
+ * A model that runs on (issue 35): it starts with its speaker's label and, after its reply, goes on
+ * writing the player's next line and more, a word every `delayMs`, until the connection closes.
+ */
+export function runOnModel(reply: string, delayMs = 5): FakeHandler {
+  return async (req, res) => {
+    startSse(res);
+    for (const word of reply.match(/\S+\s*|\n/g) ?? []) {
+      if (req.aborted()) return;
+      res.write(sseChunk(word));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    for (let i = 0; i < 400 && !req.aborted(); i++) {
+      res.write(sseChunk(` more${i}`));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+    if (!req.aborted()) res.end('data: [DONE]\n\n');
+  };
+}
+
 export function completion(content: string) {
   return {
     id: 'chatcmpl-fake',

@@ -14,6 +14,8 @@ import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
 import type { PromptReport } from '../turn/prompt-report.ts';
 import { nextToAnswer } from '../turn/reply-order.ts';
+import { castOf } from '../analysis/cast.ts';
+import { stopStringsFor } from '../turn/reply-cut.ts';
 
 import { streamTopic, type StreamMessage } from './stream.ts';
 
@@ -117,7 +119,12 @@ export class NarratorService {
       let result: NarrationResult;
       let report: PromptReport | undefined;
       try {
-        const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, readSettings(ctx.db), await this.deps.tokens());
+        const settings = readSettings(ctx.db);
+        const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, settings, await this.deps.tokens());
+        // Where the reply is cut if it runs on into someone else's line, and the label it may start with.
+        const cast = castOf(ctx.db, turn.chatId);
+        const others = (cast?.present ?? []).filter((m) => m.ref !== 'you' && m.ref !== turn.speaker).map((m) => m.name);
+        const stopAt = stopStringsFor({ player: cast?.nameOf('you') ?? '', others, ownStops: settings.stopStrings });
         const sampler = samplerFor(ctx.db, turn.chatId);
         report = prompt.report;
         const narrated = await narrate({
@@ -134,6 +141,8 @@ export class NarratorService {
             const piece = first ? joinContinuation(prefix, delta).slice(prefix.length) : delta;
             if (piece) this.mirror(entry, topic, piece);
           },
+          stopAt,
+          labels: prefix ? [] : [cast?.nameOf(turn.speaker) ?? ''],
           onThinking: (delta, moved) => this.mirrorThinking(entry, topic, delta, moved),
           onThinkingEnd: (ms) => {
             entry.thoughtMs = ms;

@@ -17,6 +17,8 @@ const settingsFields = z.object({
     classifierTimeoutMs: z.number().int().min(1_000).max(120_000),
     /** How the narrator samples, for every chat that does not set its own. */
     sampler: samplerFields,
+    /** Where a reply ends besides the names at a line's start ("\n" in one is a new line). */
+    stopStrings: z.array(z.string().max(100)).max(20),
 });
 
 export const settingsSchema = settingsFields.refine((s) => s.narrativeBudget.soft <= s.narrativeBudget.hard, {
@@ -35,6 +37,7 @@ export const DEFAULT_SETTINGS: Settings = {
   classifierBudget: 4_000,
   classifierTimeoutMs: 10_000,
   sampler: DEFAULT_SAMPLER,
+  stopStrings: [],
 };
 
 /** The settings a change touched. The command checks the merged whole before appending. */

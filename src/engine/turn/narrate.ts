@@ -1,5 +1,6 @@
 import { LlmError, type ChatMessage, type LlmClient, type Usage } from '../llm/port.ts';
 import { createThinkingSplitter } from '../llm/thinking-stream.ts';
+import { createReplyCutter } from './reply-cut.ts';
 
 export interface NarrationResult {
   text: string;
@@ -9,6 +10,9 @@ export interface NarrationResult {
   error: { code: string; message: string } | null;
   /** A thinking model's thinking, apart from the reply; `ms` from its first word to the reply's (null while it never ended). */
   thinking?: { text: string; ms: number | null } | null;
+  /** Where the reply was cut because it ran on ("\nAda:"), and the label taken off its start ("Mira:"). */
+  stoppedAt?: string | null;
+  trimmedLabel?: string | null;
 }
 
 export interface NarrateOptions {
@@ -32,6 +36,10 @@ export interface NarrateOptions {
   onCheckpoint(textSoFar: string, thinkingSoFar: string): void;
   checkpointMs: number;
   now: () => number;
+  /** The reply ends at the first of these (the player's and the others' names at a line's start). */
+  stopAt?: readonly string[];
+  /** Names a reply may start with as a label ("Mira:"), taken off. */
+  labels?: readonly string[];
 }
 
 /**
@@ -47,15 +55,26 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
   let finish: string | null = null;
   let lastCheckpoint = options.now();
   const splitter = createThinkingSplitter();
+  const cutter = createReplyCutter({ stopAt: options.stopAt ?? [], labels: options.labels ?? [] });
+  // A reply cut at a stop string ends its call: the model stops writing what nobody will read.
+  const cutShort = new AbortController();
+  let stoppedAt: string | null = null;
+  let trimmedLabel: string | null = null;
   const think = (delta: string) => {
     if (!delta) return;
     thoughtFrom ??= options.now();
     thinking += delta;
     options.onThinking?.(delta, false);
   };
-  const say = (delta: string) => {
+  const say = (delta: string, final = false) => {
+    const cut = final ? cutter.end() : cutter.push(delta);
+    if (cut.trimmedLabel) trimmedLabel = cut.trimmedLabel;
+    if (cut.stoppedAt) {
+      stoppedAt = cut.stoppedAt;
+      cutShort.abort();
+    }
     // The reply after a thinking block starts at its first word, not the block's blank lines.
-    const words = text === '' && thinking !== '' ? delta.trimStart() : delta;
+    const words = text === '' && thinking !== '' ? cut.out.trimStart() : cut.out;
     if (!words) return;
     if (thinking !== '' && thoughtUntil === null) {
       thoughtUntil = options.now();
@@ -79,7 +98,7 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
     for await (const part of options.llm.stream(options.messages, {
       model: options.model,
       maxTokens: options.maxTokens,
-      signal: options.signal,
+      signal: AbortSignal.any([options.signal, cutShort.signal]),
       priority: 'narrator',
       temperature: options.sampling.temperature,
       topP: options.sampling.topP,
@@ -100,16 +119,19 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
       }
     }
     take(splitter.end());
+    say('', true);
   } catch (error) {
     take(splitter.end());
+    say('', true);
     const failure = error instanceof LlmError ? error : new LlmError('unknown', error instanceof Error ? error.message : String(error));
-    if (failure.code !== 'aborted' && !options.signal.aborted) {
+    if (failure.code !== 'aborted' && !options.signal.aborted && !cutShort.signal.aborted) {
       return { text, usage, truncated: true, reason: 'error', error: { code: failure.code, message: failure.message }, thinking: thought() };
     }
   }
-  if (options.signal.aborted) return { text, usage, truncated: true, reason: 'stopped', error: null, thinking: thought() };
-  if (finish === 'length') return { text, usage, truncated: true, reason: 'length', error: null, thinking: thought() };
-  return { text, usage, truncated: false, reason: null, error: null, thinking: thought() };
+  const cutInfo = { stoppedAt, trimmedLabel };
+  if (options.signal.aborted) return { text, usage, truncated: true, reason: 'stopped', error: null, thinking: thought(), ...cutInfo };
+  if (finish === 'length' && !stoppedAt) return { text, usage, truncated: true, reason: 'length', error: null, thinking: thought(), ...cutInfo };
+  return { text, usage, truncated: false, reason: null, error: null, thinking: thought(), ...cutInfo };
 
   function thought(): NarrationResult['thinking'] {
     if (!thinking.trim()) return null;

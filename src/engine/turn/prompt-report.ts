@@ -40,6 +40,10 @@ export const promptReport = z.object({
       }),
     )
     .max(80),
+  /** The reply ran on and was cut at this stop string ("\nAda:"); said in "Why this reply?". */
+  stoppedAt: z.string().max(200).optional(),
+  /** The label taken off the reply's start ("Mira:"). */
+  trimmedLabel: z.string().max(200).optional(),
 });
 export type PromptReport = z.infer<typeof promptReport>;
 

@@ -156,7 +156,7 @@ export function turnCommands(ctx: LogContext) {
               usage: result.usage,
               error: result.error,
               ...(result.thinking ? { thinking: result.thinking } : {}),
-              ...(prompt ? { prompt } : {}),
+              ...(prompt ? { prompt: { ...prompt, ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}), ...(result.trimmedLabel ? { trimmedLabel: result.trimmedLabel } : {}) } } : {}),
             },
           },
         ]);

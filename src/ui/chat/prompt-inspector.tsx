@@ -52,6 +52,20 @@ function Report(props: { report: PromptReport }) {
         {t('inspector.total', props.report.tokens, props.report.budget.soft, props.report.budget.hard)}
         <Show when={dropped().length > 0}>{t('inspector.leftOutToFit', dropped().length)}</Show>
       </p>
+      <Show when={props.report.stoppedAt}>
+        {(stop) => (
+          <p data-testid="reply-cut">
+            {t('stops.cutAt', stop().replaceAll('\n', '↵'))}
+          </p>
+        )}
+      </Show>
+      <Show when={props.report.trimmedLabel}>
+        {(label) => (
+          <p data-testid="label-trimmed">
+            {t('stops.labelTrimmed', label())}
+          </p>
+        )}
+      </Show>
       <For each={TIERS}>
         {({ tier, title }) => (
           <Show when={props.report.parts.some((p) => p.tier === tier)}>

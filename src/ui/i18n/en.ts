@@ -900,4 +900,10 @@ export const en = {
     took: (seconds: number) => `Thought for ${seconds} s`,
     stopped: 'Thinking stopped',
   },
+  stops: {
+    label: 'Stop strings',
+    hint: 'One a line. A reply also ends where it starts someone else’s line ("Ada:", "You:"), and loses a leading "Mira:". \\n in a line is a new line.',
+    cutAt: (stop: string) => `The reply ran on and was cut at “${stop}”.`,
+    labelTrimmed: (label: string) => `“${label}” was taken off its start.`,
+  },
 };

@@ -895,4 +895,10 @@ export const es: Catalogue = {
     took: (seconds: number) => `Pensó durante ${seconds} s`,
     stopped: 'Se detuvo mientras pensaba',
   },
+  stops: {
+    label: 'Cadenas de parada',
+    hint: 'Una por línea. Una respuesta también termina donde empieza la línea de otro («Ada:», «You:») y pierde un «Mira:» inicial. \\n en una línea es un salto de línea.',
+    cutAt: (stop: string) => `La respuesta siguió de más y se cortó en «${stop}».`,
+    labelTrimmed: (label: string) => `Se quitó «${label}» de su inicio.`,
+  },
 };

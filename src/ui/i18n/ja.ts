@@ -893,4 +893,10 @@ export const ja: Catalogue = {
     took: (seconds: number) => `${seconds} 秒考えました`,
     stopped: '考えている途中で止まりました',
   },
+  stops: {
+    label: '停止文字列',
+    hint: '1行に1つ。返信は、ほかの人の台詞（「Ada:」「You:」）が始まるところでも終わり、先頭の「Mira:」は取り除かれます。行の中の \\n は改行です。',
+    cutAt: (stop: string) => `返信が続きすぎたため「${stop}」で切りました。`,
+    labelTrimmed: (label: string) => `先頭の「${label}」を取り除きました。`,
+  },
 };

@@ -893,4 +893,10 @@ export const ko: Catalogue = {
     took: (seconds: number) => `${seconds}초 동안 생각함`,
     stopped: '생각하다 멈춤',
   },
+  stops: {
+    label: '중지 문자열',
+    hint: '한 줄에 하나. 답장은 다른 사람의 대사(“Ada:”, “You:”)가 시작되는 곳에서도 끝나며, 앞의 “Mira:”는 지워집니다. 줄 안의 \\n은 줄바꿈입니다.',
+    cutAt: (stop: string) => `답장이 너무 이어져 “${stop}”에서 잘랐습니다.`,
+    labelTrimmed: (label: string) => `앞의 “${label}”을(를) 지웠습니다.`,
+  },
 };

@@ -893,4 +893,10 @@ export const zhHans: Catalogue = {
     took: (seconds: number) => `思考了 ${seconds} 秒`,
     stopped: '思考中途停止',
   },
+  stops: {
+    label: '停止字符串',
+    hint: '每行一个。回复在开始写别人的台词（“Ada:”“You:”）时也会结束，开头的“Mira:”会被去掉。行中的 \\n 表示换行。',
+    cutAt: (stop: string) => `回复写过了头，在“${stop}”处截断。`,
+    labelTrimmed: (label: string) => `去掉了开头的“${label}”。`,
+  },
 };

@@ -43,6 +43,8 @@ export function ModelSettings(props: { server: string }) {
       classifierTimeoutMs: Math.round(number('classifierTimeout') * 1000),
       // Every knob is needed globally: an emptied field is refused by the settings' rule.
       sampler: { ...settings()!.sampler, ...samplerFromForm(data) },
+      // One a line; a line's "\n" stays as typed, read as a new line when the reply is cut.
+      stopStrings: String(data.get('stopStrings') ?? '').split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== ''),
     };
     try {
       await client.engine.changeSettings(patch);
@@ -106,6 +108,13 @@ export function ModelSettings(props: { server: string }) {
               <input name="classifierBudget" type="number" min={500} value={s().classifierBudget} />
             </label>
           </div>
+          <label>
+            {t('stops.label')}
+            <textarea name="stopStrings" rows={2} aria-describedby="stop-strings-hint" value={s().stopStrings.join('\n')} />
+          </label>
+          <p class="hint" id="stop-strings-hint">
+            {t('stops.hint')}
+          </p>
           <fieldset>
             <legend>{t('models.sampling')}</legend>
             <SamplerFields value={s().sampler} />
