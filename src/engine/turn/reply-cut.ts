@@ -60,9 +60,14 @@ export function createReplyCutter(options: { stopAt: readonly string[]; labels: 
       ended = true;
       return { ...result, out: text.slice(0, at).trimEnd(), stoppedAt: stop };
     }
-    // Spaces before what is held (or at the end) wait too: a stop string after them would leave them dangling.
+    // Line breaks before what is held (or at the end) wait too: a stop string after them would
+    // leave them dangling. Spaces between words go out as they come.
     let keep = final ? 0 : tailToHold(text);
-    if (!final) while (keep < text.length && /\s/.test(text[text.length - keep - 1]!)) keep++;
+    if (!final) {
+      let run = keep;
+      while (run < text.length && /\s/.test(text[text.length - run - 1]!)) run++;
+      if (text.slice(text.length - run, text.length - keep).includes('\n')) keep = run;
+    }
     held = text.slice(text.length - keep);
     result.out = text.slice(0, text.length - keep);
     return result;
