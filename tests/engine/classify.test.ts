@@ -140,6 +140,7 @@ describe('settings', () => {
       classifierTimeoutMs: 10000,
       sampler: { temperature: 0.9, topP: 1, minP: 0, repetitionPenalty: 1, maxTokens: 700 },
       stopStrings: [],
+      budgetFromModel: true,
     });
   });
 

@@ -32,5 +32,6 @@ export function narratorOnly(llm: LlmClient): LlmClient {
   return {
     stream: (messages, options) => llm.stream(messages, options),
     complete: async (_messages, options) => ({ text: QUIET_ANALYSIS, usage: null, model: options.model, finishReason: 'stop' }),
+    ...(llm.models ? { models: () => llm.models!() } : {}),
   };
 }

@@ -16,6 +16,7 @@ import type { PromptReport } from '../turn/prompt-report.ts';
 import { nextToAnswer } from '../turn/reply-order.ts';
 import { castOf } from '../analysis/cast.ts';
 import { stopStringsFor } from '../turn/reply-cut.ts';
+import { budgetFromContext, createModelLimits } from './model-limits.ts';
 
 import { streamTopic, type StreamMessage } from './stream.ts';
 
@@ -74,9 +75,11 @@ interface LiveReply {
 export class NarratorService {
   private readonly live = new Map<string, LiveReply>();
   private readonly turns: ReturnType<typeof turnCommands>;
+  private readonly limits: ReturnType<typeof createModelLimits>;
 
   constructor(private readonly deps: NarratorDeps) {
     this.turns = turnCommands(deps.ctx);
+    this.limits = createModelLimits(deps.llm, deps.now);
   }
 
   /** Stop: the reply keeps what it has, marked truncated. */
@@ -84,6 +87,11 @@ export class NarratorService {
     const entry = this.live.get(chatId);
     entry?.controller.abort();
     return Boolean(entry);
+  }
+
+  /** The model's context length as its server says (asked once, kept a while); null when it does not. */
+  modelContext(model: string): Promise<number | null> {
+    return this.limits.contextOf(model);
   }
 
   /** Resolves when no reply is streaming. */
@@ -119,14 +127,17 @@ export class NarratorService {
       let result: NarrationResult;
       let report: PromptReport | undefined;
       try {
-        const settings = readSettings(ctx.db);
+        const stored = readSettings(ctx.db);
+        const sampler = samplerFor(ctx.db, turn.chatId);
+        // The model's own context sizes the budget where its server says it, unless the player chose not.
+        const context = stored.budgetFromModel && this.deps.llm.models ? await this.limits.contextOf(turn.model) : null;
+        const settings = context ? { ...stored, narrativeBudget: budgetFromContext(context, sampler.maxTokens) } : stored;
         const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, settings, await this.deps.tokens());
         // Where the reply is cut if it runs on into someone else's line, and the label it may start with.
         const cast = castOf(ctx.db, turn.chatId);
         const others = (cast?.present ?? []).filter((m) => m.ref !== 'you' && m.ref !== turn.speaker).map((m) => m.name);
         const stopAt = stopStringsFor({ player: cast?.nameOf('you') ?? '', others, ownStops: settings.stopStrings });
-        const sampler = samplerFor(ctx.db, turn.chatId);
-        report = prompt.report;
+        report = context ? { ...prompt.report, contextLength: context } : prompt.report;
         const narrated = await narrate({
           llm: this.deps.llm,
           messages: prefix ? withContinuation(prompt.messages, prefix) : prompt.messages,
@@ -300,7 +311,10 @@ export const narratorCalls = {
     args: z.tuple([id]),
     async run(env: NarratorEnv, chatId: string): Promise<null> {
       await env.llm.warm?.();
-      narratorPrompt(env.db, chatId, headSeq(env.db) + 1, readSettings(env.db), await env.tokens());
+      const settings = readSettings(env.db);
+      narratorPrompt(env.db, chatId, headSeq(env.db) + 1, settings, await env.tokens());
+      // The model's context is asked now too, so the Send does not wait for the model list.
+      if (settings.budgetFromModel) await env.narrator.modelContext(settings.narrativeModel);
       return null;
     },
   }),

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
-import { LlmError, type ChatMessage, type Completion, type LlmCallOptions, type LlmClient, type LlmErrorCode, type StreamPart } from './port.ts';
+import { LlmError, type ChatMessage, type Completion, type LlmCallOptions, type LlmClient, type LlmErrorCode, type ModelInfo, type StreamPart } from './port.ts';
+import { contextLengthOf } from './model-info.ts';
 
 export interface RelayClientOptions {
   /** The relay's API root, e.g. `${location.origin}/api/v1`. */
@@ -108,6 +109,18 @@ export function createRelayClient(options: RelayClientOptions): LlmClient {
           model: reply.model || o.model,
           finishReason: choice?.finish_reason ?? null,
         };
+      } catch (error) {
+        throw toLlmError(error, module);
+      }
+    },
+
+    async models() {
+      try {
+        const listed: ModelInfo[] = [];
+        for await (const model of (await client()).models.list()) {
+          listed.push({ id: model.id, contextLength: contextLengthOf(model as unknown as Record<string, unknown>) });
+        }
+        return listed;
       } catch (error) {
         throw toLlmError(error, module);
       }

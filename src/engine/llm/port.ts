@@ -42,8 +42,16 @@ export type StreamPart =
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: string | null };
 
+/** A model as its server lists it: how long a context it takes, when the server says. */
+export interface ModelInfo {
+  id: string;
+  contextLength: number | null;
+}
+
 export interface LlmClient {
   complete(messages: readonly ChatMessage[], options: LlmCallOptions): Promise<Completion>;
+  /** The server's models, for their limits; absent where there is no list to ask. */
+  models?(): Promise<ModelInfo[]>;
   /** Yields text deltas as they arrive; ends early, without throwing, when `signal` aborts. */
   stream(messages: readonly ChatMessage[], options: LlmCallOptions): AsyncIterable<StreamPart>;
   /** Gets ready for a first call (loads and builds what it needs) without making one. */

@@ -19,6 +19,8 @@ const settingsFields = z.object({
     sampler: samplerFields,
     /** Where a reply ends besides the names at a line's start ("\n" in one is a new line). */
     stopStrings: z.array(z.string().max(100)).max(20),
+    /** Size the narrator's budget from the model's context where its server says it; else (or off) the budget above. */
+    budgetFromModel: z.boolean(),
 });
 
 export const settingsSchema = settingsFields.refine((s) => s.narrativeBudget.soft <= s.narrativeBudget.hard, {
@@ -38,6 +40,7 @@ export const DEFAULT_SETTINGS: Settings = {
   classifierTimeoutMs: 10_000,
   sampler: DEFAULT_SAMPLER,
   stopStrings: [],
+  budgetFromModel: true,
 };
 
 /** The settings a change touched. The command checks the merged whole before appending. */

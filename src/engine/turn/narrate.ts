@@ -129,6 +129,8 @@ export async function narrate(options: NarrateOptions): Promise<NarrationResult>
     }
   }
   const cutInfo = { stoppedAt, trimmedLabel };
+  // A space shown before the stop string came is not part of the reply.
+  if (stoppedAt) text = text.trimEnd();
   if (options.signal.aborted) return { text, usage, truncated: true, reason: 'stopped', error: null, thinking: thought(), ...cutInfo };
   if (finish === 'length' && !stoppedAt) return { text, usage, truncated: true, reason: 'length', error: null, thinking: thought(), ...cutInfo };
   return { text, usage, truncated: false, reason: null, error: null, thinking: thought(), ...cutInfo };

@@ -44,6 +44,8 @@ export const promptReport = z.object({
   stoppedAt: z.string().max(200).optional(),
   /** The label taken off the reply's start ("Mira:"). */
   trimmedLabel: z.string().max(200).optional(),
+  /** The model's context length, when the budget was sized from it. */
+  contextLength: z.number().int().min(1).optional(),
 });
 export type PromptReport = z.infer<typeof promptReport>;
 

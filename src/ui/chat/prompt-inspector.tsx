@@ -52,6 +52,13 @@ function Report(props: { report: PromptReport }) {
         {t('inspector.total', props.report.tokens, props.report.budget.soft, props.report.budget.hard)}
         <Show when={dropped().length > 0}>{t('inspector.leftOutToFit', dropped().length)}</Show>
       </p>
+      <Show when={props.report.contextLength}>
+        {(context) => (
+          <p class="muted small-text" data-testid="budget-from-model">
+            {t('limits.sized', context())}
+          </p>
+        )}
+      </Show>
       <Show when={props.report.stoppedAt}>
         {(stop) => (
           <p data-testid="reply-cut">

@@ -906,4 +906,8 @@ export const en = {
     cutAt: (stop: string) => `The reply ran on and was cut at “${stop}”.`,
     labelTrimmed: (label: string) => `“${label}” was taken off its start.`,
   },
+  limits: {
+    fromModel: 'Size the narrator’s budget from the model’s context, where its server says it (else the budget above)',
+    sized: (context: number) => `The budget was sized from the model’s ${context.toLocaleString('en')}-token context.`,
+  },
 };

@@ -901,4 +901,8 @@ export const es: Catalogue = {
     cutAt: (stop: string) => `La respuesta siguió de más y se cortó en «${stop}».`,
     labelTrimmed: (label: string) => `Se quitó «${label}» de su inicio.`,
   },
+  limits: {
+    fromModel: 'Ajustar el presupuesto del narrador al contexto del modelo, cuando su servidor lo indica (si no, el presupuesto de arriba)',
+    sized: (context: number) => `El presupuesto se ajustó al contexto de ${context.toLocaleString('es')} tokens del modelo.`,
+  },
 };

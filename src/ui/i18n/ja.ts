@@ -899,4 +899,8 @@ export const ja: Catalogue = {
     cutAt: (stop: string) => `返信が続きすぎたため「${stop}」で切りました。`,
     labelTrimmed: (label: string) => `先頭の「${label}」を取り除きました。`,
   },
+  limits: {
+    fromModel: 'サーバーが示す場合は、モデルのコンテキストから語り手の予算を決める（示さない場合は上の予算）',
+    sized: (context: number) => `予算はモデルの ${context.toLocaleString('ja')} トークンのコンテキストから決めました。`,
+  },
 };

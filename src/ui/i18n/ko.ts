@@ -899,4 +899,8 @@ export const ko: Catalogue = {
     cutAt: (stop: string) => `답장이 너무 이어져 “${stop}”에서 잘랐습니다.`,
     labelTrimmed: (label: string) => `앞의 “${label}”을(를) 지웠습니다.`,
   },
+  limits: {
+    fromModel: '서버가 알려 주면 모델의 컨텍스트로 서술자 예산을 정하기(아니면 위의 예산)',
+    sized: (context: number) => `예산은 모델의 ${context.toLocaleString('ko')} 토큰 컨텍스트로 정했습니다.`,
+  },
 };

@@ -899,4 +899,8 @@ export const ru: Catalogue = {
     cutAt: (stop: string) => `Ответ зашёл дальше нужного и обрезан на «${stop}».`,
     labelTrimmed: (label: string) => `«${label}» убрано из начала.`,
   },
+  limits: {
+    fromModel: 'Брать бюджет рассказчика из контекста модели, если сервер его сообщает (иначе бюджет выше)',
+    sized: (context: number) => `Бюджет рассчитан из контекста модели в ${context.toLocaleString('ru')} токенов.`,
+  },
 };

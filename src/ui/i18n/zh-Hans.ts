@@ -899,4 +899,8 @@ export const zhHans: Catalogue = {
     cutAt: (stop: string) => `回复写过了头，在“${stop}”处截断。`,
     labelTrimmed: (label: string) => `去掉了开头的“${label}”。`,
   },
+  limits: {
+    fromModel: '服务器给出时，按模型的上下文长度确定叙述者预算（否则用上面的预算）',
+    sized: (context: number) => `预算按模型 ${context.toLocaleString('zh')} 个 token 的上下文确定。`,
+  },
 };

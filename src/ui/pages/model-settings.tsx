@@ -44,6 +44,7 @@ export function ModelSettings(props: { server: string }) {
       // Every knob is needed globally: an emptied field is refused by the settings' rule.
       sampler: { ...settings()!.sampler, ...samplerFromForm(data) },
       // One a line; a line's "\n" stays as typed, read as a new line when the reply is cut.
+      budgetFromModel: data.get('budgetFromModel') === 'on',
       stopStrings: String(data.get('stopStrings') ?? '').split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== ''),
     };
     try {
@@ -108,6 +109,9 @@ export function ModelSettings(props: { server: string }) {
               <input name="classifierBudget" type="number" min={500} value={s().classifierBudget} />
             </label>
           </div>
+          <label class="check">
+            <input type="checkbox" name="budgetFromModel" checked={s().budgetFromModel} /> {t('limits.fromModel')}
+          </label>
           <label>
             {t('stops.label')}
             <textarea name="stopStrings" rows={2} aria-describedby="stop-strings-hint" value={s().stopStrings.join('\n')} />

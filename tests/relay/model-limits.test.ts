@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createModelLimits } from '../../src/engine/leader/model-limits.ts';
+import { contextLengthOf } from '../../src/engine/llm/model-info.ts';
+import { createRelayClient } from '../../src/engine/llm/openai-client.ts';
+import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { narratorOnly, testLeader } from '../support/leader.ts';
+import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
+import { openStory } from '../support/story.ts';
+
+// The model's own limits (issue 35, part 4): the budget sized from the context its server lists.
+let upstream: FakeUpstream | undefined;
+let relay: RunningRelay | undefined;
+afterEach(async () => {
+  await relay?.close();
+  await upstream?.close();
+  relay = upstream = undefined;
+});
+
+const NARRATOR = 'dphn/Dolphin-Mistral-24B-Venice-Edition';
+
+async function withModels(models: unknown[]) {
+  upstream = await startFakeUpstream();
+  const fallback = upstream;
+  upstream.setFallback((req, res) => {
+    if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: models });
+    if (req.path === '/v1/plan') return json(res, 404, { error: 'no plan here' });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.end(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Rain.' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    void fallback;
+  });
+  relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+  return createRelayClient({ baseURL: `${relay.url}/api/v1` });
+}
+
+describe("the model's own limits", () => {
+  it('size the budget from the context the server lists for the model, and the inspector is told', async () => {
+    const llm = await withModels([{ id: NARRATOR, context_length: 16_384 }, { id: 'other', context_length: 4_096 }]);
+    const { engine, chat } = await openStory();
+    const { leader, client } = testLeader(engine, narratorOnly(llm));
+    const { turnId } = await client.sendTurn(chat, '"Rain?"');
+    await leader.idle();
+    // 16,384 less the reply's 700 tokens, less a tenth for counts that are estimates.
+    expect(await client.replyPrompt(chat, turnId)).toMatchObject({ budget: { hard: 14_115, soft: 10_586 }, contextLength: 16_384 });
+  });
+
+  it('leave the budget to Settings when the player chose so, or the server does not say', async () => {
+    const llm = await withModels([{ id: NARRATOR, context_length: 16_384 }]);
+    const { engine, chat } = await openStory();
+    engine.changeSettings({ budgetFromModel: false });
+    const { leader, client } = testLeader(engine, narratorOnly(llm));
+    const { turnId } = await client.sendTurn(chat, '"Rain?"');
+    await leader.idle();
+    const report = await client.replyPrompt(chat, turnId);
+    expect(report).toMatchObject({ budget: { hard: 8_000, soft: 6_000 } });
+    expect(report!.contextLength).toBeUndefined();
+
+    const quiet = await withModels([{ id: NARRATOR }]);
+    const second = await openStory();
+    const run = testLeader(second.engine, narratorOnly(quiet));
+    const { turnId: next } = await run.client.sendTurn(second.chat, '"Rain?"');
+    await run.leader.idle();
+    expect(await run.client.replyPrompt(second.chat, next)).toMatchObject({ budget: { hard: 8_000, soft: 6_000 } });
+  });
+
+  it('read the context under each server\'s name for it, and never keep a reply waiting on a slow list', async () => {
+    expect(contextLengthOf({ id: 'a', context_length: 32_768 })).toBe(32_768);
+    expect(contextLengthOf({ id: 'vllm', max_model_len: 8_192 })).toBe(8_192);
+    expect(contextLengthOf({ id: 'llama.cpp', meta: { n_ctx_train: 131_072 } })).toBe(131_072);
+    expect(contextLengthOf({ id: 'none', context_length: 'big' })).toBeNull();
+    let asked = 0;
+    const slow = createModelLimits(
+      { complete: async () => { throw new Error('unused'); }, stream: async function* () {}, models: () => (asked++, new Promise(() => {})) },
+      Date.now,
+      { waitMs: 50 },
+    );
+    expect(await slow.contextOf(NARRATOR)).toBeNull();
+    expect(await slow.contextOf(NARRATOR)).toBeNull();
+    expect(asked).toBe(1); // a list that did not come is not asked again for a while
+  });
+});
