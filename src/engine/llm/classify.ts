@@ -57,7 +57,10 @@ function coerced(value: unknown): unknown {
  */
 function readByParts<S extends z.ZodType>(schema: S, value: Record<string, unknown>, fallback: z.infer<S>): z.ZodSafeParseResult<z.infer<S>> {
   const whole = schema.safeParse(value);
-  if (whole.success || !(schema instanceof z.ZodObject)) return whole;
+  if (!(schema instanceof z.ZodObject)) return whole;
+  // A part read both ways keeps the reading that holds more: a part that drops what it cannot read
+  // (`.catch`) "succeeds" either way, and only its numbers read as numbers keep the pair with "+3".
+  const size = (data: unknown) => JSON.stringify(data ?? null).length;
   const shape = schema.shape as Record<string, z.ZodType>;
   const kept: Record<string, unknown> = {};
   let required = 0;
@@ -65,10 +68,10 @@ function readByParts<S extends z.ZodType>(schema: S, value: Record<string, unkno
   for (const [key, part] of Object.entries(shape)) {
     const optional = part.safeParse(undefined).success;
     if (!optional) required++;
-    const read = part.safeParse(value[key]);
-    const again = read.success ? read : part.safeParse(coerced(value[key]));
-    if (again.success && key in value) {
-      kept[key] = again.data;
+    const readings = [part.safeParse(value[key]), part.safeParse(coerced(value[key]))].filter((r) => r.success);
+    const best = readings.sort((a, b) => size(b.data) - size(a.data))[0];
+    if (best && key in value) {
+      kept[key] = best.data;
       if (!optional) right++;
     } else kept[key] = (fallback as Record<string, unknown>)[key];
   }
