@@ -24,7 +24,11 @@ beforeAll(async () => {
     if (req.path === '/v1/models') return json(res, 200, { data: [{ id: 'dphn/Dolphin-Mistral-24B-Venice-Edition' }] });
     if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
     const body = req.body as CompletionRequest;
-    if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
+    // The classifier answers as a thinking model does: thinking with braces, chatter, a fence, a trailing comma.
+    if (!body.stream) {
+      const messy = `<think>The turn: {short}. Feelings {warm}.</think>\nSure! Here it is:\n\`\`\`json\n${demoReply(body).replace(/}\s*$/, ',}')}\n\`\`\``;
+      return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: messy }, finish_reason: 'stop' }] });
+    }
     replies++;
     if (replies === 3) return runOnModel('Mira: Mira shrugs. "Suit yourself."\nAda: I leave.')(req, res);
     return thinkingModel('tags', THINKING, replies === 1 ? 'Mira laughs. "A map? Only of the tavern, love."' : 'Mira shrugs.', 60)(req, res);
@@ -70,6 +74,12 @@ describe('a thinking model', () => {
     const prompt = JSON.stringify((narrator.at(-1)!.body as CompletionRequest).messages);
     expect(prompt).toContain('Only of the tavern');
     expect(prompt).not.toContain('deflect');
+
+    // Each reply's analysis came back messy and was read in its one call: no retry, no failure.
+    const analyses = () => upstream.completions().filter((r) => !(r.body as CompletionRequest).stream).length;
+    await expect.poll(() => page.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.analysisStatus(id)).pending, chatId), { timeout: 20_000 }).toBe(0);
+    expect(await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.classifierFailures()).length)).toBe(0);
+    expect(analyses()).toBe(2);
   });
 
   it('cuts a reply that runs on into the player\'s line, takes its leading label off, and says so in "Why this reply?"', async () => {
