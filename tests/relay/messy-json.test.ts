@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRelayClient } from '../../src/engine/llm/openai-client.ts';
+import { describe, expect, it } from 'vitest';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
-import { completion, json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
-import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
+import { completion, json } from '../support/fake-upstream.ts';
+import { relayedUpstreams } from '../support/relayed-upstream.ts';
 import { openStory } from '../support/story.ts';
 
 // A classifier that answers JSON as real models do (issue 35, parts 2 and 6), through the real relay.
-let upstream: FakeUpstream | undefined;
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  await upstream?.close();
-  relay = upstream = undefined;
-});
+const relayed = relayedUpstreams();
 
 const MESSY = `<think>
 The user asks about the map {"minutesPassed": 99}? No: a short exchange.
@@ -31,14 +24,13 @@ Sure! Here's the analysis:
 
 describe('a classifier that answers messily', () => {
   it('thinking first, chatty, fenced, commented, single-quoted, cut off: read in one call, its parts applied', async () => {
-    upstream = await startFakeUpstream();
-    upstream.setFallback((req, res) => {
-      if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: [] });
-      if (req.path === '/v1/plan') return json(res, 404, { error: 'no plan here' });
-      json(res, 200, completion(MESSY));
-    });
-    relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
-    const llm = createRelayClient({ baseURL: `${relay.url}/api/v1` });
+    const { upstream, llm } = await relayed((upstream) =>
+      upstream.setFallback((req, res) => {
+        if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: [] });
+        if (req.path === '/v1/plan') return json(res, 404, { error: 'no plan here' });
+        json(res, 200, completion(MESSY));
+      }),
+    );
     const { engine, chat } = await openStory();
     const turn = engine.turns.beginTurn(chat, '"Where is the map?"');
     engine.turns.finishTurn(turn, { text: 'Mira smiles. "What map?"', usage: null, truncated: false, reason: null, error: null });

@@ -1,35 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createModelLimits } from '../../src/engine/leader/model-limits.ts';
 import { contextLengthOf } from '../../src/engine/llm/model-info.ts';
-import { createRelayClient } from '../../src/engine/llm/openai-client.ts';
-import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { json } from '../support/fake-upstream.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
-import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
+import { relayedUpstreams } from '../support/relayed-upstream.ts';
 import { openStory } from '../support/story.ts';
 
 // The model's own limits (issue 35, part 4): the budget sized from the context its server lists.
-let upstream: FakeUpstream | undefined;
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  await upstream?.close();
-  relay = upstream = undefined;
-});
+const relayed = relayedUpstreams();
 
 const NARRATOR = 'dphn/Dolphin-Mistral-24B-Venice-Edition';
 
 async function withModels(models: unknown[]) {
-  upstream = await startFakeUpstream();
-  const fallback = upstream;
-  upstream.setFallback((req, res) => {
-    if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: models });
-    if (req.path === '/v1/plan') return json(res, 404, { error: 'no plan here' });
-    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-    res.end(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Rain.' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
-    void fallback;
-  });
-  relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
-  return createRelayClient({ baseURL: `${relay.url}/api/v1` });
+  const { llm } = await relayed((upstream) =>
+    upstream.setFallback((req, res) => {
+      if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: models });
+      if (req.path === '/v1/plan') return json(res, 404, { error: 'no plan here' });
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Rain.' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    }),
+  );
+  return llm;
 }
 
 describe("the model's own limits", () => {

@@ -1,26 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRelayClient } from '../../src/engine/llm/openai-client.ts';
-import { runOnModel, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { describe, expect, it } from 'vitest';
+import { runOnModel } from '../support/fake-upstream.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
-import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
+import { relayedUpstreams } from '../support/relayed-upstream.ts';
 import { openStory } from '../support/story.ts';
 
 // Replies cut where a person would (issue 35, part 5): through the real relay and the openai SDK.
-let upstream: FakeUpstream | undefined;
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  await upstream?.close();
-  relay = upstream = undefined;
-});
+const relayed = relayedUpstreams();
 
 describe('a reply that runs on', () => {
   it('loses its leading label, ends where the player\'s line begins, stops the model there, and says so in its report', async () => {
-    upstream = await startFakeUpstream();
-    relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+    const { upstream, llm } = await relayed();
     upstream.next(runOnModel('Mira: She sets the lantern down. "Morning, then."\nAda: I nod and take the map.\nMira: Good.'));
     const { engine, chat } = await openStory();
-    const { leader, client } = testLeader(engine, narratorOnly(createRelayClient({ baseURL: `${relay.url}/api/v1` })));
+    const { leader, client } = testLeader(engine, narratorOnly(llm));
     const { turnId } = await client.sendTurn(chat, '"Shall we wait for the tide?"');
     await leader.idle();
     const reply = engine.transcript(chat).turns.find((t) => t.turnId === turnId)!;
@@ -33,12 +25,11 @@ describe('a reply that runs on', () => {
   });
 
   it('ends at the player\'s own stop strings from Settings too', async () => {
-    upstream = await startFakeUpstream();
-    relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+    const { upstream, llm } = await relayed();
     upstream.next(runOnModel('The tide turns. THE END of the chapter.'));
     const { engine, chat } = await openStory();
     engine.changeSettings({ stopStrings: ['THE END'] });
-    const { leader, client } = testLeader(engine, narratorOnly(createRelayClient({ baseURL: `${relay.url}/api/v1` })));
+    const { leader, client } = testLeader(engine, narratorOnly(llm));
     const { turnId } = await client.sendTurn(chat, '"And then?"');
     await leader.idle();
     expect(engine.transcript(chat).turns.find((t) => t.turnId === turnId)).toMatchObject({ status: 'done', text: 'The tide turns.' });

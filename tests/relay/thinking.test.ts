@@ -1,25 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRelayClient } from '../../src/engine/llm/openai-client.ts';
+import { describe, expect, it } from 'vitest';
 import type { StreamPart } from '../../src/engine/llm/port.ts';
-import { sseChunk, startFakeUpstream, startSse, thinkingModel, type FakeUpstream, type ThinkingStyle } from '../support/fake-upstream.ts';
+import { sseChunk, startSse, thinkingModel, type ThinkingStyle } from '../support/fake-upstream.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
-import { startRelay, TEST_KEY, type RunningRelay } from '../support/relay-harness.ts';
+import { TEST_KEY } from '../support/relay-harness.ts';
+import { relayedUpstreams } from '../support/relayed-upstream.ts';
 import { openStory } from '../support/story.ts';
 
 // Thinking models, apart (issue 35, part 1): through the real relay and the openai SDK.
-let upstream: FakeUpstream | undefined;
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  await upstream?.close();
-  relay = upstream = undefined;
-});
-
-async function withUpstream() {
-  upstream = await startFakeUpstream();
-  relay = await startRelay({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
-  return { upstream, llm: createRelayClient({ baseURL: `${relay.url}/api/v1` }) };
-}
+const withUpstream = relayedUpstreams();
 
 const THINKING = 'She asked about the map. Mira hid it {carefully}; she should deflect, gently.';
 const REPLY = 'Mira smiles. "What map, love?"';
