@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { clickText, databaseReady, firefoxes, waitUntil } from './firefox-harness.ts';
@@ -114,8 +116,20 @@ describe('Firefox', () => {
     await waitUntil(page, () => !/not exported yet/.test(document.querySelector('[data-banner="memory"]')?.textContent ?? ''), 'the notice settled by the export', 15_000);
   });
 
-  // Chromium only, and why: each needs a control WebDriver BiDi does not give.
-  it.skip('a storage quota that runs out mid-commit (storage.test.ts): Chromium only, the quota is set through CDP Storage.overrideQuotaForOrigin', () => {});
-  it.skip('a tab that crashes mid-stream or while leading (play.test.ts, tabs.test.ts): Chromium only, the crash is CDP Page.crash', () => {});
-  it.skip('the app is installable (pwa.test.ts): Chromium only, installability is read through CDP Page.getInstallabilityErrors; Firefox on desktop installs no web apps', () => {});
+  // What runs in Chromium only, and why: each needs a Chrome DevTools Protocol call WebDriver BiDi
+  // does not give. Declared here, and checked: each named test is still there, still on that call.
+  it('declares the tests that run in Chromium only, each with the control Firefox lacks', () => {
+    for (const { file, test, needs, why } of CHROMIUM_ONLY) {
+      const source = readFileSync(join(import.meta.dirname, file), 'utf8');
+      expect(source, `${file}: ${why}`).toContain(test);
+      expect(source, `${file}: ${why}`).toContain(`'${needs}'`);
+    }
+  });
 });
+
+const CHROMIUM_ONLY = [
+  { file: 'storage.test.ts', test: 'the change is not kept, every tab says why', needs: 'Storage.overrideQuotaForOrigin', why: 'a quota that runs out mid-commit is set through CDP' },
+  { file: 'play.test.ts', test: 'a tab killed mid-stream leaves a truncated reply', needs: 'Page.crash', why: 'a tab is crashed through CDP' },
+  { file: 'tabs.test.ts', test: 'keep working when the leader tab crashes', needs: 'Page.crash', why: 'a tab is crashed through CDP' },
+  { file: 'pwa.test.ts', test: 'is installable', needs: 'Page.getInstallabilityErrors', why: 'installability is read through CDP; Firefox on desktop installs no web apps' },
+];

@@ -14,7 +14,7 @@ it('after one online visit, loads and shows stored data with the relay gone, and
   ({ context } = await launchBrowser());
   const page = await openTab(context, `${app.url}/bots`);
   await createBot(page, 'Kept offline');
-  await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept offline']);
+  await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Kept offline']);
   // The service worker has installed and precached the app shell, the worker chunk and sqlite3.wasm.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -27,8 +27,8 @@ it('after one online visit, loads and shows stored data with the relay gone, and
 
   // A deep link to another screen works offline too.
   await page.goto(`${app.url}/settings`);
-  await expect.poll(() => page.getByRole('heading', { name: 'Settings', exact: true }).isVisible()).toBe(true);
-  await expect.poll(() => page.getByTestId('relay-state').textContent()).toMatch(/unreachable/);
+  await expect.poll(() => page.getByRole('heading', { name: 'Settings', exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => page.getByTestId('relay-state').textContent(), { timeout: 15_000 }).toMatch(/unreachable/);
 });
 
 it('runs in memory where the browser cannot store data, says nothing will be saved, asks before closing, and exports what was written to a window that can save', async () => {
@@ -39,7 +39,7 @@ it('runs in memory where the browser cannot store data, says nothing will be sav
   const notice = page.locator('[data-banner="memory"]');
   expect(await notice.textContent()).toMatch(/Nothing will be saved/);
   await createBot(page, 'Ephemeral');
-  await expect.poll(() => botList(page).allTextContents()).toEqual(['Ephemeral']);
+  await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Ephemeral']);
   await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toMatch(/not exported yet/);
   // Closing now makes the browser ask first.
   const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
