@@ -40,6 +40,22 @@ export function firefoxes(): { openFirefox: (options?: { prefs?: Record<string, 
   };
 }
 
+/**
+ * A step over WebDriver BiDi that must end (an upload, a key press): a call that never answers fails
+ * naming the step rather than running into the test's whole timeout with no word of where it stopped.
+ */
+export async function within<T>(step: Promise<T>, what: string, timeout = 30_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Firefox: ${what} did not end within ${timeout / 1000} s`)), timeout);
+  });
+  try {
+    return await Promise.race([step, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Waits, polling in the page, for what a player would see; fails naming it. */
 export async function waitUntil<A>(page: Page, check: (arg: A) => boolean | Promise<boolean>, what: string, timeout = 30_000, arg?: A): Promise<void> {
   try {

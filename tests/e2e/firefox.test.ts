@@ -6,7 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { HOSTILE_DIR, type CorpusEntry } from '../fixtures/hostile/make-corpus.ts';
-import { databaseReady, firefoxes, waitUntil } from './firefox-harness.ts';
+import { databaseReady, firefoxes, waitUntil, within } from './firefox-harness.ts';
 import { freshProfile, servedApp } from './harness.ts';
 
 /**
@@ -19,10 +19,13 @@ const { openFirefox } = firefoxes();
 
 async function importCardFile(page: Page, path: string): Promise<'previewed' | string> {
   const input = await page.waitForSelector('input[type=file][accept*=".charx"]', { timeout: 15_000 });
-  await input!.uploadFile(path);
+  await within(input!.uploadFile(path), `the upload of ${path}`);
   await waitUntil(page, () => Boolean(document.querySelector('dialog[open] [data-testid=card-preview], dialog[open] [role=alert]')), `an answer to ${path}`, 15_000);
-  const answer = await page.evaluate(() => (document.querySelector('dialog[open] [data-testid=card-preview]') ? 'previewed' : (document.querySelector('dialog[open] [role=alert]')?.textContent ?? '')));
-  await page.keyboard.press('Escape');
+  const answer = await within(
+    page.evaluate(() => (document.querySelector('dialog[open] [data-testid=card-preview]') ? 'previewed' : (document.querySelector('dialog[open] [role=alert]')?.textContent ?? ''))),
+    `reading the answer to ${path}`,
+  );
+  await within(page.keyboard.press('Escape'), `closing the answer to ${path}`);
   await waitUntil(page, () => !document.querySelector('dialog[open]'), 'the dialog closing', 15_000);
   return answer;
 }
@@ -152,5 +155,5 @@ describe('Firefox', () => {
         elsewhere.closeAllConnections();
       });
     }
-  });
+  }, 300_000); // 91 files, each uploaded, answered and closed: 22 s on a quiet machine, a CI run went past 120 s.
 });
