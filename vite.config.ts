@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
 import { VitePWA } from 'vite-plugin-pwa';
 import { earlyDatabaseWorker } from './build/early-database-worker.ts';
+import { gzipLargeAssets } from './build/gzip-large-assets.ts';
 import { solidTrustedTemplates } from './build/solid-trusted-templates.ts';
 
 const withSourceMaps = process.env.SOURCE_MAPS === '1';
@@ -11,6 +12,7 @@ export default defineConfig({
     solidTrustedTemplates(),
     solid(),
     earlyDatabaseWorker(),
+    gzipLargeAssets(),
     VitePWA({
       // A new version waits for the user's "Reload to update": never swap the app under a story.
       registerType: 'prompt',

@@ -23,6 +23,16 @@ const MIME: Record<string, string> = {
 const HASHED = /[-.][A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 const NEVER_CACHE = new Set(['index.html', 'sw.js', 'registerSW.js', 'manifest.webmanifest']);
 
+/** Whether the request takes gzip (`Accept-Encoding: gzip, deflate, br`), and not refused by `gzip;q=0`. */
+function acceptsGzip(req: IncomingMessage): boolean {
+  const accepted = String(req.headers['accept-encoding'] ?? '');
+  return accepted.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding?.trim() === 'gzip' || coding?.trim() === '*') && (!q || Number(q.slice(2)) > 0);
+  });
+}
+
 /**
  * Serves the built app from `root`: correct types (wasm too), long cache for hashed assets, no cache
  * for the shell and the service worker, and index.html for any other GET so deep links load the
@@ -65,17 +75,23 @@ export function createStaticHandler(root: string) {
     const cache = NEVER_CACHE.has(name.split(sep).join('/')) || !HASHED.test(name)
       ? 'no-cache'
       : 'public, max-age=31536000, immutable';
+    // The build gzips its large assets beside them (the tokenizers): sent as such to whoever takes gzip.
+    const beside = name.endsWith('.gz') ? undefined : await fileAt(`/${name.split(sep).join('/')}.gz`);
+    const gzipped = beside && acceptsGzip(req) ? beside : undefined;
+    const sent = gzipped ?? file;
     res.writeHead(200, {
       'Content-Type': MIME[extname(file.path)] ?? 'application/octet-stream',
-      'Content-Length': file.size,
+      'Content-Length': sent.size,
       'Cache-Control': cache,
       'X-Content-Type-Options': 'nosniff',
+      ...(beside ? { Vary: 'Accept-Encoding' } : {}),
+      ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
     });
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    createReadStream(file.path).pipe(res);
+    createReadStream(sent.path).pipe(res);
   };
 }
 

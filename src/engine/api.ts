@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAdmin, id, none, type CallDeclaration } from './call.ts';
 import type { TokenCounter } from './turn/tokens.ts';
+import type { TokenizerFamily } from './turn/tokenizer-family.ts';
 import { analysisCalls } from './analysis/jobs.ts';
 import { authoringCalls } from './authoring/commands.ts';
 import { branchCalls } from './rewind/branch.ts';
@@ -43,7 +44,7 @@ import type { CallEnv } from './call.ts';
  */
 
 /** What a call runs with on the leader: the log and model client, the narrator, sync and the token counter. */
-export type LeaderEnv = CallEnv & { narrator: NarratorService; sync: SyncRunner | null; tokens: () => Promise<TokenCounter> };
+export type LeaderEnv = CallEnv & { narrator: NarratorService; sync: SyncRunner | null; tokens: (family?: TokenizerFamily | null) => Promise<TokenCounter> };
 
 /** The calls the tab's worker runs itself: the database replaced, or files made of it. */
 const adminCalls = {

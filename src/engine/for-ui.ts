@@ -24,6 +24,7 @@ export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
 export type { TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind/commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';
+export { TOKENIZER_NAMES, type CountedWith, type TokenizerFamily } from './turn/tokenizer-family.ts';
 export type { Settings } from './settings/settings.ts';
 export { DEFAULT_SAMPLER, samplerFields, type Sampler, type SamplerOverrides } from './settings/sampler.ts';
 export type { ImportProgress } from './chat-import/import.ts';

@@ -128,6 +128,7 @@ export class TabCoordinator {
           engine,
           llm: createRelayClient({ baseURL: new URL('/api/v1', self.location.origin).href, token: this.relayToken }),
           tokens: this.tokenizer.tokens,
+          countedWith: this.tokenizer.countedWith,
           now: () => Date.now(),
           emit: (event) => this.broadcast(epoch, event),
           report: (message, error) => console.error(message, error),

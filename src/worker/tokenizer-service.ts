@@ -1,21 +1,26 @@
+import type { CountedWith, TokenizerFamily } from '../engine/turn/tokenizer-family.ts';
 import { estimateTokens, type TokenCounter } from '../engine/turn/tokens.ts';
-import { helperTokenCounter } from './token-helper.ts';
+import { tokenHelper } from './token-helper.ts';
 
 /**
- * The leader's token counter. A Send never waits for the tokenizer: a helper worker counts once it
- * is running (started in a quiet moment); until then lengths are estimated, a little high. Kept
- * across leaderships of this tab.
+ * The leader's token counters. A Send never waits for a tokenizer: a helper worker counts once it
+ * is running (started in a quiet moment, and each family's tokenizer on its first text); until
+ * then lengths are estimated, a little high. Kept across leaderships of this tab.
  */
 export class TokenizerService {
-  private counter: TokenCounter | undefined;
+  private helper: ReturnType<typeof tokenHelper> | undefined;
 
-  readonly tokens = async (): Promise<TokenCounter> => this.counter ?? estimateTokens;
+  readonly tokens = async (family?: TokenizerFamily | null): Promise<TokenCounter> => this.helper?.counterFor(family ?? 'cl100k').count ?? estimateTokens;
+
+  readonly countedWith = (family: TokenizerFamily | null): CountedWith => this.helper?.counterFor(family ?? 'cl100k').countedWith() ?? 'estimate';
 
   get started(): boolean {
-    return this.counter !== undefined;
+    return this.helper !== undefined;
   }
 
   start(): void {
-    this.counter ??= helperTokenCounter();
+    this.helper ??= tokenHelper();
+    // cl100k counts what no family claims (the analysis, other models): built now, while all is quiet.
+    this.helper.counterFor('cl100k').count('');
   }
 }

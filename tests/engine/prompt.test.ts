@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assemblePrompt, type PromptPart } from '../../src/engine/turn/prompt.ts';
+import { FRAMING } from '../../src/engine/turn/tokenizer-family.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 
 const words = (n: number, word = 'story') => Array.from({ length: n }, () => word).join(' ');
@@ -66,5 +67,19 @@ describe('prompt assembly in tiers', async () => {
 
   it('counts tokens with a safety margin over cl100k', () => {
     expect(count('hello world')).toBe(Math.ceil(2 * 1.1));
+  });
+
+  it("costs each part its template's framing where the family's tokenizer counts: a message's, a system part's join, the prompt's start once", () => {
+    const plain = (text: string) => count(text);
+    const textOnly = parts().reduce((sum, part) => sum + plain(part.text), 0);
+    const systemParts = parts().filter((p) => p.slot === 'system').length;
+    const replies = parts().filter((p) => p.role === 'assistant').length;
+    const players = parts().length - systemParts - replies;
+    const everything = { hard: 100_000, soft: 100_000 };
+    expect(assemblePrompt(parts(), everything, count).tokens).toBe(textOnly + 4 * parts().length);
+    expect(assemblePrompt(parts(), everything, count, FRAMING.llama3).tokens).toBe(textOnly + systemParts * 1 + (players + replies) * 5 + 10);
+    const nemo = assemblePrompt(parts(), everything, count, FRAMING['mistral-nemo']);
+    expect(nemo.tokens).toBe(textOnly + systemParts * 1 + players * 2 + replies * 1 + 3);
+    expect(nemo.parts.find((p) => p.label === 'turn 1')!.tokens).toBe(plain(parts()[5]!.text) + 1);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModelLimits } from '../../src/engine/leader/model-limits.ts';
 import { contextLengthOf } from '../../src/engine/llm/model-info.ts';
+import { nodeTokens } from '../support/family-tokenizers.ts';
 import { json } from '../support/fake-upstream.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { relayedUpstreams } from '../support/relayed-upstream.ts';
@@ -10,6 +11,8 @@ import { openStory } from '../support/story.ts';
 const relayed = relayedUpstreams();
 
 const NARRATOR = 'dphn/Dolphin-Mistral-24B-Venice-Edition';
+/** A model no shipped tokenizer claims. */
+const NARRATOR_UNKNOWN = 'deepseek-ai/DeepSeek-V3-0324';
 
 async function withModels(models: unknown[]) {
   const { llm } = await relayed((upstream) =>
@@ -67,5 +70,39 @@ describe("the model's own limits", () => {
     expect(await slow.contextOf(NARRATOR)).toBeNull();
     expect(await slow.contextOf(NARRATOR)).toBeNull();
     expect(asked).toBe(1); // a list that did not come is not asked again for a while
+  });
+
+  it("count with the model family's own tokenizer, named by its id or its listed class, and size the budget with less margin for it", async () => {
+    const euryale = 'Sao10K/L3.3-70B-Euryale-v2.3';
+    const rocinante = 'TheDrummer/Rocinante-12B-v1.1';
+    const llm = await withModels([
+      { id: euryale, context_length: 16_384, model_class: 'llama33-70b-16k' },
+      { id: rocinante, context_length: 16_384, model_class: 'mistral-nemo-12b-lc' },
+      { id: NARRATOR_UNKNOWN, context_length: 16_384 },
+    ]);
+    const line = '"ミラ、銀の鍵はどこで見つかったの？ The lighthouse, or the wreck?"';
+    const reportFor = async (model: string) => {
+      const { engine, chat } = await openStory();
+      engine.changeSettings({ narrativeModel: model });
+      const { leader, client } = testLeader(engine, narratorOnly(llm), { familyTokenizers: true });
+      const { turnId } = await client.sendTurn(chat, line);
+      await leader.idle();
+      return (await client.replyPrompt(chat, turnId))!;
+    };
+    const lineCost = (report: { parts: { label: string; tokens: number }[] }) => report.parts.find((p) => p.label === 'new turn')?.tokens;
+
+    const llama = await reportFor(euryale);
+    // 16,384 less the reply's 700 tokens, less a twentieth: an exact count needs margin only for the template.
+    expect(llama).toMatchObject({ countedWith: 'llama3', budget: { hard: 14_899, soft: 11_174 }, contextLength: 16_384 });
+    const nemo = await reportFor(rocinante);
+    expect(nemo).toMatchObject({ countedWith: 'mistral-nemo', budget: { hard: 14_899 } });
+    const other = await reportFor(NARRATOR_UNKNOWN);
+    expect(other).toMatchObject({ countedWith: 'cl100k', budget: { hard: 14_115, soft: 10_586 } });
+    // The player's line costs what each tokenizer says, and its template's framing: Llama 3's
+    // header and end (5), Mistral's [INST] and [/INST] (2), 4 where the template is unknown.
+    expect(lineCost(llama)).toBe((await nodeTokens('llama3'))(line) + 5);
+    expect(lineCost(nemo)).toBe((await nodeTokens('mistral-nemo'))(line) + 2);
+    expect(lineCost(other)).toBe((await nodeTokens(null))(line) + 4);
+    expect(new Set([lineCost(llama), lineCost(nemo), lineCost(other)]).size).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { startRelay, type RunningRelay } from '../support/relay-harness.ts';
+import { gunzipSync } from 'node:zlib';
+import { GZIPPED_ASSET, startRelay, type RunningRelay } from '../support/relay-harness.ts';
 
 let relay: RunningRelay;
 beforeEach(async () => {
@@ -40,4 +41,32 @@ it('serves the app with the right types and caching, deep links, and nothing out
     expect(body).not.toMatch(/root:/);
   }
   expect((await fetch(`${relay.url}/`, { method: 'POST' })).status).toBe(405);
+});
+
+it('sends a large asset gzipped to a browser that takes gzip, and as it is to one that does not', async () => {
+  const get = (encoding: string | null, path = '/assets/tokenizer-Qq11Ww22.json') =>
+    new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(relay.url, { path, headers: encoding === null ? {} : { 'Accept-Encoding': encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const gzipped = await get('gzip, deflate, br');
+  expect(gzipped.headers['content-encoding']).toBe('gzip');
+  expect(gzipped.headers['content-type']).toMatch(/^application\/json/);
+  expect(gzipped.headers.vary).toBe('Accept-Encoding');
+  expect(Number(gzipped.headers['content-length'])).toBe(gzipped.body.length);
+  expect(gzipped.body.length).toBeLessThan(GZIPPED_ASSET.length / 3);
+  expect(gunzipSync(gzipped.body).toString()).toBe(GZIPPED_ASSET);
+  for (const refused of [null, 'identity', 'gzip;q=0, br']) {
+    const plain = await get(refused);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(GZIPPED_ASSET);
+  }
+  // A small file with nothing beside it is sent as it is, and says nothing of encodings.
+  const js = await get('gzip', '/assets/app-Ab12Cd34.js');
+  expect([js.headers['content-encoding'], js.headers.vary, js.body.toString()]).toEqual([undefined, undefined, 'console.log(1)']);
 });

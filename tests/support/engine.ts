@@ -12,6 +12,7 @@ import { searchMemories, type MemorySearch } from '../../src/engine/memory/retri
 import { samplerFor } from '../../src/engine/queries/chat-state.ts';
 import { readSettings } from '../../src/engine/settings/settings.ts';
 import { narratorPrompt } from '../../src/engine/turn/narrator-prompt.ts';
+import type { Framing } from '../../src/engine/turn/tokenizer-family.ts';
 import { estimateTokens, type TokenCounter } from '../../src/engine/turn/tokens.ts';
 import { turnCommands } from '../../src/engine/turn/turn-commands.ts';
 
@@ -58,8 +59,8 @@ export function withCalls(core: CoreEngine, options: { publish?: (topic: string,
     append: (drafts: readonly EventDraft[]) => appendEvents(ctx, drafts),
     turns: turnCommands(ctx),
     purgeExpired: () => purgeExpired(ctx),
-    narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter, mode?: 'reply' | 'impersonate') =>
-      narratorPrompt(ctx.db, chatId, replySeq, readSettings(ctx.db), count, mode),
+    narratorPrompt: (chatId: string, replySeq: number, count: TokenCounter, mode?: 'reply' | 'impersonate', framing?: Framing) =>
+      narratorPrompt(ctx.db, chatId, replySeq, readSettings(ctx.db), count, mode, framing),
     samplerFor: (chatId: string) => samplerFor(ctx.db, chatId),
     searchMemories: (search: MemorySearch) => searchMemories(ctx.db, search),
     classify: ((llm, schema, prompt, options) => classifyLogged(ctx, llm, schema, prompt, options)) as <S extends Parameters<typeof classifyLogged>[2]>(

@@ -1,18 +1,23 @@
 import type { Engine } from '../../src/engine/engine.ts';
 import { createLeader, type Change, type LeaderDeps, type LeaderEvent } from '../../src/engine/leader/leader.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
+import type { TokenizerFamily } from '../../src/engine/turn/tokenizer-family.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { nodeTokens } from './family-tokenizers.ts';
 
 /**
  * The leader core exactly as the worker runs it, over a test engine, with everything it tells the
  * tabs recorded. `now` defaults to the wall clock.
  */
-export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () => number; sync?: LeaderDeps['sync'] } = {}) {
+export function testLeader(engine: Engine, llm: LlmClient, options: { now?: () => number; sync?: LeaderDeps['sync']; familyTokenizers?: boolean } = {}) {
   const events: LeaderEvent[] = [];
   const leader = createLeader({
     engine,
     llm,
-    tokens: loadTokenCounter,
+    // Each family's own tokenizer where a test asks (they take up to 1.5 s to build); cl100k else.
+    ...(options.familyTokenizers
+      ? { tokens: nodeTokens, countedWith: (family: TokenizerFamily | null) => family ?? 'cl100k' }
+      : { tokens: () => loadTokenCounter(), countedWith: () => 'cl100k' as const }),
     now: options.now ?? Date.now,
     emit: (event) => events.push(event),
     report: (message, error) => {

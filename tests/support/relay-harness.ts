@@ -1,11 +1,14 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type RelayDeps } from '../../relay/server.ts';
 
 export const TEST_KEY = 'rc_test_key_0123456789abcdefSECRET';
+
+export const GZIPPED_ASSET = JSON.stringify({ model: { vocab: Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`token${i}`, i])) } });
 
 /** A tiny dist/ so the relay's static side has something to serve. */
 export function makeDist(): string {
@@ -15,6 +18,9 @@ export function makeDist(): string {
   writeFileSync(join(dir, 'assets', 'app-Ab12Cd34.js'), 'console.log(1)');
   writeFileSync(join(dir, 'assets', 'sqlite3-Zz99Yy88.wasm'), Buffer.from([0, 97, 115, 109]));
   writeFileSync(join(dir, 'manifest.webmanifest'), '{}');
+  // A large asset the build gzipped beside itself (as it does the tokenizers).
+  writeFileSync(join(dir, 'assets', 'tokenizer-Qq11Ww22.json'), GZIPPED_ASSET);
+  writeFileSync(join(dir, 'assets', 'tokenizer-Qq11Ww22.json.gz'), gzipSync(GZIPPED_ASSET));
   return dir;
 }
 

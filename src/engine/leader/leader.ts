@@ -4,6 +4,7 @@ import type { LlmClient } from '../llm/port.ts';
 import { tablesWrittenBy } from '../events/registry.ts';
 import { purgeExpired } from '../deletion/commands.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
+import type { CountedWith, TokenizerFamily } from '../turn/tokenizer-family.ts';
 import { AnalysisQueue } from './analysis-queue.ts';
 import { NarratorService } from './narrator.ts';
 import { SEARCH_INDEX_TOPIC, SYNC_TOPIC, type SearchIndexProgress } from './stream.ts';
@@ -33,7 +34,9 @@ export type LeaderEvent = { type: 'changed'; change: Change } | { type: 'publish
 export interface LeaderDeps {
   engine: Engine;
   llm: LlmClient;
-  tokens: () => Promise<TokenCounter>;
+  tokens: (family?: TokenizerFamily | null) => Promise<TokenCounter>;
+  /** What the counter for a family counts with right now, for the prompt inspector. */
+  countedWith?: (family: TokenizerFamily | null) => CountedWith;
   now: () => number;
   emit: (event: LeaderEvent) => void;
   /** Background work that failed (a bug, a database error); the platform decides where it goes. */
@@ -131,6 +134,7 @@ export function createLeader(deps: LeaderDeps) {
     ctx: engine.ctx,
     llm,
     tokens: deps.tokens,
+    ...(deps.countedWith ? { countedWith: deps.countedWith } : {}),
     notify,
     publish,
     topicSeq: (topic) => topicSeq.get(topic) ?? 0,

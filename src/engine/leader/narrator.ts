@@ -10,6 +10,7 @@ import type { LlmClient } from '../llm/port.ts';
 import { narrate, type NarrationResult } from '../turn/narrate.ts';
 import { headSeq } from '../log/head.ts';
 import type { TokenCounter } from '../turn/tokens.ts';
+import { FRAMING, isExactCount, type CountedWith, type TokenizerFamily } from '../turn/tokenizer-family.ts';
 import type { StartedTurn } from '../turn/turn-commands.ts';
 import { joinContinuation, withContinuation } from '../turn/continuation.ts';
 import type { PromptReport } from '../turn/prompt-report.ts';
@@ -45,7 +46,10 @@ export function draftOf(text: string, youName: string): string {
 export interface NarratorDeps {
   ctx: LogContext;
   llm: LlmClient;
-  tokens: () => Promise<TokenCounter>;
+  /** A counter with the family's own tokenizer (cl100k with its margin where none). */
+  tokens: (family?: TokenizerFamily | null) => Promise<TokenCounter>;
+  /** What that counter counts with right now (the family's tokenizer, cl100k, or lengths while it loads). */
+  countedWith?: (family: TokenizerFamily | null) => CountedWith;
   /** Tells every tab what the last writes changed. */
   notify: (rebuilt: boolean) => void;
   publish: (topic: string, data: StreamMessage) => number;
@@ -89,9 +93,15 @@ export class NarratorService {
     return Boolean(entry);
   }
 
-  /** The model's context length as its server says (asked once, kept a while); null when it does not. */
-  modelContext(model: string): Promise<number | null> {
-    return this.limits.contextOf(model);
+  /**
+   * How the model's prompts are counted and sized: with its family's tokenizer (its id, or its class
+   * in the server's model list, tells which), and from the context its server lists, asked once
+   * and kept a while, when the player lets the model size the budget.
+   */
+  async countingFor(model: string, budgetFromModel: boolean): Promise<{ count: TokenCounter; family: TokenizerFamily | null; countedWith: CountedWith | undefined; context: number | null }> {
+    const [family, context] = await Promise.all([this.limits.familyOf(model), budgetFromModel ? this.limits.contextOf(model) : null]);
+    const count = await this.deps.tokens(family);
+    return { count, family, countedWith: this.deps.countedWith?.(family), context };
   }
 
   /** Resolves when no reply is streaming. */
@@ -129,15 +139,19 @@ export class NarratorService {
       try {
         const stored = readSettings(ctx.db);
         const sampler = samplerFor(ctx.db, turn.chatId);
-        // The model's own context sizes the budget where its server says it, unless the player chose not.
-        const context = stored.budgetFromModel && this.deps.llm.models ? await this.limits.contextOf(turn.model) : null;
-        const settings = context ? { ...stored, narrativeBudget: budgetFromContext(context, sampler.maxTokens) } : stored;
-        const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, settings, await this.deps.tokens());
+        // The model's own context sizes the budget where its server says it, unless the player chose
+        // not; its family's tokenizer counts, and an exact count leaves a smaller margin.
+        const { count, family, countedWith, context } = await this.countingFor(turn.model, stored.budgetFromModel);
+        const exact = isExactCount(countedWith);
+        const settings = context ? { ...stored, narrativeBudget: budgetFromContext(context, sampler.maxTokens, exact) } : stored;
+        // An exact count adds the template's own framing; an estimate keeps its padded rule.
+        const framing = exact && family ? FRAMING[family] : FRAMING.cl100k;
+        const prompt = narratorPrompt(ctx.db, turn.chatId, turn.startedSeq, settings, count, 'reply', framing);
         // Where the reply is cut if it runs on into someone else's line, and the label it may start with.
         const cast = castOf(ctx.db, turn.chatId);
         const others = (cast?.present ?? []).filter((m) => m.ref !== 'you' && m.ref !== turn.speaker).map((m) => m.name);
         const stopAt = stopStringsFor({ player: cast?.nameOf('you') ?? '', others, ownStops: settings.stopStrings });
-        report = context ? { ...prompt.report, contextLength: context } : prompt.report;
+        report = { ...prompt.report, ...(context ? { contextLength: context } : {}), ...(countedWith ? { countedWith, tokenizerFamily: family } : {}) };
         const narrated = await narrate({
           llm: this.deps.llm,
           messages: prefix ? withContinuation(prompt.messages, prefix) : prompt.messages,
@@ -240,7 +254,7 @@ export class NarratorService {
 }
 
 /** What the narrator's calls run with: the leader's narrator and its token counter. */
-export type NarratorEnv = CallEnv & { narrator: NarratorService; tokens: () => Promise<TokenCounter> };
+export type NarratorEnv = CallEnv & { narrator: NarratorService; tokens: (family?: TokenizerFamily | null) => Promise<TokenCounter> };
 
 /** Send, Regenerate and Continue: each writes the turn's start, then its reply streams. */
 export const narratorCalls = {
@@ -312,9 +326,9 @@ export const narratorCalls = {
     async run(env: NarratorEnv, chatId: string): Promise<null> {
       await env.llm.warm?.();
       const settings = readSettings(env.db);
-      narratorPrompt(env.db, chatId, headSeq(env.db) + 1, settings, await env.tokens());
-      // The model's context is asked now too, so the Send does not wait for the model list.
-      if (settings.budgetFromModel) await env.narrator.modelContext(settings.narrativeModel);
+      // The model list and the family's tokenizer are asked for now too, so the Send waits for neither.
+      const { count } = await env.narrator.countingFor(settings.narrativeModel, settings.budgetFromModel);
+      narratorPrompt(env.db, chatId, headSeq(env.db) + 1, settings, count);
       return null;
     },
   }),

@@ -10,3 +10,9 @@ export function contextLengthOf(entry: Record<string, unknown>): number | null {
   }
   return null;
 }
+
+/** The model's class where its server names one (Featherless's `model_class`), for its tokenizer. */
+export function modelClassOf(entry: Record<string, unknown>): string | null {
+  const value = entry.model_class;
+  return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : null;
+}

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { LlmError, type ChatMessage, type Completion, type LlmCallOptions, type LlmClient, type LlmErrorCode, type ModelInfo, type StreamPart } from './port.ts';
-import { contextLengthOf } from './model-info.ts';
+import { contextLengthOf, modelClassOf } from './model-info.ts';
 
 export interface RelayClientOptions {
   /** The relay's API root, e.g. `${location.origin}/api/v1`. */
@@ -118,7 +118,8 @@ export function createRelayClient(options: RelayClientOptions): LlmClient {
       try {
         const listed: ModelInfo[] = [];
         for await (const model of (await client()).models.list()) {
-          listed.push({ id: model.id, contextLength: contextLengthOf(model as unknown as Record<string, unknown>) });
+          const entry = model as unknown as Record<string, unknown>;
+          listed.push({ id: model.id, contextLength: contextLengthOf(entry), modelClass: modelClassOf(entry) });
         }
         return listed;
       } catch (error) {

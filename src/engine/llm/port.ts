@@ -42,10 +42,12 @@ export type StreamPart =
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: string | null };
 
-/** A model as its server lists it: how long a context it takes, when the server says. */
+/** A model as its server lists it: how long a context it takes, and its class, when the server says. */
 export interface ModelInfo {
   id: string;
   contextLength: number | null;
+  /** Featherless's `model_class` ("llama33-70b-16k"): the base a finetune's name may not tell. */
+  modelClass?: string | null;
 }
 
 export interface LlmClient {

@@ -12,6 +12,7 @@ import { inCharacterText } from './parse.ts';
 import { describeItem } from '../state/items.ts';
 import { fieldText } from '../state/fields.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
+import { FRAMING, type Framing } from './tokenizer-family.ts';
 import type { TokenCounter } from './tokens.ts';
 import { reportOf, type PromptReport } from './prompt-report.ts';
 import { describeFictionTime, storyTimeAgo, storyTimeSpan } from '../fiction-time.ts';
@@ -38,6 +39,8 @@ export function narratorPrompt(
   count: TokenCounter,
   /** 'impersonate': the same story, but the model drafts the player's next message instead of the reply. */
   mode: 'reply' | 'impersonate' = 'reply',
+  /** The model's chat template's cost around the text, where its family's tokenizer counts. */
+  framing: Framing = FRAMING.cl100k,
 ): AssembledPrompt & { report: PromptReport } {
   const drawer = chatState(db, chatId);
   if (!drawer) throw new Error(`No chat ${chatId}`);
@@ -245,7 +248,7 @@ export function narratorPrompt(
       keep: 0,
     });
   }
-  const assembled = assemblePrompt(parts, settings.narrativeBudget, count);
+  const assembled = assemblePrompt(parts, settings.narrativeBudget, count, framing);
   return { ...assembled, report: reportOf(assembled, settings.narrativeBudget, pinned, recalled) };
 }
 

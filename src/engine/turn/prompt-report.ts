@@ -4,6 +4,7 @@ import { shortText, uuid } from '../events/fields.ts';
 import type { Memory } from '../memory/memory-row.ts';
 import type { ScoredMemory } from '../memory/retrieval.ts';
 import type { AssembledPrompt, Budget } from './prompt.ts';
+import { COUNTED_WITH, TOKENIZER_FAMILIES } from './tokenizer-family.ts';
 import { defineQuery, id } from '../call.ts';
 
 /**
@@ -46,6 +47,10 @@ export const promptReport = z.object({
   trimmedLabel: z.string().max(200).optional(),
   /** The model's context length, when the budget was sized from it. */
   contextLength: z.number().int().min(1).optional(),
+  /** What counted the prompt's tokens: the model family's tokenizer, cl100k with a margin, or lengths while it loaded. */
+  countedWith: z.enum(COUNTED_WITH).optional(),
+  /** The family whose tokenizer was meant to count (null: none ships for the model), for "while it loaded". */
+  tokenizerFamily: z.enum(TOKENIZER_FAMILIES).nullable().optional(),
 });
 export type PromptReport = z.infer<typeof promptReport>;
 

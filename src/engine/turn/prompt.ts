@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../llm/port.ts';
+import { FRAMING, type Framing } from './tokenizer-family.ts';
 import type { TokenCounter } from './tokens.ts';
 
 /**
@@ -37,18 +38,18 @@ export interface AssembledPrompt {
   parts: { label: string; tier: Tier; slot: PromptPart['slot']; tokens: number; kept: boolean; text: string }[];
 }
 
-/** Each message costs a few tokens of framing beyond its text. */
-const MESSAGE_OVERHEAD = 4;
 
 /**
  * Fits the parts into the budget: drop NICE parts (lowest `keep` first) while over the soft budget,
  * then SHOULD parts while over the hard one. MUST parts always stay, even past the hard budget:
  * a prompt without them would be a different story, not a shorter one.
  */
-export function assemblePrompt(parts: readonly PromptPart[], budget: Budget, count: TokenCounter): AssembledPrompt {
-  const costed = parts.map((part, index) => ({ part, index, tokens: (part.tokens ?? count(part.text)) + MESSAGE_OVERHEAD }));
+export function assemblePrompt(parts: readonly PromptPart[], budget: Budget, count: TokenCounter, framing: Framing = FRAMING.cl100k): AssembledPrompt {
+  // Each part costs its text and its framing: a message's, or its join into the system message.
+  const framed = (part: PromptPart) => (part.slot === 'system' ? framing.perSystemPart : part.role === 'assistant' ? (framing.perReply ?? framing.perMessage) : framing.perMessage);
+  const costed = parts.map((part, index) => ({ part, index, tokens: (part.tokens ?? count(part.text)) + framed(part) }));
   const kept = new Set(costed);
-  let total = costed.reduce((sum, c) => sum + c.tokens, 0);
+  let total = framing.perPrompt + costed.reduce((sum, c) => sum + c.tokens, 0);
   const dropped: string[] = [];
   const shed = (tier: Tier, limit: number) => {
     const candidates = costed.filter((c) => c.part.tier === tier).sort((a, b) => a.part.keep - b.part.keep || a.index - b.index);

@@ -1,5 +1,5 @@
 import { createResource, For, onMount, Show } from 'solid-js';
-import type { PromptReport } from '../../engine/for-ui.ts';
+import { TOKENIZER_NAMES, type CountedWith, type PromptReport, type TokenizerFamily } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
 import { t } from '../i18n/index.ts';
 
@@ -44,6 +44,13 @@ export function PromptInspector(props: { client: AppClient; chatId: string; turn
   );
 }
 
+/** Which tokenizer counted the prompt, in the player's words: the model's own, cl100k and its margin, or lengths while one loaded. */
+function countedWithText(countedWith: CountedWith, family: TokenizerFamily | null): string {
+  if (countedWith === 'cl100k') return t('limits.countedCl100k');
+  if (countedWith === 'estimate') return t('limits.countedEstimate', family ? TOKENIZER_NAMES[family] : 'cl100k');
+  return t('limits.countedWith', TOKENIZER_NAMES[countedWith]);
+}
+
 function Report(props: { report: PromptReport }) {
   const dropped = () => props.report.parts.filter((p) => !p.kept);
   return (
@@ -56,6 +63,13 @@ function Report(props: { report: PromptReport }) {
         {(context) => (
           <p class="muted small-text" data-testid="budget-from-model">
             {t('limits.sized', context())}
+          </p>
+        )}
+      </Show>
+      <Show when={props.report.countedWith}>
+        {(countedWith) => (
+          <p class="muted small-text" data-testid="counted-with">
+            {countedWithText(countedWith(), props.report.tokenizerFamily ?? null)}
           </p>
         )}
       </Show>

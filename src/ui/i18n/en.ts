@@ -909,5 +909,8 @@ export const en = {
   limits: {
     fromModel: 'Size the narrator’s budget from the model’s context, where its server says it (else the budget above)',
     sized: (context: number) => `The budget was sized from the model’s ${context.toLocaleString('en')}-token context.`,
+    countedWith: (tokenizer: string) => `Counted with the ${tokenizer} tokenizer, the model’s own.`,
+    countedCl100k: 'Counted with OpenAI’s cl100k tokenizer plus a tenth: no tokenizer ships for this model’s family.',
+    countedEstimate: (tokenizer: string) => `Estimated from lengths, a little high, while the ${tokenizer} tokenizer loaded.`,
   },
 };

@@ -904,5 +904,8 @@ export const es: Catalogue = {
   limits: {
     fromModel: 'Ajustar el presupuesto del narrador al contexto del modelo, cuando su servidor lo indica (si no, el presupuesto de arriba)',
     sized: (context: number) => `El presupuesto se ajustó al contexto de ${context.toLocaleString('es')} tokens del modelo.`,
+    countedWith: (tokenizer: string) => `Contado con el tokenizador ${tokenizer}, el del propio modelo.`,
+    countedCl100k: 'Contado con el tokenizador cl100k de OpenAI más una décima: no se incluye tokenizador para la familia de este modelo.',
+    countedEstimate: (tokenizer: string) => `Estimado por la longitud, algo al alza, mientras cargaba el tokenizador ${tokenizer}.`,
   },
 };

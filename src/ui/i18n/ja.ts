@@ -902,5 +902,8 @@ export const ja: Catalogue = {
   limits: {
     fromModel: 'サーバーが示す場合は、モデルのコンテキストから語り手の予算を決める（示さない場合は上の予算）',
     sized: (context: number) => `予算はモデルの ${context.toLocaleString('ja')} トークンのコンテキストから決めました。`,
+    countedWith: (tokenizer: string) => `モデル自身の ${tokenizer} トークナイザーで数えました。`,
+    countedCl100k: 'OpenAI の cl100k トークナイザーで数え、1 割足しました。このモデルの系統のトークナイザーは同梱されていません。',
+    countedEstimate: (tokenizer: string) => `${tokenizer} トークナイザーの読み込み中だったため、長さから少し多めに見積もりました。`,
   },
 };

@@ -902,5 +902,8 @@ export const ko: Catalogue = {
   limits: {
     fromModel: '서버가 알려 주면 모델의 컨텍스트로 서술자 예산을 정하기(아니면 위의 예산)',
     sized: (context: number) => `예산은 모델의 ${context.toLocaleString('ko')} 토큰 컨텍스트로 정했습니다.`,
+    countedWith: (tokenizer: string) => `모델 자신의 ${tokenizer} 토크나이저로 셌습니다.`,
+    countedCl100k: 'OpenAI의 cl100k 토크나이저로 세고 10%를 더했습니다. 이 모델 계열의 토크나이저는 들어 있지 않습니다.',
+    countedEstimate: (tokenizer: string) => `${tokenizer} 토크나이저를 불러오는 동안 길이로 조금 넉넉하게 어림했습니다.`,
   },
 };

@@ -902,5 +902,8 @@ export const zhHans: Catalogue = {
   limits: {
     fromModel: '服务器给出时，按模型的上下文长度确定叙述者预算（否则用上面的预算）',
     sized: (context: number) => `预算按模型 ${context.toLocaleString('zh')} 个 token 的上下文确定。`,
+    countedWith: (tokenizer: string) => `用模型自己的 ${tokenizer} 分词器计数。`,
+    countedCl100k: '用 OpenAI 的 cl100k 分词器计数并加一成：没有随附此模型系列的分词器。',
+    countedEstimate: (tokenizer: string) => `${tokenizer} 分词器加载期间，按长度估算（略偏高）。`,
   },
 };
