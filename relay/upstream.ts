@@ -49,7 +49,7 @@ export class Upstream {
    * A request to the upstream with a deadline for its response headers. The deadline ends once
    * headers arrive; streaming bodies may then run as long as the caller keeps reading.
    */
-  async request(path: string, init: { method: string; body?: string; accept: string; signal?: AbortSignal }): Promise<Response> {
+  async request(path: string, init: { method: string; body?: string; accept: string; signal?: AbortSignal; fromRoot?: boolean }): Promise<Response> {
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     init.signal?.addEventListener('abort', onAbort, { once: true });
@@ -59,7 +59,8 @@ export class Upstream {
       controller.abort();
     }, this.config.upstreamTimeoutMs);
     try {
-      const url = `${this.config.upstream}${path}`;
+      // llama.cpp's /props sits at the server's root, beside its /v1.
+      const url = init.fromRoot ? new URL(path, this.config.upstream).href : `${this.config.upstream}${path}`;
       return await this.fetchImpl(url, {
         method: init.method,
         headers: this.headers(url, { Accept: init.accept, ...(init.body ? { 'Content-Type': 'application/json' } : {}) }),
@@ -117,11 +118,37 @@ export class Upstream {
     } catch {
       body = null;
     }
-    const list = Array.isArray(body?.data)
+    const listed = Array.isArray(body?.data)
       ? (body.data as unknown[]).filter((m): m is UpstreamModel => typeof (m as UpstreamModel)?.id === 'string')
       : [];
+    const list = await this.withServedContext(listed);
     this.models = { at: Date.now(), list };
     return list;
+  }
+
+  /**
+   * llama.cpp lists the context a model was trained to (`meta.n_ctx_train`, 131,072 for Llama 3.1),
+   * not the one it serves (`-c 8192`): a budget sized from the first overflows the second. The
+   * served one is in its /props; it is written into the entries as `meta.n_ctx`, which the app
+   * reads. A server without /props leaves the entries as they are, and the app leaves the budget
+   * to Settings.
+   */
+  private async withServedContext(list: UpstreamModel[]): Promise<UpstreamModel[]> {
+    const metaOf = (m: UpstreamModel) => (typeof m.meta === 'object' && m.meta !== null ? (m.meta as Record<string, unknown>) : null);
+    if (!list.some((m) => metaOf(m)?.n_ctx_train !== undefined && metaOf(m)?.n_ctx === undefined)) return list;
+    let served: number | undefined;
+    try {
+      const response = await this.request('/props', { method: 'GET', accept: 'application/json', fromRoot: true });
+      if (response.ok) {
+        const props = JSON.parse(await readBounded(response, { maxBytes: 1024 * 1024, idleMs: this.config.upstreamTimeoutMs, what: 'the server properties' })) as Record<string, unknown>;
+        const settings = (typeof props.default_generation_settings === 'object' && props.default_generation_settings !== null ? props.default_generation_settings : {}) as Record<string, unknown>;
+        const n = settings.n_ctx ?? props.n_ctx;
+        if (typeof n === 'number' && Number.isInteger(n) && n > 0) served = n;
+      }
+    } catch {
+      // No /props, or not JSON: nothing is added.
+    }
+    return served === undefined ? list : list.map((m) => (metaOf(m)?.n_ctx_train !== undefined && metaOf(m)?.n_ctx === undefined ? { ...m, meta: { ...metaOf(m), n_ctx: served } } : m));
   }
 
   /** What a request for `model` costs in plan units; a model the list does not know costs 1. */

@@ -59,7 +59,9 @@ describe("the model's own limits", () => {
   it('read the context under each server\'s name for it, and never keep a reply waiting on a slow list', async () => {
     expect(contextLengthOf({ id: 'a', context_length: 32_768 })).toBe(32_768);
     expect(contextLengthOf({ id: 'vllm', max_model_len: 8_192 })).toBe(8_192);
-    expect(contextLengthOf({ id: 'llama.cpp', meta: { n_ctx_train: 131_072 } })).toBe(131_072);
+    expect(contextLengthOf({ id: 'llama.cpp', meta: { n_ctx: 8_192, n_ctx_train: 131_072 } })).toBe(8_192);
+    // The length it was trained to is not what the server gives it.
+    expect(contextLengthOf({ id: 'llama.cpp', meta: { n_ctx_train: 131_072 } })).toBeNull();
     expect(contextLengthOf({ id: 'none', context_length: 'big' })).toBeNull();
     let asked = 0;
     const slow = createModelLimits(
@@ -104,5 +106,21 @@ describe("the model's own limits", () => {
     expect(lineCost(nemo)).toBe((await nodeTokens('mistral-nemo'))(line) + 2);
     expect(lineCost(other)).toBe((await nodeTokens(null))(line) + 4);
     expect(new Set([lineCost(llama), lineCost(nemo), lineCost(other)]).size).toBe(3);
+  });
+
+  it("take llama.cpp's served context from its /props, never the length the model was trained to", async () => {
+    const llamaCpp = (props: boolean) =>
+      relayed((upstream) =>
+        upstream.setFallback((req, res) => {
+          if (req.path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'llama-3.1-8b-q4.gguf', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 131_072, n_vocab: 128_256 } }] });
+          if (req.path === '/props' && props) return json(res, 200, { default_generation_settings: { n_ctx: 8_192 }, total_slots: 1 });
+          return json(res, 404, { error: 'not here' });
+        }),
+      );
+    const served = await llamaCpp(true);
+    expect(await served.llm.models!()).toEqual([{ id: 'llama-3.1-8b-q4.gguf', contextLength: 8_192, modelClass: null }]);
+    // Without /props the trained length is not taken: the budget stays with Settings.
+    const silent = await llamaCpp(false);
+    expect(await silent.llm.models!()).toEqual([{ id: 'llama-3.1-8b-q4.gguf', contextLength: null, modelClass: null }]);
   });
 });
