@@ -18,6 +18,8 @@ const counters = new Map<TokenizerFamily | 'cl100k', Promise<Counting>>();
 function counterFor(source: TokenizerFamily | 'cl100k'): Promise<Counting> {
   let counter = counters.get(source);
   if (!counter) {
+    // A family's tokenizer holds 60–130 MB once built: only the model in use keeps one (and cl100k).
+    for (const held of counters.keys()) if (held !== 'cl100k') counters.delete(held);
     counter = familyOrCl100k(source, fetchTokenizerFiles, (error) => console.warn(`The ${source} tokenizer could not load; counting with cl100k and its margin.`, error));
     counters.set(source, counter);
   }
