@@ -588,11 +588,11 @@ CREATE TABLE transcript_fts_pending (
   seq INTEGER PRIMARY KEY
 ) STRICT;
 
-CREATE TABLE undone_changes (
+CREATE TABLE "undone_changes" (
   seq INTEGER NOT NULL,
   change TEXT NOT NULL,
   undone_by INTEGER NOT NULL,
-  PRIMARY KEY (seq, change)
+  PRIMARY KEY (seq, change, undone_by)
 ) STRICT;
 
 CREATE INDEX undone_changes_by_marker ON undone_changes (undone_by);

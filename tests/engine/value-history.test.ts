@@ -136,4 +136,28 @@ describe('"Undo this change"', () => {
     engine.rebuild();
     expect(dumpProjections(db)).toEqual(before);
   });
+
+  it('undoes a change again after its first undo was rewound away, and a branch and a rebuild agree', async () => {
+    const story = await openStory();
+    const { engine, chat, db } = story;
+    await exchange(story, '"Bread."', { feelings: { 'Mira -> Ada': { affinityDelta: 5 } } });
+    const bread = engine.valueHistory(chat, edge(story), 'affinity')[0]!;
+    const beforeUndo = engine.transcript(chat).turns.at(-1)!;
+    await exchange(story, '"Boat."', { feelings: { 'Mira -> Ada': { affinityDelta: 10 } } });
+    engine.undoChange(chat, bread.eventId, bread.change);
+    expect(feeling(story).affinity).toBe(60);
+    // The undo rewound away with the second exchange: the +5 is back.
+    engine.rewind(chat, engine.transcript(chat).turns.find((t) => t.seq > beforeUndo.seq)!.seq);
+    expect(feeling(story).affinity).toBe(55);
+    // Taken back again: it goes again (its first undo's record, hidden, once kept the second from being written).
+    engine.undoChange(chat, bread.eventId, bread.change);
+    expect(feeling(story).affinity).toBe(50);
+    expect(engine.valueHistory(chat, edge(story), 'affinity').map((c) => [c.value, c.undone])).toEqual([[5, true]]);
+    expectRebuildAgrees(story);
+    const branch = engine.branchChat(chat, engine.transcript(chat).turns.at(-1)!.seq);
+    expect(engine.chatState(branch)!.edges.find((e) => e.source === story.bot && e.target === 'you')!.affinity).toBe(50);
+    const before = dumpProjections(db);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(before);
+  });
 });
