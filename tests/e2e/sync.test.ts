@@ -116,7 +116,7 @@ describe('sync between two devices', () => {
     expect(story.indexOf('The laptop, alone.')).toBeLessThan(story.indexOf('The phone, alone.'));
   });
 
-  it('two devices that regenerated the same reply show one reply with both as versions; Delete forever on one takes the story off both and off the server', async () => {
+  it('two devices that regenerated the same reply and went on show two branches at that reply, never interleaved; Delete forever on one takes the story off both and off the server', async () => {
     const database = freshDatabaseName();
     const own = await startApp({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: database });
     const open = async (path: string) => {
@@ -141,29 +141,42 @@ describe('sync between two devices', () => {
       await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.transcript(id))?.turns.length ?? 0, chatId), { timeout: 15_000 }).toBe(3);
       for (const page of [laptop, phone]) await pause(page, 'Pause sync on this device');
 
-      // Offline on both, each asks for another answer to the same line.
-      for (const page of [laptop, phone]) {
+      // Offline on both, each asks for another answer to the same line, then goes on (issue 36, bug 1).
+      for (const [page, line] of [
+        [laptop, 'The laptop goes on.'],
+        [phone, 'The phone goes on.'],
+      ] as const) {
         await page.goto(`${own.url}/chats/${chatId}`);
         await page.getByRole('button', { name: 'Regenerate' }).click();
         await expect.poll(() => version(page), { timeout: 20_000 }).toBe('Version 2 of 2');
         await expect.poll(() => page.locator('.turn.assistant[data-status="streaming"]').count(), { timeout: 20_000 }).toBe(0);
+        await send(page, line);
       }
       for (const page of [laptop, phone]) await pause(page, 'Resume sync');
 
-      // Met again: one reply to the line on both, with all three answers as its versions.
+      // Met again: one reply to the line on both, with all three answers as its versions, and the
+      // phone's branch (its answer written later) read on: the laptop's line is not woven into it.
       for (const page of [laptop, phone]) {
         await page.goto(`${own.url}/chats/${chatId}`);
         await expect.poll(() => version(page), { timeout: 20_000 }).toBe('Version 3 of 3');
-        expect(await replies(page)).toBe(2); // the opening and one reply
+        await expect.poll(async () => (await lines(page)).some((l) => l.includes('The phone goes on.')), { timeout: 15_000 }).toBe(true);
+        expect((await lines(page)).join('\n')).not.toContain('The laptop goes on.');
+        expect(await replies(page)).toBe(3); // the opening, the reply where the story forks, and the phone's next
+        expect(await page.getByTestId('story-forks').textContent()).toBe('the story forks here');
       }
       // (A long-poll may bring the start of the phone's answer a moment before its text.)
       await expect.poll(async () => JSON.stringify(await lines(phone)) === JSON.stringify(await lines(laptop)) && !(await lines(laptop)).includes(''), { timeout: 15_000 }).toBe(true);
       // The device whose answer gave way says where the one shown came from.
       const elsewhere = await Promise.all([laptop, phone].map((page) => page.getByTestId('version-elsewhere').count()));
       expect(elsewhere.sort()).toEqual([0, 1]);
+      // At the fork, the laptop's version brings the laptop's line with it, on both.
       await phone.getByRole('button', { name: 'Previous version' }).click();
       await expect.poll(() => version(phone), { timeout: 15_000 }).toBe('Version 2 of 3');
       await expect.poll(() => version(laptop), { timeout: 15_000 }).toBe('Version 2 of 3');
+      for (const page of [laptop, phone]) {
+        await expect.poll(async () => (await lines(page)).some((l) => l.includes('The laptop goes on.')), { timeout: 15_000 }).toBe(true);
+        expect((await lines(page)).join('\n')).not.toContain('The phone goes on.');
+      }
 
       // Delete forever on the laptop: gone from the phone, and its words from the server.
       const title = await laptop.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)).title as string, chatId);

@@ -93,8 +93,10 @@ it('sends pieces that arrive apart one by one, and a tab reading mid-burst gets 
   };
   const { leader, client, events } = testLeader(engine, narratorOnly(llm));
   const { turnId } = await client.sendTurn(chat, 'Go on');
+  // Once the first piece is out (the prompt is assembled first: a few ms, more on a loaded machine),
+  // 'and ', which came in the same task as 'Salt ', goes out on its own at the next task.
+  while (!(await client.streamState(chat))?.text) await nextTask();
   await nextTask();
-  // 'and ' came in the same task as 'Salt ' and went out on its own at the next task.
   const state = await client.streamState(chat);
   expect(state).toEqual({ turnId, text: 'Salt and ', thinking: '', thoughtMs: null, seq: 2 });
   release();

@@ -14,8 +14,18 @@ import { openTestEngine, testClock } from '../support/sqlite.ts';
  */
 
 const DEVICES = 3;
+/**
+ * Regenerate the latest reply, then go on: what players do on two devices apart (issue 36, bug 1).
+ * Two such runs on two devices make two branches at one reply; they must never interleave.
+ */
+const regenerateThenContinue = fc.boolean().map((analyse): Op[] => [
+  { t: 'regenerateLatest', c: 0, finish: true },
+  { t: 'userTurn', c: 0 },
+  { t: 'assistant', c: 0, finish: true, stop: false, analyse },
+]);
 const step = fc.oneof(
   fc.record({ t: fc.constant('play' as const), device: fc.nat(DEVICES - 1), ops: fc.array(op, { minLength: 1, maxLength: 12 }) }),
+  fc.record({ t: fc.constant('play' as const), device: fc.nat(DEVICES - 1), ops: regenerateThenContinue }),
   fc.record({ t: fc.constant('sync' as const), from: fc.nat(DEVICES - 1), to: fc.nat(DEVICES - 1), cut: fc.nat(), order: fc.nat(), twice: fc.boolean() }),
 );
 const start: Op[] = [{ t: 'you', name: 'Ada' }, { t: 'bot', i: 0, name: 'Mira' }, { t: 'chat', i: 0 }, { t: 'userTurn', c: 0 }, { t: 'assistant', c: 0, finish: true, stop: false, analyse: true }];

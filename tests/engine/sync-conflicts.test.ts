@@ -146,3 +146,52 @@ describe('two devices answering the same turn offline', () => {
     expect(laptop.engine.turns.recoverInterrupted()).toHaveLength(1);
   });
 });
+
+describe('two devices that regenerated a reply apart and went on (issue 36, bug 1)', () => {
+  it('hold two branches at that reply, each version carrying what followed it, never interleaved, and the same on both', async () => {
+    const { laptop, phone, later, finish, meet } = await twoDevices();
+    const { chat } = laptop;
+    const story = (engine: Engine) => engine.transcript(chat).turns.slice(1).map((t) => t.text);
+    // Paused on both: each regenerates the reply, then goes on with a line of its own.
+    later();
+    finish(laptop.engine, laptop.engine.turns.regenerate(chat), 'Mira laughs at the sails.');
+    later();
+    finish(laptop.engine, laptop.engine.turns.beginTurn(chat, 'laptop line.'), 'The laptop’s answer.');
+    later();
+    finish(phone.engine, phone.engine.turns.regenerate(chat), 'Mira scowls at the sails.');
+    later();
+    finish(phone.engine, phone.engine.turns.beginTurn(chat, 'phone line.'), 'The phone’s answer.');
+
+    meet();
+    for (const device of [laptop, phone]) {
+      // The phone's branch, written later, is read; the laptop's lines are not woven into it.
+      expect(story(device.engine)).toEqual(['"Ugly sails."', 'Mira scowls at the sails.', 'phone line.', 'The phone’s answer.']);
+      const fork = device.engine.transcript(chat).turns[2]!;
+      expect(fork.versions).toMatchObject({ number: 3, of: 3, fork: true });
+      expect(device.engine.transcript(chat).turns.at(-1)!.versions).toBeNull();
+      expect(visibilityProblems(device.db)).toEqual([]);
+    }
+    expect(canonicalProjections(phone.db)).toEqual(canonicalProjections(laptop.db));
+
+    // At the fork, the laptop's version brings its own continuation with it, on both devices.
+    const fork = laptop.engine.transcript(chat).turns[2]!;
+    expect(laptop.engine.turns.chooseVersion(chat, 2, undefined, fork.seq)).toEqual({ number: 2, of: 3 });
+    meet();
+    for (const device of [laptop, phone]) {
+      expect(story(device.engine)).toEqual(['"Ugly sails."', 'Mira laughs at the sails.', 'laptop line.', 'The laptop’s answer.']);
+      expect(device.engine.transcript(chat).turns[2]!.versions).toMatchObject({ number: 2, of: 3, fork: true });
+      expect(visibilityProblems(device.db)).toEqual([]);
+    }
+    expect(canonicalProjections(phone.db)).toEqual(canonicalProjections(laptop.db));
+    // The first version carries nothing after it: the story ends there. A reply that is no fork refuses.
+    laptop.engine.turns.chooseVersion(chat, 1, undefined, laptop.engine.transcript(chat).turns[2]!.seq);
+    expect(story(laptop.engine)).toEqual(['"Ugly sails."', 'Mira shrugs.']);
+    expect(() => laptop.engine.turns.chooseVersion(chat, 1, undefined, laptop.engine.transcript(chat).turns[0]!.seq)).toThrow(/no reply|where the story goes two ways/);
+
+    // And going on from a branch continues that branch.
+    laptop.engine.turns.chooseVersion(chat, 3, undefined, laptop.engine.transcript(chat).turns[2]!.seq);
+    later();
+    finish(laptop.engine, laptop.engine.turns.beginTurn(chat, 'one more.'), 'Mira nods.');
+    expect(story(laptop.engine)).toEqual(['"Ugly sails."', 'Mira scowls at the sails.', 'phone line.', 'The phone’s answer.', 'one more.', 'Mira nods.']);
+  });
+});

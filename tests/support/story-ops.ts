@@ -1,3 +1,4 @@
+import { followedReply } from '../../src/engine/turn/followed-reply.ts';
 import fc from 'fast-check';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from './engine.ts';
@@ -44,6 +45,7 @@ export const op = fc.oneof(
   fc.record({ t: fc.constant('edit' as const), c: small, which: fc.nat(3) }),
   fc.record({ t: fc.constant('failure' as const), c: small, global: fc.boolean() }),
   weighted(3, fc.record({ t: fc.constant('regenerate' as const), c: small, k: small })),
+  weighted(2, fc.record({ t: fc.constant('regenerateLatest' as const), c: small, finish: fc.boolean() })),
   weighted(2, fc.record({ t: fc.constant('swipe' as const), c: small, k: small })),
   weighted(2, fc.record({ t: fc.constant('turnEdit' as const), c: small, k: small, reanalyse: fc.boolean() })),
   fc.record({ t: fc.constant('turnHide' as const), c: small, k: small, hidden: fc.boolean() }),
@@ -239,14 +241,15 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         break;
       }
       case 'userTurn':
-        drafts.push(draft.userTurn(chatId, newId(), `turn ${o.c}`));
+        // Caused as the commands cause it: by the reply the player read (issue 36, part 1).
+        drafts.push({ ...draft.userTurn(chatId, newId(), `turn ${o.c}`), causeId: followedReply(db, chatId) });
         break;
       case 'thread':
         drafts.push({ kind: 'thread_opened', chatId, payload: { threadId: newId(), kind: o.kind, text: `${o.kind} ${o.c}`, fictionTime: TIMES[o.c % TIMES.length]! } });
         break;
       case 'assistant': {
         const turnId = newId();
-        const [started] = engine.append([draft.assistantStarted(chatId, turnId, c.bot)]);
+        const [started] = engine.append([{ ...draft.assistantStarted(chatId, turnId, c.bot), causeId: lastShownTurn(db, chatId) }]);
         if (!o.finish) break;
         const [finished] = engine.append([
           {
@@ -297,7 +300,19 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         const old = pick(turns, o.k);
         if (!old) break;
         const retry = draft.assistantStarted(chatId, newId(), c.bot);
-        engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id } } as typeof retry]);
+        const follows = db.get<{ cause_id: string | null }>('SELECT cause_id FROM events WHERE id = ?', [old.id])?.cause_id ?? null;
+        engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id }, causeId: follows } as typeof retry]);
+        break;
+      }
+      case 'regenerateLatest': {
+        // As the player's Regenerate: the latest shown reply, its new version where the old one stood.
+        const latest = db.get<{ seq: number }>("SELECT seq FROM transcript WHERE chat_id = ? AND hidden = 0 AND role = 'assistant' ORDER BY seq DESC LIMIT 1", [chatId]);
+        const old = latest && db.get<{ id: string; cause_id: string | null }>('SELECT id, cause_id FROM events WHERE seq = ?', [latest.seq]);
+        if (!old || db.get("SELECT 1 AS x FROM transcript WHERE chat_id = ? AND status = 'streaming'", [chatId])) break;
+        const turnId = newId();
+        const retry = draft.assistantStarted(chatId, turnId, c.bot);
+        const [started] = engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id }, causeId: old.cause_id } as typeof retry]);
+        if (o.finish) engine.append([{ ...draft.assistantTurn(chatId, turnId, c.bot, `again ${started!.seq}`), causeId: started!.id }]);
         break;
       }
       case 'swipe': {
@@ -391,3 +406,10 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
   }
 }
 
+
+/** What a reply answers, as `beginTurn` has it: the player's line shown last, else the reply before. */
+function lastShownTurn(db: Db, chatId: string): string | null {
+  const row = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
+  if (!row) return null;
+  return row.role === 'user' ? (db.get<{ id: string }>('SELECT id FROM events WHERE seq = ?', [row.seq])?.id ?? null) : followedReply(db, chatId);
+}

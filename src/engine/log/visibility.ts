@@ -73,12 +73,33 @@ export function supersedeCaused(db: Db, id: string, marker: { id: string; seq: n
   return children.flatMap((child) => supersede(db, child.id, marker));
 }
 
-/** The reply `id` and all it caused are in force again (its version was chosen). */
+/**
+ * The reply `id` and all it caused are in force again (its version was chosen): what the marker
+ * that superseded it took away with it comes back, and only that. A reply later in its closure
+ * that another marker gave way (a version of it chosen, a regenerate) stays as that marker left
+ * it: turns are caused by the reply they followed, so a version's closure is the rest of its branch.
+ */
 export function unsupersede(db: Db, id: string, marker: { id: string }): number[] {
+  const by = db.get<{ superseded_by: number | null }>('SELECT v.superseded_by FROM events e JOIN visibility v ON v.seq = e.seq WHERE e.id = ?', [id])?.superseded_by;
+  if (by === undefined || by === null) return [];
   const closure = JSON.stringify(causedClosure(db, id, marker));
-  db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?)) AND hidden_by IS NULL', [closure]);
-  db.run('UPDATE visibility SET superseded_by = NULL WHERE seq IN (SELECT value FROM json_each(?))', [closure]);
+  db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?1)) AND superseded_by = ?2 AND hidden_by IS NULL', [closure, by]);
+  db.run('UPDATE visibility SET superseded_by = NULL WHERE seq IN (SELECT value FROM json_each(?1)) AND superseded_by = ?2', [closure, by]);
+  followCauses(db, closure);
   return JSON.parse(closure) as number[];
+}
+
+/**
+ * What a marker brought back stays away where its cause is not shown: a version chosen, or a
+ * stretch restored, whose turn followed a reply given way since (turns are caused by the reply they
+ * followed). In id order, as `inheritFromCause` runs everywhere else.
+ */
+function followCauses(db: Db, seqsJson: string): void {
+  const back = db.all<{ seq: number; cause_id: string | null }>(
+    `SELECT e.seq, e.cause_id FROM events e WHERE e.seq IN (SELECT value FROM json_each(?)) AND e.cause_id IS NOT NULL AND ${VISIBLE('e')} ORDER BY e.id`,
+    [seqsJson],
+  );
+  for (const row of back) inheritFromCause(db, { seq: row.seq, causeId: row.cause_id });
 }
 
 /**
@@ -153,5 +174,6 @@ export function unhide(db: Db, rewindId: string): number[] {
   const shown = db.all<{ seq: number }>('SELECT seq FROM visibility WHERE hidden_by = ?', [rewindSeq]).map((r) => r.seq);
   db.run('DELETE FROM visibility WHERE hidden_by = ? AND superseded_by IS NULL', [rewindSeq]);
   db.run('UPDATE visibility SET hidden_by = NULL WHERE hidden_by = ?', [rewindSeq]);
+  followCauses(db, JSON.stringify(shown));
   return shown;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { TURN_PERSONA_SQL } from '../authoring/personas.ts';
-import { versionOfReply } from '../log/visibility.ts';
+import { replyVersions, versionOfReply } from '../log/visibility.ts';
+import { hasContinuation } from '../turn/followed-reply.ts';
 import { hostResetSeq } from './chats.ts';
 import { rewoundStretches, type RewoundStretch } from '../rewind/commands.ts';
 import type { Segment } from '../events/turns.ts';
@@ -35,7 +36,8 @@ export interface TranscriptTurn {
    * whether the one shown was written on another device (sync brought it, and it took the place
    * of the answer written here).
    */
-  versions: { number: number; of: number; otherDevice?: true } | null;
+  /** Its versions, on the latest reply, and on a reply where the story forks (`fork`: two versions each carry what followed them). */
+  versions: { number: number; of: number; otherDevice?: true; fork?: true } | null;
 }
 
 export interface TranscriptPage {
@@ -125,7 +127,27 @@ export function chatTranscript(
   const newest = result.turns.at(-1);
   // A reply from before the bot's reset is history: no versions to flip (the commands refuse too).
   if (newest?.role === 'assistant' && options.beforeSeq == null && newest.seq > (result.resetSeq ?? 0)) newest.versions = versionsOf(db, newest.seq);
+  for (const seq of forksAmong(db, result.turns.filter((t) => t.role === 'assistant' && t !== newest && t.seq > (result.resetSeq ?? 0)).map((t) => t.seq))) {
+    const turn = result.turns.find((t) => t.seq === seq)!;
+    const version = versionsOf(db, seq);
+    if (version) turn.versions = { ...version, fork: true };
+  }
   return result;
+}
+
+/**
+ * Which of these replies are forks: of the replies with versions at all (one indexed look each),
+ * those with two versions that each carry turns written after them.
+ */
+function forksAmong(db: Db, startedSeqs: number[]): number[] {
+  if (startedSeqs.length === 0) return [];
+  const withVersions = db.all<{ seq: number; id: string }>(
+    `SELECT e.seq, e.id FROM events e WHERE e.seq IN (SELECT value FROM json_each(?1))
+       AND (json_extract(e.payload, '$.regenerateOf') IS NOT NULL
+         OR EXISTS (SELECT 1 FROM events r WHERE json_extract(r.payload, '$.regenerateOf') = e.id AND r.kind = 'assistant_turn_started'))`,
+    [JSON.stringify(startedSeqs)],
+  );
+  return withVersions.filter((row) => replyVersions(db, row.id).filter((v) => hasContinuation(db, v.id)).length >= 2).map((row) => row.seq);
 }
 
 function versionsOf(db: Db, startedSeq: number): TranscriptTurn['versions'] {

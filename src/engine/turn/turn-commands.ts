@@ -11,6 +11,7 @@ import { hostResetSeq } from '../queries/chats.ts';
 import type { NarrationResult } from './narrate.ts';
 import type { PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
+import { followedByVersion, followedReply, hasContinuation } from './followed-reply.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { speakerOf } from './speaker.ts';
 import { canSpeak, chooseSpeaker } from './reply-order.ts';
@@ -112,9 +113,11 @@ export function turnCommands(ctx: LogContext) {
         const segments = trimmed ? parseUserText(trimmed, { oocMarker: settings.oocMarker }) : [];
         const speaker = asked ?? chooseSpeaker(db, chatId, trimmed ? inCharacterText(segments) : '');
         const turnId = ctx.newId();
+        // The line follows the reply the player read; the reply answers the line (or follows that reply).
+        const follows = followedReply(db, chatId);
         const drafts: EventDraft[] = [
-          ...(trimmed ? [{ kind: 'user_turn' as const, chatId, payload: { turnId: ctx.newId(), text: trimmed, segments } }] : []),
-          { kind: 'assistant_turn_started' as const, chatId, payload: { turnId, speaker, model: settings.narrativeModel } },
+          ...(trimmed ? [{ kind: 'user_turn' as const, chatId, payload: { turnId: ctx.newId(), text: trimmed, segments }, causeId: follows }] : []),
+          { kind: 'assistant_turn_started' as const, chatId, payload: { turnId, speaker, model: settings.narrativeModel }, ...(trimmed ? { causeDraft: 0 } : { causeId: follows }) },
         ];
         const events = appendEvents(ctx, stampFirst(drafts));
         return startedFrom(chatId, events.at(-1)!.seq, trimmed ? inCharacterText(segments) : null);
@@ -203,18 +206,30 @@ export function turnCommands(ctx: LogContext) {
     },
 
     /**
-     * Shows version `number` (from 1, oldest first) of the chat's latest reply: the story state
-     * follows it. Choosing the version already shown writes nothing.
+     * Shows version `number` (from 1, oldest first) of the chat's latest reply, or of the reply at
+     * `at` where the story forks (two of its versions each carry what followed them): the story
+     * state, and at a fork the turns after it, follow the version. Choosing the version already
+     * shown writes nothing.
      */
-    chooseVersion(chatId: string, number: number, commandId?: string): { number: number; of: number } {
-      const shown = () => latestReplyVersion(chatId) ?? { number, of: 0 };
+    chooseVersion(chatId: string, number: number, commandId?: string, at?: number): { number: number; of: number } {
+      const latest = () => db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
+      const shownAt = (seq: number) => {
+        const versions = replyVersions(db, idOfSeq(db, seq) ?? '');
+        const index = versions.findIndex((v) => v.shown);
+        return index < 0 ? undefined : { number: index + 1, of: versions.length };
+      };
+      const shown = () => (at === undefined ? latestReplyVersion(chatId) : shownAt(at)) ?? { number, of: 0 };
       return command(ctx, commandId, (stampFirst) => {
         hostOf(chatId);
         refuseWhileStreaming(chatId);
-        const last = db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId]);
-        if (last?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
-        refuseBeforeReset(chatId, last.seq);
-        const versions = replyVersions(db, idOfSeq(db, last.seq)!);
+        const last = latest();
+        const reply = at === undefined || at === last?.seq ? last : db.get<{ seq: number; role: string }>('SELECT seq, role FROM transcript WHERE chat_id = ? AND seq = ? AND hidden = 0', [chatId, at]);
+        if (reply?.role !== 'assistant') throw new CommandRejectedError('There is no reply to choose a version of.');
+        refuseBeforeReset(chatId, reply.seq);
+        const versions = replyVersions(db, idOfSeq(db, reply.seq)!);
+        if (reply !== last && versions.filter((v) => hasContinuation(db, v.id)).length < 2) {
+          throw new CommandRejectedError('Only the latest reply, or a reply where the story goes two ways, can show another version.');
+        }
         const target = versions[number - 1];
         if (!target) throw new CommandRejectedError(`This reply has ${versions.length} version${versions.length === 1 ? '' : 's'}; there is no version ${number}.`);
         if (!target.shown) appendEvents(ctx, stampFirst([{ kind: 'reply_version_chosen', chatId, payload: { version: target.id } }]));
@@ -270,7 +285,12 @@ export function turnCommands(ctx: LogContext) {
         // The transcript row of a reply carries its assistant_turn_started's seq.
         const regenerateOf = last.role === 'assistant' ? idOfSeq(db, last.seq) : undefined;
         const [started] = appendEvents(ctx, stampFirst([
-          { kind: 'assistant_turn_started', chatId, payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel, ...(regenerateOf ? { regenerateOf } : {}) } },
+          {
+            kind: 'assistant_turn_started',
+            chatId,
+            payload: { turnId: ctx.newId(), speaker, model: settings.narrativeModel, ...(regenerateOf ? { regenerateOf } : {}) },
+            causeId: followedByVersion(db, last.seq, last.role),
+          },
         ]));
         return startedFrom(chatId, started!.seq, null);
       }, startedBy);
@@ -279,10 +299,10 @@ export function turnCommands(ctx: LogContext) {
 }
 
 export const versionCalls = {
-  /** ‹ 2/3 ›: shows another version of the latest reply; the story state follows it. */
+  /** ‹ 2/3 ›: shows another version of the latest reply, or of a reply where the story forks (`at`, its seq); the story state follows it. */
   chooseVersion: defineCommand({
-    args: z.tuple([id, z.number().int().min(1)]),
+    args: z.tuple([id, z.number().int().min(1), z.number().int().min(1).nullable().optional()]),
     rebuilds: true,
-    run: (ctx, chatId, number) => turnCommands(ctx).chooseVersion(chatId, number, ctx.commandId),
+    run: (ctx, chatId, number, at) => turnCommands(ctx).chooseVersion(chatId, number, ctx.commandId, at ?? undefined),
   }),
 };

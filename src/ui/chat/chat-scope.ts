@@ -140,10 +140,11 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
       returnFocus();
     },
     stop: () => void client.engine.stopTurn(chatId()),
-    chooseVersion(number: number) {
-      const shown = versions();
+    /** Another version of the latest reply, or of the reply at a fork (`fork.at`, as it shows `fork.shown`). */
+    chooseVersion(number: number, fork?: { at: number; shown: { number: number; of: number } }) {
+      const shown = fork ? fork.shown : versions();
       if (!shown || number < 1 || number > shown.of || number === shown.number || sending()) return;
-      void run(() => client.engine.chooseVersion(chatId(), number));
+      void run(() => client.engine.chooseVersion(chatId(), number, fork?.at ?? null));
     },
     restore: (rewindSeq: number) =>
       void run(async () => {

@@ -26,7 +26,8 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
   const isLatestReply = () => props.turn === chat.pages.last() && chat.canRedoLast();
   /** Regenerate at hand, under the latest reply: not while it streams, nor when its problem banner offers its own. */
   const regenerateAtHand = () => isLatestReply() && !streaming() && !replyProblem(props.turn);
-  const versionsShown = () => (props.turn === chat.pages.last() ? chat.versions() : null);
+  // The latest reply's versions; and a reply where the story forks (two versions each carry what followed them).
+  const versionsShown = () => (props.turn === chat.pages.last() ? chat.versions() : props.turn.versions?.fork && !streaming() ? props.turn.versions : null);
   const [copied, setCopied] = createSignal(false);
   const failedEmpty = () => props.turn.role === 'assistant' && replyProblem(props.turn)?.action === 'Retry' && !chat.textOf(props.turn).trim();
   let menu: MenuHandle | undefined;
@@ -139,7 +140,7 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
       </Show>
       <Show when={versionsShown() || regenerateAtHand()}>
         <div class="turn-footer">
-          <Show when={versionsShown()}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} />}</Show>
+          <Show when={versionsShown()}>{(shown) => <VersionSwitcher chat={chat} shown={shown()} {...(props.turn === chat.pages.last() ? {} : { at: props.turn.seq })} />}</Show>
           <Show when={regenerateAtHand()}>
             <button type="button" class="small quiet regenerate" onClick={chat.regenerate} disabled={chat.sending()} title={t('chat.thisReplyAgain')}>
               {t('chat.regenerate')}

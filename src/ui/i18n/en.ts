@@ -85,6 +85,8 @@ export const en = {
     nextVersion: 'Next version',
     nextVersionKey: 'Next version (→)',
     versionOf: (n: number, of: number) => `Version ${n} of ${of}`,
+    fork: 'the story forks here',
+    forkHint: 'Two devices went on from different versions of this reply: each version brings the turns that followed it.',
     message: 'Message',
     placeholder: (open: string, close: string) => `"Say something," *do something*  ${open}out of character${close}`,
     moreWays: 'More ways to reply',

@@ -81,6 +81,8 @@ export const es: Catalogue = {
     nextVersion: 'Versión siguiente',
     nextVersionKey: 'Versión siguiente (→)',
     versionOf: (n: number, of: number) => `Versión ${n} de ${of}`,
+    fork: 'la historia se bifurca aquí',
+    forkHint: 'Dos dispositivos siguieron desde versiones distintas de esta respuesta: cada versión trae los turnos que la siguieron.',
     message: 'Mensaje',
     placeholder: (open: string, close: string) => `"Di algo," *haz algo*  ${open}fuera del personaje${close}`,
     moreWays: 'Más formas de responder',

@@ -81,6 +81,8 @@ export const ja: Catalogue = {
     nextVersion: '次のバージョン',
     nextVersionKey: '次のバージョン（→）',
     versionOf: (n: number, of: number) => `${of}件中 ${n}件目のバージョン`,
+    fork: 'ここで物語が分岐',
+    forkHint: '2 台の端末がこの返答の別々のバージョンから続けました。バージョンごとに、その後のターンも切り替わります。',
     message: 'メッセージ',
     placeholder: (open: string, close: string) => `「セリフ」 *行動*  ${open}キャラクター外の発言${close}`,
     moreWays: 'ほかの返し方',

@@ -81,6 +81,8 @@ export const ko: Catalogue = {
     nextVersion: '다음 버전',
     nextVersionKey: '다음 버전 (→)',
     versionOf: (n: number, of: number) => `버전 ${of}개 중 ${n}번째`,
+    fork: '여기서 이야기가 갈라짐',
+    forkHint: '두 기기가 이 답장의 서로 다른 버전에서 이어 갔습니다. 버전마다 그 뒤의 턴이 함께 바뀝니다.',
     message: '메시지',
     placeholder: (open: string, close: string) => `"말하기," *행동하기*  ${open}캐릭터 밖의 말${close}`,
     moreWays: '다른 답장 방법',

@@ -81,6 +81,8 @@ export const ru: Catalogue = {
     nextVersion: 'Следующая версия',
     nextVersionKey: 'Следующая версия (→)',
     versionOf: (n: number, of: number) => `Версия ${n} из ${of}`,
+    fork: 'здесь история ветвится',
+    forkHint: 'Два устройства продолжили с разных версий этого ответа: каждая версия приносит ходы, что шли за ней.',
     message: 'Сообщение',
     placeholder: (open: string, close: string) => `"Скажите что-нибудь," *сделайте что-нибудь*  ${open}вне роли${close}`,
     moreWays: 'Другие способы ответить',

@@ -81,6 +81,8 @@ export const zhHans: Catalogue = {
     nextVersion: '下一个版本',
     nextVersionKey: '下一个版本（→）',
     versionOf: (n: number, of: number) => `第 ${n} 个版本，共 ${of} 个`,
+    fork: '故事在此分岔',
+    forkHint: '两台设备从这条回复的不同版本继续了下去：每个版本都带着之后的回合。',
     message: '消息',
     placeholder: (open: string, close: string) => `"说点什么，" *做点什么*  ${open}角色之外的话${close}`,
     moreWays: '更多回复方式',
