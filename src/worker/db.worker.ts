@@ -36,7 +36,10 @@ const api: DatabaseWorker = {
   },
   call: () => Promise.reject(new Error('The database worker has not been started')),
   setRelayToken(token) {
+    if (token === relayToken) return;
     relayToken = token;
+    // A token fixed: the leader's sync, refused until now, tries at once.
+    coordinator?.relayTokenChanged();
   },
 };
 

@@ -76,6 +76,11 @@ export class TabCoordinator {
     });
   }
 
+  /** The player set or changed the relay token (this tab's page, or another's through localStorage). */
+  relayTokenChanged(): void {
+    this.leader?.syncRetry();
+  }
+
   async start(): Promise<TabStatus> {
     if (this.hooks.forceMemory || !(await persistentStorageAvailable())) {
       // Private windows: this tab alone, in memory, and the UI says nothing will be saved.
@@ -88,6 +93,8 @@ export class TabCoordinator {
       if (message) this.onMessage(message);
     };
     this.resendTimer = setInterval(() => this.calls.resendUnacked(), RESEND_UNACKED_MS);
+    // The network came back: sync tries at once instead of waiting out its backoff.
+    self.addEventListener('online', () => this.leader?.syncRetry());
     this.setStatus({ ...this.status, role: 'follower' });
     void navigator.locks.request(DATABASE_LOCK, async () => {
       await this.lead(await this.openOrReport());

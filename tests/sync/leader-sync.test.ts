@@ -22,10 +22,16 @@ afterEach(() => {
   for (const leader of running.splice(0)) leader.stop();
 });
 
-async function syncingDevice(database: string, fetch: Fetch = server.fetch as unknown as Fetch, longPollMs = 2_000, llm: LlmClient = narratorOnly(scriptedLlm().client)) {
+async function syncingDevice(
+  database: string,
+  fetch: Fetch = server.fetch as unknown as Fetch,
+  longPollMs = 2_000,
+  llm: LlmClient = narratorOnly(scriptedLlm().client),
+  backoff: { firstBackoffMs?: number; maxBackoffMs?: number } = { maxBackoffMs: 200 },
+) {
   const { engine } = await openTestEngine();
   const remote = `${server.url}/${database}`;
-  const device = testLeader(engine, llm, { sync: { couch: couchDatabase(remote, fetch), remote, longPollMs, maxBackoffMs: 200 } });
+  const device = testLeader(engine, llm, { sync: { couch: couchDatabase(remote, fetch), remote, longPollMs, ...backoff } });
   running.push(device.leader);
   device.leader.start();
   const statuses = () => device.events.flatMap((e) => (e.type === 'publish' && e.topic === SYNC_TOPIC ? [e.data as SyncStatus] : []));
@@ -73,6 +79,38 @@ describe('the leader keeps this device in step with the sync server', () => {
     down = false;
     const b = await syncingDevice(database);
     await until(() => youName(b.engine) === 'Written offline');
+    await until(() => a.statuses().at(-1)?.state === 'up-to-date');
+  });
+
+  it('tries again at once when the relay token is fixed or the network comes back, not at the end of its backoff (issue 36, part 5)', async () => {
+    const database = freshDatabaseName();
+    let refused = true;
+    let asked = 0;
+    const gate: Fetch = (url, init) => {
+      asked++;
+      return refused
+        ? Promise.resolve({ ok: false, status: 401, json: async () => ({}), text: async () => '{"error":{"message":"This relay needs a token"}}' })
+        : (server.fetch as unknown as Fetch)(url, init);
+    };
+    // A minute's wait after the first refusal: only a retry at once can sync within this test.
+    const a = await syncingDevice(database, gate, 2_000, undefined, { firstBackoffMs: 60_000, maxBackoffMs: 60_000 });
+    await a.client.saveYou({ name: 'Written before the token', pronouns: '', persona: '' });
+    await until(() => a.statuses().find((s) => s.state === 'error'));
+    const refusals = asked;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(asked).toBe(refusals); // waiting out its backoff, as before
+    refused = false;
+    a.leader.syncRetry();
+    await until(() => a.statuses().at(-1)?.state === 'up-to-date');
+    const b = await syncingDevice(database);
+    await until(() => youName(b.engine) === 'Written before the token');
+
+    // Offline, then back: the same.
+    refused = true;
+    a.leader.syncRetry();
+    await until(() => a.statuses().at(-1)?.state === 'error');
+    refused = false;
+    a.leader.syncRetry();
     await until(() => a.statuses().at(-1)?.state === 'up-to-date');
   });
 

@@ -42,7 +42,7 @@ export interface LeaderDeps {
   /** Background work that failed (a bug, a database error); the platform decides where it goes. */
   report?: (message: string, error: unknown) => void;
   /** The sync server's database (through the relay), when this device syncs. */
-  sync?: { couch: CouchDatabase; remote: string; longPollMs?: number; maxBackoffMs?: number };
+  sync?: { couch: CouchDatabase; remote: string; longPollMs?: number; maxBackoffMs?: number; firstBackoffMs?: number };
 }
 
 /** How long after leading sync starts: the tab's first screen is drawn before its requests go out. */
@@ -169,6 +169,7 @@ export function createLeader(deps: LeaderDeps) {
       publish: (status) => publish(SYNC_TOPIC, status),
       ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
       ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),
+      ...(deps.sync.firstBackoffMs ? { firstBackoffMs: deps.sync.firstBackoffMs } : {}),
     });
   }
 
@@ -210,6 +211,8 @@ export function createLeader(deps: LeaderDeps) {
     },
     /** Looks for background work (after the tokenizer is warm, or whenever a caller wants). */
     kickAnalysis: () => analysis.kick(),
+    /** The network came back, or the relay token changed: sync tries at once (issue 36, part 5). */
+    syncRetry: () => sync?.retryNow(),
     /** Whether an analysis of this chat is being worked on now. */
     analysing: (chatId: string) => analysis.busy(chatId),
     /** Resolves when no reply streams and no analysis runs (tests; a tab handing over). */

@@ -36,6 +36,8 @@ export interface SyncRunnerDeps {
   longPollMs?: number;
   /** Longest wait between attempts while the server cannot be reached. */
   maxBackoffMs?: number;
+  /** The first wait after a failure, doubling from there. */
+  firstBackoffMs?: number;
 }
 
 const LONG_POLL_MS = 25_000;
@@ -52,6 +54,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   let running = false;
   let wake: AbortController = new AbortController();
   let prepared = false;
+  const firstBackoff = deps.firstBackoffMs ?? 1_000;
+  let backoff = firstBackoff;
 
   const set = (change: Partial<SyncStatus>) => {
     status = { ...status, ...change };
@@ -68,7 +72,6 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     });
 
   async function loop(): Promise<void> {
-    let backoff = 1_000;
     while (!stopped) {
       if (deps.paused()) {
         set({ state: 'paused', detail: null, pulling: null, pullTotal: null });
@@ -96,7 +99,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           refused: status.refused + sent.refused.length,
           lastSyncedAt: deps.now(),
         });
-        backoff = 1_000;
+        backoff = firstBackoff;
         if (stopped) return;
         const got = await deps.replicator.pull({ ms: deps.longPollMs ?? LONG_POLL_MS, signal: wake.signal });
         if (got > 0) set({ pulled: status.pulled + got, pulling: null, pullTotal: null, lastSyncedAt: deps.now() });
@@ -130,6 +133,15 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     },
     /** Something was written here, or the player asked: sync now instead of at the next change. */
     poke(): void {
+      wake.abort();
+    },
+    /**
+     * Something that stopped sync may have changed (the network came back, the relay token was
+     * set): try at once, and start the backoff afresh, rather than wait out up to 30 s of it.
+     */
+    retryNow(): void {
+      backoff = firstBackoff;
+      if (status.state === 'offline' || status.state === 'error') prepared = false;
       wake.abort();
     },
     /** The passphrase changed: work out the database's encryption again, then sync. */
