@@ -200,6 +200,24 @@ describe('sync between two devices', () => {
     }
   });
 
+  it('starts syncing as soon as the relay token is entered, not when its backoff ends (issue 36, part 5)', async () => {
+    const TOKEN = 'typed-token-0123456789abcdef';
+    const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
+    try {
+      const page = await openTab((await launch()).context, `${guarded.url}/settings`);
+      await waitForDatabase(page);
+      await expect.poll(() => syncState(page), { timeout: 15_000 }).toBe('error');
+      // Refused for 16 s: its retries were 1, 2, 4 and 8 s apart, so the next waits 16 s more.
+      await page.waitForTimeout(16_000);
+      await page.getByLabel('Relay token').fill(TOKEN);
+      await page.getByLabel('Relay token').press('Enter');
+      // Well inside the 16 s the backoff still had to run: the token itself started it.
+      await expect.poll(() => syncState(page), { timeout: 10_000 }).toBe('up-to-date');
+    } finally {
+      await guarded.relay.close();
+    }
+  });
+
   it('pairs a second device by a link that carries the relay token, which then leaves its address bar', async () => {
     const TOKEN = 'pairing-token-0123456789abcdef';
     const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
