@@ -10,6 +10,8 @@ import { createRelay, type Relay, type RelayDeps } from '../../relay/server.ts';
 import { DATABASE_LOCK } from '../../src/worker/protocol.ts';
 import { POLICY_VIOLATION_PREFIX } from '../../src/browser/policy-violations.ts';
 import { findChromium } from '../chromium-path.mjs';
+import { startFakeUpstream, type FakeHandler, type FakeUpstream } from '../support/fake-upstream.ts';
+import { TEST_KEY } from '../support/relay-harness.ts';
 
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -249,6 +251,25 @@ export function servedApp(env: Record<string, string> = {}, options: Parameters<
   const served = {} as ServedApp;
   beforeAll(async () => void Object.assign(served, await startApp(env, options)));
   afterAll(() => served.relay?.close());
+  return served;
+}
+
+/**
+ * The app served for this file's tests over a fake model upstream that answers with `handler`
+ * (the relay holds a key, as with Featherless): both started before the first test, closed after the last.
+ * `app` is filled in place; read `upstream` through the returned object, once the hooks have run.
+ */
+export function servedOnFakeModel(handler: FakeHandler): { app: ServedApp; upstream: FakeUpstream } {
+  const served = { app: {} as ServedApp, upstream: undefined as unknown as FakeUpstream };
+  beforeAll(async () => {
+    served.upstream = await startFakeUpstream();
+    served.upstream.setFallback(handler);
+    Object.assign(served.app, await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: served.upstream.url }));
+  });
+  afterAll(async () => {
+    await served.app.relay?.close();
+    await served.upstream?.close();
+  });
   return served;
 }
 

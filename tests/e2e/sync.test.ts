@@ -105,10 +105,11 @@ describe('sync between two devices', () => {
     }
     for (const page of [laptop, phone]) {
       await page.goto(`${app.url}/chats/${chatId}`);
-      await expect.poll(async () => {
+      const holdsBoth = async () => {
         const text = (await lines(page)).join('\n');
         return text.includes('The laptop, alone.') && text.includes('The phone, alone.');
-      }, { timeout: 15_000 }).toBe(true);
+      };
+      await expect.poll(holdsBoth, { timeout: 15_000 }).toBe(true);
     }
     // The same story on both, in the same order: the laptop's turn, written first, comes first.
     expect(await lines(laptop)).toEqual(await lines(phone));

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
-import { json, runOnModel, startFakeUpstream, thinkingModel, type FakeUpstream } from '../support/fake-upstream.ts';
-import { TEST_KEY } from '../support/relay-harness.ts';
-import { browsers, lastReply, message, messageAction, openTab, startApp, storyReady } from './harness.ts';
+import { json, runOnModel, thinkingModel } from '../support/fake-upstream.ts';
+import { browsers, lastReply, message, messageAction, openTab, servedOnFakeModel, storyReady } from './harness.ts';
 
 /**
  * A thinking model in the browser (issue 35, part 1): its thinking streams into a folded
@@ -12,33 +11,23 @@ import { browsers, lastReply, message, messageAction, openTab, startApp, storyRe
  * next prompt is sent without it. The fake model thinks in tags, a word every 60 ms.
  */
 const THINKING = `The player asks about the map. Mira hid it under the floorboard; she should deflect with a joke. ${'She weighs it again. '.repeat(12).trim()}`;
-let upstream: FakeUpstream;
-let app: Awaited<ReturnType<typeof startApp>>;
+let replies = 0;
+const served = servedOnFakeModel(async (req, res) => {
+  if (req.path === '/v1/models') return json(res, 200, { data: [{ id: 'dphn/Dolphin-Mistral-24B-Venice-Edition' }] });
+  if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
+  const body = req.body as CompletionRequest;
+  // The classifier answers as a thinking model does: thinking with braces, chatter, a fence, a trailing comma.
+  if (!body.stream) {
+    const messy = `<think>The turn: {short}. Feelings {warm}.</think>\nSure! Here it is:\n\`\`\`json\n${demoReply(body).replace(/}\s*$/, ',}')}\n\`\`\``;
+    return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: messy }, finish_reason: 'stop' }] });
+  }
+  replies++;
+  if (replies === 3) return runOnModel('Mira: Mira shrugs. "Suit yourself."\nAda: I leave.')(req, res);
+  return thinkingModel('tags', THINKING, replies === 1 ? 'Mira laughs. "A map? Only of the tavern, love."' : 'Mira shrugs.', 60)(req, res);
+});
+const { app } = served;
 const launchBrowser = browsers();
 let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  let replies = 0;
-  upstream.setFallback(async (req, res) => {
-    if (req.path === '/v1/models') return json(res, 200, { data: [{ id: 'dphn/Dolphin-Mistral-24B-Venice-Edition' }] });
-    if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
-    const body = req.body as CompletionRequest;
-    // The classifier answers as a thinking model does: thinking with braces, chatter, a fence, a trailing comma.
-    if (!body.stream) {
-      const messy = `<think>The turn: {short}. Feelings {warm}.</think>\nSure! Here it is:\n\`\`\`json\n${demoReply(body).replace(/}\s*$/, ',}')}\n\`\`\``;
-      return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: messy }, finish_reason: 'stop' }] });
-    }
-    replies++;
-    if (replies === 3) return runOnModel('Mira: Mira shrugs. "Suit yourself."\nAda: I leave.')(req, res);
-    return thinkingModel('tags', THINKING, replies === 1 ? 'Mira laughs. "A map? Only of the tavern, love."' : 'Mira shrugs.', 60)(req, res);
-  });
-  app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
-});
-afterAll(async () => {
-  await app.relay.close();
-  await upstream.close();
-});
 
 describe('a thinking model', () => {
   it('streams its thinking into a folded block above the reply, then says how long it thought; the reply and the next prompt are without it', async () => {
@@ -70,13 +59,13 @@ describe('a thinking model', () => {
     await message(page).press('Enter');
     // The opening, the first reply, and this one.
     await expect.poll(() => page.locator('.turn.assistant[data-status="done"]').count(), { timeout: 20_000 }).toBe(3);
-    const narrator = upstream.completions().filter((r) => (r.body as CompletionRequest).stream);
+    const narrator = served.upstream.completions().filter((r) => (r.body as CompletionRequest).stream);
     const prompt = JSON.stringify((narrator.at(-1)!.body as CompletionRequest).messages);
     expect(prompt).toContain('Only of the tavern');
     expect(prompt).not.toContain('deflect');
 
     // Each reply's analysis came back messy and was read in its one call: no retry, no failure.
-    const analyses = () => upstream.completions().filter((r) => !(r.body as CompletionRequest).stream).length;
+    const analyses = () => served.upstream.completions().filter((r) => !(r.body as CompletionRequest).stream).length;
     await expect.poll(() => page.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.analysisStatus(id)).pending, chatId), { timeout: 20_000 }).toBe(0);
     expect(await page.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.classifierFailures()).length)).toBe(0);
     expect(analyses()).toBe(2);

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
-import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
-import { TEST_KEY } from '../support/relay-harness.ts';
-import { browsers, lastReply, message, messageAction, openTab, startApp, storyReady } from './harness.ts';
+import { json } from '../support/fake-upstream.ts';
+import { browsers, lastReply, message, messageAction, openTab, servedOnFakeModel, storyReady } from './harness.ts';
 
 /**
  * Each model family's own tokenizer in the browser (issue 35, part 3): a Llama 3 finetune, named so
@@ -12,27 +11,16 @@ import { browsers, lastReply, message, messageAction, openTab, startApp, storyRe
  * into the tokenizer worker once; "Why this reply?" says which tokenizer counted.
  */
 const EURYALE = 'Sao10K/L3.3-70B-Euryale-v2.3';
-let upstream: FakeUpstream;
-let app: Awaited<ReturnType<typeof startApp>>;
-const launchBrowser = browsers();
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  upstream.setFallback(async (req, res) => {
+const { app } = servedOnFakeModel(async (req, res) => {
     if (req.path === '/v1/models') return json(res, 200, { data: [{ id: EURYALE, context_length: 16_384, model_class: 'llama33-70b-16k' }] });
     if (!req.path.endsWith('/chat/completions')) return json(res, 404, { error: 'no' });
     const body = req.body as CompletionRequest;
     if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     res.end(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta: { content: 'Mira nods toward the harbour.' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
-  });
-  app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
 });
-afterAll(async () => {
-  await app.relay.close();
-  await upstream.close();
-});
+const launchBrowser = browsers();
+let context: BrowserContext | undefined;
 
 describe("a model family's own tokenizer", () => {
   it('counts a Llama 3 finetune with Llama 3’s tokenizer, fetched gzipped once, and "Why this reply?" says so', async () => {
