@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'node',
           include: ['tests/engine/**/*.test.ts', 'tests/relay/**/*.test.ts', 'tests/sync/**/*.test.ts', 'tests/tooling/**/*.test.ts', 'tests/ui/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/scratch-root.ts'],
           // The property test and sqlite-wasm start-up are slow on a shared 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -18,7 +19,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/e2e/build-once.ts'],
+          globalSetup: ['tests/scratch-root.ts', 'tests/e2e/build-once.ts'],
           // One browser at a time: two cores, and each test drives several tabs.
           fileParallelism: false,
           testTimeout: 120_000,

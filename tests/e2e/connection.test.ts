@@ -1,9 +1,9 @@
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { scratchDir } from '../support/scratch.ts';
 import { exportLog, launchBrowser, openTab, startApp, storyReady } from './harness.ts';
 
 const KEY = 'fl_pasted_in_the_app_5555QRST';
@@ -19,7 +19,7 @@ beforeAll(async () => {
     if (req.path === '/v1/plan') return json(res, 404, { error: 'none' });
     return json(res, 200, { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] });
   });
-  file = join(mkdtempSync(join(tmpdir(), 'app-conn-')), 'connection.json');
+  file = join(scratchDir('app-conn-'), 'connection.json');
   app = await startApp({ RELAY_CONNECTION_FILE: file });
 });
 afterAll(async () => {

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -12,6 +10,7 @@ import { POLICY_VIOLATION_PREFIX } from '../../src/browser/policy-violations.ts'
 import { findChromium } from '../chromium-path.mjs';
 import { startFakeUpstream, type FakeHandler, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
+import { removeScratch, scratchDir } from '../support/scratch.ts';
 
 export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const CHROMIUM = findChromium() ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,7 +56,11 @@ if (process.env.VITEST) {
   });
 }
 
-export const freshProfile = () => mkdtempSync(join(tmpdir(), 'rpe-profile-'));
+export const freshProfile = () => scratchDir('rpe-profile-');
+
+// Registered before any test file's own hooks, so it runs after them: their browsers are closed.
+if (process.env.VITEST) afterAll(removeScratch);
+else process.once('exit', removeScratch);
 
 /** Debian's Chromium with a profile directory of our own, so a test can close and reopen "the browser". */
 export async function launchBrowser(profile = freshProfile(), options: { locale?: string } = {}): Promise<{ context: BrowserContext; profile: string }> {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { startRelay, type RunningRelay } from '../support/relay-harness.ts';
+import { scratchDir } from '../support/scratch.ts';
 
 const KEY = 'fl_app_set_key_9876543210ZYXW';
 const TOKEN = 'relay-token-long-enough-1234';
@@ -14,7 +14,7 @@ afterEach(async () => {
   await upstream?.close();
 });
 
-const connectionFile = () => join(mkdtempSync(join(tmpdir(), 'relay-conn-')), 'connection.json');
+const connectionFile = () => join(scratchDir('relay-conn-'), 'connection.json');
 async function relayWith(env: Record<string, string>) {
   const relay = await startRelay(env);
   relays.push(relay);

@@ -1,10 +1,10 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { loadConfig } from '../../relay/config.ts';
 import { createRelay, type RelayDeps } from '../../relay/server.ts';
+import { scratchDir } from './scratch.ts';
 
 export const TEST_KEY = 'rc_test_key_0123456789abcdefSECRET';
 
@@ -12,7 +12,7 @@ export const GZIPPED_ASSET = JSON.stringify({ model: { vocab: Object.fromEntries
 
 /** A tiny dist/ so the relay's static side has something to serve. */
 export function makeDist(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-dist-'));
+  const dir = scratchDir('relay-dist-');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
   writeFileSync(join(dir, 'assets', 'app-Ab12Cd34.js'), 'console.log(1)');
