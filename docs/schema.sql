@@ -489,6 +489,11 @@ CREATE TABLE sync_device (
   paused INTEGER NOT NULL DEFAULT 0
 , passphrase TEXT) STRICT;
 
+CREATE TABLE sync_held_back (
+  id TEXT PRIMARY KEY,
+  event TEXT NOT NULL
+) STRICT;
+
 CREATE TABLE sync_removals (
   id TEXT PRIMARY KEY
 ) STRICT;
@@ -497,7 +502,7 @@ CREATE TABLE sync_state (
   remote TEXT PRIMARY KEY,
   pushed_seq INTEGER NOT NULL DEFAULT 0,
   pulled_since TEXT
-) STRICT;
+, caught_up INTEGER NOT NULL DEFAULT 0 CHECK (caught_up IN (0, 1))) STRICT;
 
 CREATE TABLE sync_waiting (
   id TEXT PRIMARY KEY,

@@ -50,6 +50,12 @@ async function syncState(page: Page): Promise<string | null> {
   return page.getByTestId('sync-state').getAttribute('data-state');
 }
 
+async function setPassphrase(page: Page, passphrase: string) {
+  if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
+  await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
+  await page.getByRole('button', { name: 'Save passphrase' }).click();
+}
+
 describe('sync between two devices', () => {
   it('a story played on one device goes on from the other, live both ways, the drawer the same on both', async () => {
     const laptop = await device('/chats');
@@ -245,14 +251,49 @@ describe('sync between two devices', () => {
     }
   });
 
+  it('a pairing link opens on joining the story and its passphrase, not the welcome form; the persona comes from the laptop and is not replaced (issue 36, bug 3)', async () => {
+    const TOKEN = 'pairing-token-fedcba9876543210';
+    const paired = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
+    try {
+      const laptop = await openTab((await launch()).context, `${paired.url}/settings`);
+      await laptop.evaluate((token) => localStorage.setItem('roleplay-engine/relay-token', token), TOKEN);
+      await laptop.reload();
+      await waitForDatabase(laptop);
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
+      await setPassphrase(laptop, 'correct horse battery staple');
+      await laptop.getByText('Encrypted with a passphrase').waitFor({ timeout: 15_000 });
+      const chatId = await storyReady(laptop);
+      await laptop.reload();
+      await waitForDatabase(laptop);
+      await laptop.getByText('Pair another device').click();
+      const link = await laptop.getByLabel('Pairing link', { exact: true }).inputValue();
+
+      const phone = await openTab((await launch()).context, link);
+      const joining = phone.getByTestId('joining');
+      await expect.poll(() => joining.getByRole('heading', { name: 'Joining your story' }).count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => joining.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/encrypted: enter its passphrase/);
+      expect(await joining.getByLabel('Passphrase', { exact: true }).isVisible()).toBe(true);
+      // No welcome, no form to fill in before the story's own "you" is here.
+      expect(await phone.getByText(/^Welcome\./).count()).toBe(0);
+      expect(await phone.getByRole('form', { name: 'Who you are' }).count()).toBe(0);
+      expect(await phone.getByTestId('you-arrive').textContent()).toContain('Your name and persona arrive with your story.');
+
+      await setPassphrase(phone, 'correct horse battery staple');
+      await expect.poll(() => joining.count(), { timeout: 20_000 }).toBe(0);
+      await expect.poll(() => phone.getByRole('form', { name: 'Who you are' }).getByLabel('Name').inputValue(), { timeout: 15_000 }).toBe('Ada');
+      expect(await phone.getByRole('form', { name: 'Who you are' }).getByLabel('Persona').inputValue()).toBe('A cartographer.');
+      await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+      expect(await laptop.evaluate(async () => (await (globalThis as any).roleplayEngine.engine.getYou())?.name)).toBe('Ada');
+      // Once joined, Sync sits in its own place again.
+      expect(await phone.getByTestId('sync-state').count()).toBe(1);
+    } finally {
+      await paired.relay.close();
+    }
+  });
+
   it('encrypts with a passphrase: the server holds no story text, a wrong passphrase is told so, the right one opens it', async () => {
     const database = freshDatabaseName();
     const sealedApp = await startApp({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: database });
-    const setPassphrase = async (page: Page, passphrase: string) => {
-      if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
-      await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
-      await page.getByRole('button', { name: 'Save passphrase' }).click();
-    };
     try {
       const laptop = await openTab((await launch()).context, `${sealedApp.url}/settings`);
       await waitForDatabase(laptop);

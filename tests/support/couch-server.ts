@@ -34,9 +34,15 @@ export const freshDatabaseName = () => `rpe-test-${process.pid}-${++databases}`;
  * `validate_doc_update` included. With `SYNC_COUCHDB_URL` set (a real CouchDB, e.g. in a
  * container), tests use that server instead.
  */
-export async function startCouch(options: { credentials?: { user: string; password: string } } = {}): Promise<CouchServer> {
+export async function startCouch(
+  options: {
+    credentials?: { user: string; password: string };
+    /** Runs before each request is answered: a test holds some back (a slow network) until it lets them go. */
+    gate?: (request: { method: string; url: string }) => Promise<void>;
+  } = {},
+): Promise<CouchServer> {
   const real = process.env.SYNC_COUCHDB_URL;
-  if (real && !options.credentials) return { ...withCredentials(real), close: async () => {} };
+  if (real && !options.credentials && !options.gate) return { ...withCredentials(real), close: async () => {} };
   type Handler = (req: { headers: Record<string, string | undefined> }, res: { status(code: number): { json(body: unknown): void } }, next: () => void) => void;
   const express = require('express') as () => { use: (path: string, handler: unknown) => void; listen: (port: number, host: string, ready: () => void) => Server };
   // Plugins register on pouchdb-core's one constructor: once per process.
@@ -49,6 +55,10 @@ export async function startCouch(options: { credentials?: { user: string; passwo
     const expected = `Basic ${Buffer.from(`${options.credentials.user}:${options.credentials.password}`).toString('base64')}`;
     const requireLogin: Handler = (req, res, next) => (req.headers.authorization === expected ? next() : res.status(401).json({ error: 'unauthorized', reason: 'Name or password is incorrect.' }));
     app.use('/', requireLogin);
+  }
+  if (options.gate) {
+    const gate = options.gate;
+    app.use('/', ((req: { method: string; url: string }, _res: unknown, next: () => void) => void gate({ method: req.method, url: req.url }).then(next)) as unknown);
   }
   app.use('/', expressPouchdb(PouchDB.defaults({ adapter: 'memory' }), { mode: 'minimumForPouchDB', overrideMode: { include: ['validation'] }, logPath: '/dev/null' }));
   const server = await new Promise<Server>((resolve) => {

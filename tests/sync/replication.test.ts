@@ -143,6 +143,88 @@ describe('sync through a CouchDB server', () => {
     expect(canonicalProjections(b.db)).toEqual(canonicalProjections(a.db));
   });
 
+  it('a line written while a large pull is arriving holds the rest of the pull back, merged in one go at its end, the line after the whole story', async () => {
+    const name = freshDatabaseName();
+    const a = await device(Date.UTC(2026, 0, 1));
+    const { chat, bot } = story(a, 20);
+    const sendA = replicatorFor(a, name, 10);
+    await sendA.prepare();
+    await sendA.push();
+    const events = a.engine.eventsAfter(0, 10_000).length;
+    // The phone, a month later, opens the chat after the first pages and writes in it.
+    const b = await device(Date.UTC(2026, 1, 1));
+    const eventsOnB: number[] = [];
+    const progress: number[] = [];
+    let wrote = false;
+    const receive = createReplicator({
+      couch: couchDatabase(`${server.url}/${name}`, server.fetch),
+      remote: `${server.url}/${name}`,
+      log: b.engine.sync,
+      deviceId: () => b.engine.identify().dbId,
+      batch: 10,
+      progress: (n) => {
+        progress.push(n);
+        eventsOnB.push(b.engine.eventsAfter(0, 10_000).length);
+        if (!wrote && n >= 30) {
+          exchange(b, chat, bot, 'phone line');
+          wrote = true;
+        }
+      },
+    });
+    await receive.pull();
+    expect(wrote).toBe(true);
+    // After the line, no page went into the log (each would have replayed the chat whole) until the last.
+    const afterLine = eventsOnB.slice(eventsOnB.findIndex((_, i) => progress[i]! >= 30) + 1, -1);
+    expect(afterLine.length).toBeGreaterThan(3);
+    expect(new Set(afterLine)).toEqual(new Set([afterLine[0]]));
+    // The bar still moved page by page.
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    expect(progress.at(-1)).toBe(events);
+    // The whole story is here, the phone's line after it, and nothing held back is left.
+    expect(b.engine.eventsAfter(0, 10_000).length).toBe(events + 5);
+    expect(userLines(b, chat)).toEqual([...userLines(a, chat), 'phone line']);
+    expect(b.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_held_back')!.n).toBe(0);
+    // Pushed back, the laptop reads the same story.
+    const sendB = replicatorFor(b, name, 10);
+    await sendB.push();
+    await sendA.pull();
+    expect(canonicalProjections(a.db)).toEqual(canonicalProjections(b.db));
+  });
+
+  it('pages held back when the pull was cut short are merged by the next pull, nothing lost or doubled', async () => {
+    const name = freshDatabaseName();
+    const a = await device(Date.UTC(2026, 0, 1));
+    const { chat, bot } = story(a, 20);
+    const sendA = replicatorFor(a, name, 10);
+    await sendA.prepare();
+    await sendA.push();
+    const b = await device(Date.UTC(2026, 1, 1));
+    const remote = `${server.url}/${name}`;
+    let pages = 0;
+    const failing = couchDatabase(remote, server.fetch);
+    const cutShort = { ...failing, changes: async (...args: Parameters<typeof failing.changes>) => {
+      if (++pages === 6) throw new SyncError('The relay went away.', undefined, true);
+      return failing.changes(...args);
+    } };
+    let wrote = false;
+    const receive = createReplicator({
+      couch: cutShort, remote, log: b.engine.sync, deviceId: () => b.engine.identify().dbId, batch: 10,
+      progress: (n) => {
+        if (!wrote && n >= 20) {
+          exchange(b, chat, bot, 'phone line');
+          wrote = true;
+        }
+      },
+    });
+    await expect(receive.pull()).rejects.toThrow('The relay went away.');
+    expect(b.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_held_back')!.n).toBeGreaterThan(0);
+    // The tab closes; the next leader pulls on from the checkpoint past the held pages.
+    await replicatorFor(b, name, 10).pull();
+    expect(b.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_held_back')!.n).toBe(0);
+    expect(b.engine.eventsAfter(0, 10_000).length).toBe(a.engine.eventsAfter(0, 10_000).length + 5);
+    expect(userLines(b, chat)).toEqual([...userLines(a, chat), 'phone line']);
+  });
+
   it('long-polls: a device that is waiting receives a turn as another device pushes it', async () => {
     const name = freshDatabaseName();
     const a = await device();

@@ -166,6 +166,7 @@ export function createLeader(deps: LeaderDeps) {
       now: deps.now,
       paused: () => engine.sync.paused(),
       encrypted: () => engine.sync.passphrase() !== null,
+      caughtUp: () => engine.sync.caughtUp(deps.sync!.remote),
       publish: (status) => publish(SYNC_TOPIC, status),
       ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
       ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),

@@ -21,6 +21,11 @@ export interface SyncStatus {
   refused: number;
   /** This device seals what it sends with a passphrase. */
   encrypted: boolean;
+  /**
+   * This device has had the whole story from the server at least once. Until then it is joining:
+   * what it authors (a persona) could replace what the other devices hold.
+   */
+  caughtUp: boolean;
   lastSyncedAt: number | null;
 }
 
@@ -31,6 +36,8 @@ export interface SyncRunnerDeps {
   paused: () => boolean;
   /** Whether this device has a passphrase. */
   encrypted: () => boolean;
+  /** Whether this device has ever pulled the whole story. */
+  caughtUp: () => boolean;
   publish: (status: SyncStatus) => void;
   /** How long one long-poll waits for the server's next change. */
   longPollMs?: number;
@@ -49,7 +56,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted() };
+  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -98,6 +105,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           pullTotal: null,
           refused: status.refused + sent.refused.length,
           lastSyncedAt: deps.now(),
+          caughtUp: true,
         });
         backoff = firstBackoff;
         if (stopped) return;

@@ -122,14 +122,16 @@ export function createReplicator(deps: ReplicatorDeps) {
         events.push(event);
       }
       await deps.ready?.();
-      const merged = log.pulled(remote, events, page.lastSeq);
+      // A long-poll answers at the first change of a batch being written: look again at once for the rest.
+      const last = page.results.length < batch && !(first && wait && page.results.length > 0);
+      const merged = log.pulled(remote, events, page.lastSeq, !last && page.pending !== 0);
       pulled += merged.added;
       seen += page.results.length;
       if (page.pending !== null) total = seen + page.pending;
       if (merged.added > 0) deps.merged?.(merged);
-      deps.progress?.(pulled, total === null ? null : Math.max(total, pulled));
-      // A long-poll answers at the first change of a batch being written: look again at once for the rest.
-      if (page.results.length < batch && !(first && wait && page.results.length > 0)) return pulled;
+      const arrived = pulled + merged.heldBack;
+      deps.progress?.(arrived, total === null ? null : Math.max(total, arrived));
+      if (last) return pulled;
     }
   }
 

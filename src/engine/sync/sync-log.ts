@@ -31,6 +31,12 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     const row = db.get<{ pushed_seq: number; pulled_since: string | null }>('SELECT pushed_seq, pulled_since FROM sync_state WHERE remote = ?', [remote]);
     return { pushedSeq: row?.pushed_seq ?? 0, pulledSince: row?.pulled_since ?? null };
   };
+  const heldBackCount = (): number => db.get<{ n: number }>('SELECT count(*) AS n FROM sync_held_back')!.n;
+  /** Some event here sorts after the earliest of these: merging them would write it again after them. */
+  const wouldMoveEventsHere = (events: readonly SyncedEvent[]): boolean => {
+    const earliest = events.reduce((min, e) => (e.id < min ? e.id : min), events[0]!.id);
+    return db.get('SELECT 1 AS x FROM events WHERE id > ? LIMIT 1', [earliest]) !== undefined;
+  };
   return {
     state,
     /** Whether the player paused sync on this device. */
@@ -55,17 +61,36 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     removed(ids: readonly string[]): void {
       db.run('DELETE FROM sync_removals WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]);
     },
-    /** Merges a pulled page and moves the pull checkpoint past it, in one transaction: never one without the other. */
-    pulled(remote: string, events: readonly SyncedEvent[], since: string): MergeResult {
+    /**
+     * Merges a pulled page and moves the pull checkpoint past it, in one transaction: never one
+     * without the other. While more pages are to come (`more`), a page that would move events
+     * written here since the pull began (each such merge replays their chats whole) is held back
+     * instead, and so is every page after it; the pull's last page merges them all in one go.
+     */
+    pulled(remote: string, events: readonly SyncedEvent[], since: string, more = false): MergeResult & { heldBack: number } {
       return db.transaction(() => {
-        const merged = merge(events);
+        const holding = db.get('SELECT 1 AS x FROM sync_held_back LIMIT 1') !== undefined;
+        let merged: MergeResult & { heldBack: number };
+        if (more && (holding || (events.length > 0 && wouldMoveEventsHere(events)))) {
+          for (const event of events) db.run('INSERT INTO sync_held_back (id, event) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', [event.id, JSON.stringify(event)]);
+          merged = { added: 0, chats: [], everything: false, waiting: 0, heldBack: heldBackCount() };
+        } else {
+          const held = holding ? db.all<{ event: string }>('SELECT event FROM sync_held_back').map((r) => JSON.parse(r.event) as SyncedEvent) : [];
+          if (holding) db.run('DELETE FROM sync_held_back');
+          merged = { ...merge(held.length > 0 ? [...held, ...events] : events), heldBack: 0 };
+        }
+        // A page with none to come is the pull's end: the device has had the whole story since.
         db.run(
-          `INSERT INTO sync_state (remote, pulled_since) VALUES (?1, ?2)
-           ON CONFLICT (remote) DO UPDATE SET pulled_since = ?2`,
-          [remote, since],
+          `INSERT INTO sync_state (remote, pulled_since, caught_up) VALUES (?1, ?2, ?3)
+           ON CONFLICT (remote) DO UPDATE SET pulled_since = ?2, caught_up = max(caught_up, ?3)`,
+          [remote, since, more ? 0 : 1],
         );
         return merged;
       });
     },
+    /** Whether this device has ever pulled the whole story from this server. */
+    caughtUp: (remote: string): boolean => db.get<{ caught_up: number }>('SELECT caught_up FROM sync_state WHERE remote = ?', [remote])?.caught_up === 1,
+    /** Events of a pull held back so far, merged when it ends. */
+    heldBack: heldBackCount,
   };
 }

@@ -15,6 +15,7 @@ import { StoryDrawer } from './drawer/story-drawer.tsx';
 import { createTranscriptPages } from './transcript-pages.ts';
 import { TranscriptView } from './transcript-view.tsx';
 import { t } from '../i18n/index.ts';
+import { createSyncStatus, storyArriving } from '../sync-status.ts';
 
 const DRAWER_KEY = 'roleplay-engine/drawer';
 
@@ -33,6 +34,8 @@ export function ChatPage() {
   };
   const pages = createTranscriptPages(client, chatId, keepPlace);
   const chat = createChatScope(client, chatId, pages, navigate);
+  const sync = createSyncStatus(client);
+  const arriving = () => storyArriving(sync.status());
 
   // The drawer stays open or closed as the reader left it; wide screens start with it open.
   // On a phone the drawer takes the whole screen, so a chat always opens on its story there; the
@@ -132,7 +135,17 @@ export function ChatPage() {
           <Show when={chat.rewindFrom()}>
             {(fromSeq) => <RewindDialog client={client} chatId={chatId()} fromSeq={fromSeq()} onClose={chat.closeRewind} onRewound={chat.showRewound} />}
           </Show>
-          <Composer chat={chat} onDirectorNote={openDirectorNote} />
+          <Show when={arriving()}>
+            {(far) => (
+              <div class="story-arriving" role="status" data-testid="story-arriving">
+                <span>{far().total === null ? t('chat.arriving', t('sync.events', far().arrived)) : t('chat.arriving', t('sync.countOf', far().arrived, far().total!))}</span>
+                <Show when={far().total} fallback={<progress aria-label={t('sync.receiving')} />}>
+                  {(total) => <progress aria-label={t('sync.receiving')} value={far().arrived} max={total()} />}
+                </Show>
+              </div>
+            )}
+          </Show>
+          <Composer chat={chat} onDirectorNote={openDirectorNote} arriving={() => arriving() !== null} />
         </div>
         <Show when={drawerOpen() && chat.header()}>
           {(drawer) => (

@@ -9,7 +9,7 @@ import { replyProblem } from './reply-problem.ts';
  * Stop while a reply streams, and behind one button Impersonate, Continue, Regenerate and the
  * director's note. The hint about asides shows where there is room for it.
  */
-export function Composer(props: { chat: ChatScope; onDirectorNote: () => void }) {
+export function Composer(props: { chat: ChatScope; onDirectorNote: () => void; arriving: () => boolean }) {
   const chat = props.chat;
   const { client, chatId, pages } = chat;
   const [draft, setDraft] = createSignal('');
@@ -35,11 +35,16 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
   };
   // A line sent while a reply is still being written (or its Send settling) goes as soon as the
   // reply ends, not dropped with nothing said; unless the draft changed meanwhile (a second Enter on
-  // the line already sent, which the settled Send cleared).
+  // the line already sent, which the settled Send cleared). So does one sent while the story is
+  // still arriving from another device, once it is whole here: written now, it would answer a story
+  // this device has only part of. The player may send it anyway, knowing.
   const [waiting, setWaiting] = createSignal<string | null>(null);
+  const [anyway, setAnyway] = createSignal(false);
+  createEffect(on(props.arriving, (arriving) => !arriving && setAnyway(false)));
+  const heldForStory = () => props.arriving() && !anyway();
   const send = () => {
     const text = draft();
-    if (pages.streaming() || chat.sending()) {
+    if (pages.streaming() || chat.sending() || heldForStory()) {
       if (text.trim()) setWaiting(text);
       return;
     }
@@ -50,12 +55,13 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
     });
   };
   createEffect(
-    on([waiting, chat.sending, pages.streaming], ([line, sending, streaming]) => {
-      if (line === null || sending || streaming) return;
+    on([waiting, chat.sending, pages.streaming, heldForStory], ([line, sending, streaming, held]) => {
+      if (line === null || sending || streaming || held) return;
       setWaiting(null);
       if (line.trim() && draft() === line) send();
     }),
   );
+  const lineWaiting = () => waiting() !== null && draft() === waiting();
   /** Impersonate: the narrator's draft of your next message lands in the composer, for you to edit or send. */
   const impersonate = () =>
     void chat.run(async () => {
@@ -157,7 +163,12 @@ export function Composer(props: { chat: ChatScope; onDirectorNote: () => void })
         </Show>
       </div>
       <p class="composer-waiting small-text" role="status">
-        <Show when={waiting() !== null && draft() === waiting()}>{t('chat.waiting')}</Show>
+        <Show when={lineWaiting() && heldForStory() && !pages.streaming() && !chat.sending()} fallback={<Show when={lineWaiting()}>{t('chat.waiting')}</Show>}>
+          {t('chat.waitingForStory')}{' '}
+          <button type="button" class="link" onClick={() => setAnyway(true)} title={t('chat.sendAnywayHint')}>
+            {t('chat.sendAnyway')}
+          </button>
+        </Show>
       </p>
       <p id="composer-hint" class="composer-hint small-text muted">
         {t('chat.hintBefore', chat.ooc()[0], chat.ooc()[1])}

@@ -16,6 +16,7 @@ import { ConnectionSection } from './connection-section.tsx';
 import { PictureField } from '../picture-field.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { createSyncStatus } from '../sync-status.ts';
 
 export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth; onRelayChanged?: () => void }) {
   const client = useClient();
@@ -27,7 +28,15 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const here = createStillHere();
-  const welcome = () => search.welcome === '1' || (you.state === 'ready' && !you());
+  // A device joining a synced story (a pairing link, a new phone) has not had the whole story yet:
+  // its name and persona are on their way, and one typed here first would replace them everywhere.
+  const sync = createSyncStatus(client);
+  const joining = () => {
+    const status = sync.status();
+    return status !== null && status.state !== 'unavailable' && !status.caughtUp;
+  };
+  const [writeHereAnyway, setWriteHereAnyway] = createSignal(false);
+  const welcome = () => !joining() && (search.welcome === '1' || (you.state === 'ready' && !you()));
 
   const saveYou = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -64,8 +73,24 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
         )}
       </Show>
 
+      <Show when={joining()}>
+        <section class="joining" aria-labelledby="joining-title" data-testid="joining">
+          <h2 id="joining-title">{t('settings.joiningTitle')}</h2>
+          <p>{t('settings.joiningBody')}</p>
+          <SyncSection client={client} />
+        </section>
+      </Show>
+
       <h2>{t('settings.whoYouAre')}</h2>
-      <Show when={you.state !== 'unresolved' && you.state !== 'pending'} fallback={<p class="muted">{t('settings.loading')}</p>}>
+      <Show when={joining() && !writeHereAnyway() && !you()}>
+        <p class="muted" data-testid="you-arrive">
+          {t('settings.youArrive')}{' '}
+          <button type="button" class="link" onClick={() => setWriteHereAnyway(true)}>
+            {t('settings.writeHereAnyway')}
+          </button>
+        </p>
+      </Show>
+      <Show when={(!joining() || writeHereAnyway() || you()) && you.state !== 'unresolved' && you.state !== 'pending'} fallback={<Show when={!joining()}><p class="muted">{t('settings.loading')}</p></Show>}>
         <form class="stack" onSubmit={saveYou} aria-label={t('settings.whoYouAre')}>
           <label>
             {t('settings.name')}
@@ -123,7 +148,9 @@ export function SettingsPage(props: { relay: RelayHealth; storage: StorageHealth
       <ModelSettings server={props.relay.state === 'online' ? `${props.relay.mode} ${props.relay.upstream ?? ''}` : props.relay.state} />
 
       <h2 id="sync">{t('settings.sync')}</h2>
-      <SyncSection client={client} />
+      <Show when={!joining()} fallback={<p class="muted">{t('settings.syncAbove')}</p>}>
+        <SyncSection client={client} />
+      </Show>
 
       <h2>{t('settings.storage')}</h2>
       <p data-testid="storage-state">

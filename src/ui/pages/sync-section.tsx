@@ -1,7 +1,8 @@
-import { createEffect, createSignal, lazy, on, onCleanup, onMount, Show } from 'solid-js';
+import { lazy, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
-import { SYNC_TOPIC, type SyncStatus } from '../../engine/for-ui.ts';
+import type { SyncStatus } from '../../engine/for-ui.ts';
+import { createSyncStatus } from '../sync-status.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
 // The QR encoder loads only when Settings shows sync.
@@ -34,22 +35,8 @@ function describe(status: SyncStatus | null): string {
  * change), with "Sync now" and "Pause sync on this device".
  */
 export function SyncSection(props: { client: AppClient }) {
-  const [status, setStatus] = createSignal<SyncStatus | null>(null);
-  const [loaded, setLoaded] = createSignal(false);
+  const { status, loaded } = createSyncStatus(props.client);
   const { run, busy, error } = createAction();
-  const load = () =>
-    void props.client.engine.syncStatus().then((s) => {
-      setStatus(s);
-      setLoaded(true);
-    });
-  onMount(load);
-  onCleanup(
-    props.client.onPublish((topic, _seq, data) => {
-      if (topic === SYNC_TOPIC) setStatus(data as SyncStatus);
-    }),
-  );
-  // Another tab took over: its leader's sync is the one running now.
-  createEffect(on(() => props.client.status().epoch, load, { defer: true }));
 
   const paused = () => status()?.state === 'paused';
   const active = () => status() !== null && status()!.state !== 'unavailable';
