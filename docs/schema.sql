@@ -415,6 +415,16 @@ CREATE TABLE projection_journal (
 
 CREATE INDEX projection_journal_by_chat ON projection_journal (chat_id, seq);
 
+CREATE TABLE purge_rescues (
+  chat_id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  bot_id TEXT,
+  bot_name TEXT,
+  unsynced_turns INTEGER NOT NULL CHECK (unsynced_turns > 0),
+  file TEXT NOT NULL,
+  at INTEGER NOT NULL
+) STRICT;
+
 CREATE TABLE purged_chats (
   chat_id TEXT PRIMARY KEY
 ) STRICT;

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'upstream_unreachable'
   | 'upstream_no_response'
   | 'upstream_too_large'
+  | 'sync_login_refused'
   | 'internal_error';
 
 export class RelayHttpError extends Error {

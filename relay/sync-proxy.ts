@@ -149,6 +149,12 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
       if (controller.signal.aborted) return;
       throw new RelayHttpError(502, 'upstream_unreachable', `The sync server could not be reached: ${options.scrub(error instanceof Error ? error.message : String(error))}`);
     }
+    // The relay's own login refused is the operator's to fix, not the player's: said as such, and
+    // never as the browser's 401 (which would read as the relay token being wrong).
+    if (upstream.status === 401) {
+      await upstream.body?.cancel();
+      throw new RelayHttpError(502, 'sync_login_refused', "The sync server refused the relay's login: check the user and password in SYNC_COUCHDB_URL.");
+    }
     // CouchDB's answers are small JSON (a changes page is bounded by its limit); passed on scrubbed.
     const text = options.scrub(await upstream.text());
     res.writeHead(upstream.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -8,6 +8,7 @@ import { branchCalls } from './rewind/branch.ts';
 import { cardExportCalls } from './cards/card-export.ts';
 import { chatImportCalls } from './chat-import/import.ts';
 import { deletionCalls } from './deletion/commands.ts';
+import { rescueCalls } from './deletion/rescue-calls.ts';
 import { imageCalls } from './authoring/images.ts';
 import { kickoffCalls } from './kickoff/commands.ts';
 import { narratorCalls, type NarratorService } from './leader/narrator.ts';
@@ -79,6 +80,7 @@ export const API = {
   ...classifierCalls,
   ...backupCalls,
   ...deletionCalls,
+  ...rescueCalls,
   ...cardExportCalls,
   ...chatExportCalls,
   ...searchCalls,

@@ -8,6 +8,8 @@ export type { EngineClient, LiveQueryName, QueryName } from './api.ts';
 export { importTopic, SEARCH_INDEX_TOPIC, streamTopic, SYNC_TOPIC, type SearchIndexProgress, type StreamMessage } from './leader/stream.ts';
 export type { StreamState } from './leader/narrator.ts';
 export type { SyncStatus } from './leader/sync-runner.ts';
+export type { SyncProblem } from './sync/sync-error.ts';
+export type { PurgeRescue } from './log/purge-rescue.ts';
 export type { BackupSummary } from './log/backup-lines.ts';
 export { botFields } from './events/authoring.ts';
 export { TEXT_LIMITS } from './events/fields.ts';

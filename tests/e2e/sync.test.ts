@@ -50,6 +50,19 @@ async function syncState(page: Page): Promise<string | null> {
   return page.getByTestId('sync-state').getAttribute('data-state');
 }
 
+/** "Delete chat", then Delete forever from Recently deleted, answering both questions. */
+async function deleteForever(page: Page, url: string, chatId: string): Promise<string> {
+  const title = await page.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)).title as string, chatId);
+  if (!page.url().endsWith(`/chats/${chatId}`)) await page.goto(`${url}/chats/${chatId}`);
+  await chatAction(page, 'Delete chat');
+  await page.waitForURL(/\/chats\?deleted=/);
+  await page.goto(`${url}/deleted`);
+  await page.getByRole('button', { name: `Delete forever: ${title}` }).click();
+  await page.getByRole('button', { name: `Really delete forever? ${title}` }).click();
+  await expect.poll(() => page.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
+  return title;
+}
+
 async function setPassphrase(page: Page, passphrase: string) {
   if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
   await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
@@ -82,6 +95,8 @@ describe('sync between two devices', () => {
 
     await phone.goto(`${app.url}/settings`);
     await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+    // Its own events, read back after it pushed them, are no story arriving (issue 36, part 7).
+    expect(await phone.getByText(/Receiving the story/).count()).toBe(0);
   });
 
   it('paused on both devices, each plays on its own; resumed, both show both', async () => {
@@ -186,13 +201,7 @@ describe('sync between two devices', () => {
       }
 
       // Delete forever on the laptop: gone from the phone, and its words from the server.
-      const title = await laptop.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)).title as string, chatId);
-      await chatAction(laptop, 'Delete chat');
-      await laptop.waitForURL(/\/chats\?deleted=/);
-      await laptop.goto(`${own.url}/deleted`);
-      await laptop.getByRole('button', { name: `Delete forever: ${title}` }).click();
-      await laptop.getByRole('button', { name: `Really delete forever? ${title}` }).click();
-      await expect.poll(() => laptop.getByText('Nothing deleted.').isVisible(), { timeout: 15_000 }).toBe(true);
+      await deleteForever(laptop, own.url, chatId);
       await phone.goto(`${own.url}/chats`);
       await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)) ?? null, chatId), { timeout: 15_000 }).toBeNull();
       await phone.goto(`${own.url}/deleted`);
@@ -207,6 +216,38 @@ describe('sync between two devices', () => {
     }
   });
 
+  it('a turn written on a paused phone in a story the laptop then deletes forever is not dropped without a word: the phone keeps a copy as a new chat (issue 36, bug 4)', async () => {
+    const laptop = await device('/chats');
+    const chatId = await storyReady(laptop);
+    const phone = await device('/settings');
+    await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+    await phone.getByRole('button', { name: 'Pause sync on this device' }).click();
+    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('paused');
+    await phone.goto(`${app.url}/chats/${chatId}`);
+    await send(phone, 'Written on the train, offline.');
+
+    const title = await deleteForever(laptop, app.url, chatId);
+
+    // The phone comes back: the story goes, as the laptop asked, and the phone says what went with it.
+    await phone.goto(`${app.url}/settings`);
+    await phone.getByRole('button', { name: 'Resume sync' }).click();
+    const notice = phone.locator('[data-banner="purge-rescue"]');
+    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toContain(`“${title}” was deleted forever on another device, which never had 2 turns written here. A copy is kept on this device.`);
+    expect(await phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id)) ?? null, chatId)).toBeNull();
+
+    await notice.getByRole('button', { name: 'Keep as a new chat' }).click();
+    await phone.waitForURL(/\/chats\/[^/?]+$/, { timeout: 15_000 });
+    expect(phone.url()).not.toContain(chatId);
+    await expect.poll(async () => (await lines(phone)).join('\n'), { timeout: 15_000 }).toContain('Written on the train, offline.');
+    expect(await phone.getByRole('heading', { level: 1 }).textContent()).toContain(`${title} (kept from this device)`);
+    await expect.poll(() => notice.count(), { timeout: 15_000 }).toBe(0);
+    // The kept copy is a story like any other: it reaches the laptop, which asked for no copy itself.
+    await laptop.goto(`${app.url}/chats`);
+    await expect.poll(() => laptop.getByText(`${title} (kept from this device)`).count(), { timeout: 20_000 }).toBe(1);
+    expect(await laptop.locator('[data-banner="purge-rescue"]').count()).toBe(0);
+  });
+
   it('starts syncing as soon as the relay token is entered, not when its backoff ends (issue 36, part 5)', async () => {
     const TOKEN = 'typed-token-0123456789abcdef';
     const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
@@ -214,6 +255,9 @@ describe('sync between two devices', () => {
       const page = await openTab((await launch()).context, `${guarded.url}/settings`);
       await waitForDatabase(page);
       await expect.poll(() => syncState(page), { timeout: 15_000 }).toBe('error');
+      // Said plainly, with what to do; the relay's JSON is nowhere on the page (issue 36, part 6).
+      expect(await page.getByTestId('sync-state').textContent()).toBe("Sync needs this relay's token. Enter it under Connection → Relay token, or open a pairing link from your other device.");
+      expect(await page.locator('body').textContent()).not.toMatch(/\{"error"|refused PUT/);
       // Refused for 16 s: its retries were 1, 2, 4 and 8 s apart, so the next waits 16 s more.
       await page.waitForTimeout(16_000);
       await page.getByLabel('Relay token').fill(TOKEN);
@@ -271,7 +315,7 @@ describe('sync between two devices', () => {
       const phone = await openTab((await launch()).context, link);
       const joining = phone.getByTestId('joining');
       await expect.poll(() => joining.getByRole('heading', { name: 'Joining your story' }).count(), { timeout: 15_000 }).toBe(1);
-      await expect.poll(() => joining.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/encrypted: enter its passphrase/);
+      await expect.poll(() => joining.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe('Your stories on the sync server are encrypted. Enter their passphrase below to sync this device.');
       expect(await joining.getByLabel('Passphrase', { exact: true }).isVisible()).toBe(true);
       // No welcome, no form to fill in before the story's own "you" is here.
       expect(await phone.getByText(/^Welcome\./).count()).toBe(0);
@@ -309,11 +353,17 @@ describe('sync between two devices', () => {
 
       const phone = await openTab((await launch()).context, `${sealedApp.url}/settings`);
       await waitForDatabase(phone);
-      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/encrypted: enter its passphrase/);
+      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe('Your stories on the sync server are encrypted. Enter their passphrase below to sync this device.');
       // Asked for it, the passphrase form is already open.
       expect(await phone.getByLabel('Passphrase', { exact: true }).isVisible()).toBe(true);
       await setPassphrase(phone, 'wrong horse battery');
-      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/not the one the sync database was encrypted with/);
+      await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe(
+        'That passphrase does not open your stories on the sync server; nothing was written. Enter the one chosen on your other device.',
+      );
+      // A refused passphrase is not "Encrypted with a passphrase" (issue 36, part 6); the detail is words, not JSON.
+      expect(await phone.getByText('Encrypted with a passphrase').count()).toBe(0);
+      expect(await phone.getByText('Passphrase not accepted').count()).toBe(1);
+      expect(await phone.getByTestId('sync-detail').textContent()).toContain('not the one the sync database was encrypted with');
       await setPassphrase(phone, 'correct horse battery staple');
       await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
       await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id))?.title ?? null, chatId), { timeout: 15_000 }).not.toBeNull();

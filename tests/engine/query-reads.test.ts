@@ -144,6 +144,8 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     analysisStatus: [chat],
     syncStatus: [],
     syncNow: [],
+    purgeRescues: [],
+    rescuedChatFile: [chat],
   };
   const undeclared: string[] = [];
   for (const [name, declaration] of Object.entries(API)) {

@@ -197,6 +197,34 @@ describe("the relay's /sync/ path", () => {
     expect(text + gone.logs.join('\n')).not.toContain(PASSWORD);
   });
 
+  it('names what stopped sync so the app can say it plainly: the relay token, the relay\'s own login, the server down, the relay gone (issue 36, part 6)', async () => {
+    const problemOf = async (url: string, fetcher: typeof fetch = fetch) => {
+      const replicator = createReplicator({ couch: couchDatabase(url, fetcher), remote: url, log: (await openTestEngine()).engine.sync, deviceId: () => 'device' });
+      const failure = await replicator.prepare().then(() => null, (error: unknown) => error as { problem: string; message: string });
+      expect(failure).not.toBeNull();
+      return failure!;
+    };
+    const guarded = await relayToCouch({ RELAY_TOKEN: TOKEN });
+    const noToken = await problemOf(`${guarded.url}/sync`);
+    expect(noToken.problem).toBe('relay-token');
+
+    const badLogin = await startRelay({ SYNC_COUCHDB_URL: `http://${USER}:wrong-password@${new URL(couch.url).host}`, SYNC_DATABASE: `relayed-${process.pid}-login` });
+    relays.push(badLogin);
+    const answer = await raw(badLogin, 'GET', '/sync/');
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.text).error.code).toBe('sync_login_refused');
+    const login = await problemOf(`${badLogin.url}/sync`);
+    expect(login.problem).toBe('server-login');
+    // The detail is words, not the server's JSON, and never a password.
+    expect(login.message).toBe("PUT / answered 502: The sync server refused the relay's login: check the user and password in SYNC_COUCHDB_URL.");
+    expect(login.message + badLogin.logs.join('\n')).not.toContain('wrong-password');
+
+    const gone = await startRelay({ SYNC_COUCHDB_URL: 'http://127.0.0.1:9' });
+    relays.push(gone);
+    expect((await problemOf(`${gone.url}/sync`)).problem).toBe('server-down');
+    expect((await problemOf('http://127.0.0.1:9/sync')).problem).toBe('offline');
+  });
+
   it('refuses a sync server address or database name it could not use, at start', () => {
     expect(() => loadConfig({ SYNC_COUCHDB_URL: 'not a url' }, makeDist())).toThrow(/SYNC_COUCHDB_URL must be a URL/);
     expect(() => loadConfig({ SYNC_COUCHDB_URL: 'ftp://host/' }, makeDist())).toThrow(/http or https/);

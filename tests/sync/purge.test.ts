@@ -33,6 +33,27 @@ const serverText = async (database: string): Promise<string> => (await server.fe
 const chatIds = (d: Device) => d.db.all<{ id: string }>('SELECT id FROM chats ORDER BY id').map((r) => r.id);
 const eventsOf = (d: Device, chat: string) => d.db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE chat_id = ?', [chat])!.n;
 
+/** A laptop with these stories (one bot), synced to a fresh phone through a new server database. */
+async function laptopAndPhone(titles: string[]) {
+  const name = freshDatabaseName();
+  const laptop = await device();
+  const bot = laptop.engine.newId();
+  const chats = titles.map(() => laptop.engine.newId());
+  laptop.engine.append([draft.you(), draft.bot(bot), ...chats.map((chat, i) => draft.chat(chat, bot, { title: titles[i]! }))]);
+  const laptopSync = replicatorFor(laptop, name);
+  await laptopSync.prepare();
+  await laptopSync.syncOnce();
+  const phone = await device();
+  const phoneSync = replicatorFor(phone, name);
+  await phoneSync.prepare();
+  await phoneSync.syncOnce();
+  const deleteForever = (chat: string) => {
+    laptop.engine.deleteChat(chat);
+    laptop.engine.purgeNow({ chatId: chat });
+  };
+  return { laptop, phone, laptopSync, phoneSync, bot, chats, deleteForever };
+}
+
 describe('a purge carried by sync', () => {
   it('takes a chat deleted forever off the other device and off the server; a new device never sees it', async () => {
     const name = freshDatabaseName();
@@ -90,6 +111,58 @@ describe('a purge carried by sync', () => {
     expect(tablet.db.get<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind = 'purged'")!.n).toBe(1);
     expect(canonicalProjections(tablet.db)).toEqual(canonicalProjections(laptop.db));
     for (const d of [laptop, phone, tablet]) expect(d.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_removals')!.n).toBe(0);
+  });
+
+  it('keeps aside, on the device that wrote them, turns the purging device never had; kept as a new chat, or let go (issue 36, bug 4)', async () => {
+    const { laptop, phone, laptopSync, phoneSync, bot, chats, deleteForever } = await laptopAndPhone(['The lighthouse', 'The harbour']);
+    const [lighthouse, harbour] = chats as [string, string];
+    exchange(laptop, lighthouse, bot, 'the lamp is lit');
+    exchange(laptop, harbour, bot, 'the boats are in');
+    await laptopSync.syncOnce();
+    await phoneSync.syncOnce();
+
+    // The phone, paused, plays on in the lighthouse; the laptop deletes both stories forever.
+    exchange(phone, lighthouse, bot, 'a line from the paused phone');
+    for (const chat of [lighthouse, harbour]) deleteForever(chat);
+    await laptopSync.syncOnce();
+    // Resumed, the phone pushes first, as the leader does, and then hears of the purges.
+    await phoneSync.push();
+    await phoneSync.syncOnce();
+    expect(chatIds(phone)).toEqual([]);
+    // The lighthouse held the phone's line and its reply, which the laptop never had: a copy waits.
+    // The harbour held nothing of the phone's: it simply goes.
+    expect(phone.engine.purgeRescues()).toEqual([{ chatId: lighthouse, title: 'The lighthouse', botId: bot, botName: 'Mira', unsyncedTurns: 2, at: expect.any(Number) }]);
+    expect(phone.engine.rescuedChatFile(lighthouse)).toContain('a line from the paused phone');
+    expect(phone.engine.rescuedChatFile(lighthouse)).toContain('the lamp is lit');
+    await laptopSync.syncOnce();
+    expect(laptop.engine.purgeRescues()).toEqual([]);
+
+    // Kept: a new chat with the same bot, the story as the phone had it; every device gets it.
+    const kept = phone.engine.keepRescuedChat(lighthouse);
+    expect(phone.engine.purgeRescues()).toEqual([]);
+    expect(phone.db.get<{ title: string }>('SELECT title FROM chats WHERE id = ?', [kept])!.title).toBe('The lighthouse (kept from this device)');
+    expect(phone.db.all<{ text: string }>("SELECT text FROM transcript WHERE chat_id = ? AND role = 'user' ORDER BY seq", [kept]).map((r) => r.text)).toEqual([
+      'the lamp is lit',
+      'a line from the paused phone',
+    ]);
+    await phoneSync.syncOnce();
+    await laptopSync.syncOnce();
+    expect(chatIds(laptop)).toEqual([kept]);
+    expect(() => phone.engine.keepRescuedChat(lighthouse)).toThrow('That copy is no longer kept.');
+  });
+
+  it('lets a kept-aside copy go without touching anything else', async () => {
+    const { phone, laptopSync, phoneSync, bot, chats, deleteForever } = await laptopAndPhone(['The lighthouse']);
+    const chat = chats[0]!;
+    exchange(phone, chat, bot, 'only on the phone');
+    deleteForever(chat);
+    await laptopSync.syncOnce();
+    await phoneSync.syncOnce();
+    const before = phone.engine.eventsAfter(0, 10_000).length;
+    expect(phone.engine.purgeRescues().map((r) => r.unsyncedTurns)).toEqual([2]);
+    expect(phone.engine.letRescueGo(chat)).toBe(true);
+    expect(phone.engine.purgeRescues()).toEqual([]);
+    expect(phone.engine.eventsAfter(0, 10_000).length).toBe(before);
   });
 
   it('takes a purged bot with the chats it hosted, even one another device started meanwhile', async () => {

@@ -65,6 +65,11 @@ export const purged = defineEvent({
     bots: z.array(uuid).max(10_000),
     /** Global events removed with the bots: named one by one, since they carry no chat. */
     events: z.array(z.string().max(64)).max(100_000),
+    /**
+     * The newest event of each device the purging device had: what another device wrote after
+     * that, it never saw, and the device that wrote it keeps a copy before the purge takes it.
+     */
+    seen: z.record(z.string().max(64), z.string().max(64)).optional(),
   }),
   apply(db, { payload }) {
     for (const chatId of payload.chats) forgetChat(db, chatId);

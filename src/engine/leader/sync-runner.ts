@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand, defineQuery, none, type CallEnv } from '../call.ts';
 import { setSyncPassphrase, setSyncPaused } from '../sync/sync-log.ts';
-import { SyncError } from '../sync/sync-error.ts';
+import { SyncError, type SyncProblem } from '../sync/sync-error.ts';
 import type { Replicator } from '../sync/replicator.ts';
 
 export type SyncState = 'starting' | 'unavailable' | 'paused' | 'syncing' | 'up-to-date' | 'offline' | 'error';
@@ -9,8 +9,10 @@ export type SyncState = 'starting' | 'unavailable' | 'paused' | 'syncing' | 'up-
 /** What the Sync screen shows; published to every tab as it changes. */
 export interface SyncStatus {
   state: SyncState;
-  /** Why it is offline or failing, in words. */
+  /** Why it is offline or failing, in words: the technical detail, shown under the plain sentence. */
   detail: string | null;
+  /** What stopped it, for the plain sentence and its remedy (`sync/sync-error.ts`). */
+  problem: SyncProblem | null;
   /** Events received and sent since this leader started, and how many a pull has brought so far. */
   pulled: number;
   pushed: number;
@@ -56,7 +58,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp() };
+  let status: SyncStatus = { state: 'starting', detail: null, problem: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -81,7 +83,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   async function loop(): Promise<void> {
     while (!stopped) {
       if (deps.paused()) {
-        set({ state: 'paused', detail: null, pulling: null, pullTotal: null });
+        set({ state: 'paused', detail: null, problem: null, pulling: null, pullTotal: null });
         await pause(60_000, wake.signal);
         wake = new AbortController();
         continue;
@@ -92,13 +94,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           await deps.replicator.prepare();
           prepared = true;
         }
-        if (status.state !== 'up-to-date') set({ state: 'syncing', detail: null });
+        if (status.state !== 'up-to-date') set({ state: 'syncing', detail: null, problem: null });
         const sent = await deps.replicator.push();
         const pulled = await deps.replicator.pull();
         await deps.replicator.removeFromServer();
         set({
           state: 'up-to-date',
           detail: null,
+          problem: null,
           pushed: status.pushed + sent.sent,
           pulled: status.pulled + pulled,
           pulling: null,
@@ -111,6 +114,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         if (stopped) return;
         const got = await deps.replicator.pull({ ms: deps.longPollMs ?? LONG_POLL_MS, signal: wake.signal });
         if (got > 0) set({ pulled: status.pulled + got, pulling: null, pullTotal: null, lastSyncedAt: deps.now() });
+        // A long-poll that brought back only what this device had (its own events) is no pull to show.
+        else if (status.pulling !== null) set({ pulling: null, pullTotal: null });
       } catch (error) {
         if (stopped) return;
         if (wake.signal.aborted) {
@@ -119,13 +124,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           continue;
         }
         if (error instanceof SyncError && error.status === 404 && !prepared) {
-          set({ state: 'unavailable', detail: error.message, pulling: null, pullTotal: null });
+          set({ state: 'unavailable', detail: error.message, problem: null, pulling: null, pullTotal: null });
           return;
         }
         const offline = !(error instanceof SyncError) || error.offline || (error.status !== undefined && error.status >= 502);
         // Settled on this device (a wrong passphrase, say): worked out again on the next round.
         if (error instanceof SyncError && !error.offline) prepared = false;
-        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), pulling: null, pullTotal: null });
+        const problem: SyncProblem = error instanceof SyncError ? error.problem : 'offline';
+        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), problem, pulling: null, pullTotal: null });
         await pause(backoff, wake.signal);
         wake = new AbortController();
         backoff = Math.min(backoff * 2, deps.maxBackoffMs ?? MAX_BACKOFF_MS);

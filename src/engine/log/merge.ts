@@ -4,6 +4,7 @@ import { checkedEvent } from './backup.ts';
 import type { BackupEvent } from './backup-event.ts';
 import { project } from './project.ts';
 import { noteServerCopies, purgeCheck, purgedSoFar, removePurgedEvents } from './purges.ts';
+import { rescueUnsyncedChats } from './purge-rescue.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
 import { forgetMarks, inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
@@ -92,7 +93,10 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   for (const e of arriving) if (e.chat_id !== null && removedChats.includes(e.chat_id)) removed.add(e.id);
   const { ready, waiting } = readyToMerge(db, arriving.filter((e) => !removed.has(e.id)));
   const rows = ready.sort((a, b) => (a.id < b.id ? -1 : 1));
+  // Another device's Delete forever: work here it never received is copied aside first, while the
+  // chats' rows still stand as shown, for the player to keep or let go.
   const keepWaiting = () => {
+    if (newPurges) rescueUnsyncedChats(db, purged, arriving.filter((e) => e.kind === 'purged'));
     if (waitingBefore.length > 0) db.run('DELETE FROM sync_waiting');
     for (const e of waiting) db.run('INSERT INTO sync_waiting (id, event) VALUES (?, ?)', [e.id, JSON.stringify(e)]);
     for (const chatId of removedChats) db.run('INSERT INTO purged_chats (chat_id) VALUES (?) ON CONFLICT DO NOTHING', [chatId]);

@@ -1,5 +1,5 @@
 import type { EventDoc } from './event-docs.ts';
-import { SyncError } from './sync-error.ts';
+import { problemOfAnswer, SyncError } from './sync-error.ts';
 import { VALIDATION_DESIGN } from './validation-design.ts';
 
 /** The `fetch` the client speaks through: the platform's, pointed at the relay's `/sync/` path. */
@@ -28,6 +28,23 @@ export interface ChangesPage {
  * The few calls of CouchDB's documented HTTP API that replication needs, against one database URL.
  * No PouchDB: the device's database is SQLite, and this is all the protocol it takes.
  */
+/**
+ * What a refusal says, in words: the relay's `{ error: { code, message } }`, or CouchDB's
+ * `{ error, reason }`. Never the raw body: it is shown to the player as a detail.
+ */
+function refusal(body: string): { code: string | null; reason: string } {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; reason?: unknown };
+    if (parsed.error && typeof parsed.error === 'object') {
+      const { code, message } = parsed.error as { code?: unknown; message?: unknown };
+      return { code: typeof code === 'string' ? code : null, reason: typeof message === 'string' ? message.slice(0, 200) : '' };
+    }
+    return { code: typeof parsed.error === 'string' ? parsed.error : null, reason: typeof parsed.reason === 'string' ? parsed.reason.slice(0, 200) : '' };
+  } catch {
+    return { code: null, reason: '' };
+  }
+}
+
 export function couchDatabase(url: string, fetch: Fetch) {
   const base = url.replace(/\/+$/, '');
   async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
@@ -44,9 +61,8 @@ export function couchDatabase(url: string, fetch: Fetch) {
       throw new SyncError(`The sync server could not be reached (${error instanceof Error ? error.message : String(error)}).`, undefined, true);
     }
     if (!response.ok) {
-      const detail = await response.text().catch(() => '');
-      const reason = /"reason"\s*:\s*"([^"]{0,200})/.exec(detail)?.[1] ?? detail.slice(0, 200);
-      throw new SyncError(`The sync server refused ${method} ${path.split('?')[0]}: ${response.status} ${reason}`.trim(), response.status);
+      const { code, reason } = refusal(await response.text().catch(() => ''));
+      throw new SyncError(`${method} ${path.split('?')[0] || '/'} answered ${response.status}${reason ? `: ${reason}` : ''}`, response.status, false, problemOfAnswer(response.status, code));
     }
     return (await response.json()) as T;
   }

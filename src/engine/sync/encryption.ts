@@ -29,6 +29,9 @@ const ITERATIONS = 310_000;
 
 export class WrongPassphraseError extends SyncError {
   override name = 'WrongPassphraseError';
+  constructor(message: string) {
+    super(message, undefined, false, 'passphrase-wrong');
+  }
 }
 
 /** The AES key and the revision secret, both from the passphrase (512 bits of PBKDF2, split). */
@@ -50,7 +53,7 @@ function sealerWith({ key, revisionSecret }: { key: CryptoKey; revisionSecret: s
     async open(sealed) {
       const iv = fromBase64(sealed.iv);
       const data = fromBase64(sealed.data);
-      if (!iv || !data) throw new SyncError('A sealed event on the sync server is damaged.');
+      if (!iv || !data) throw new SyncError('A sealed event on the sync server is damaged.', undefined, false, 'server-data');
       try {
         return new TextDecoder().decode(new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: new Uint8Array(iv) }, key, new Uint8Array(data))));
       } catch {
@@ -70,7 +73,7 @@ export async function newEncryption(passphrase: string, randomBytes: (n: number)
 /** The sealer for an encrypted database, or a WrongPassphraseError when the passphrase is not its own. */
 export async function openEncryption(passphrase: string, record: EncryptionRecord, randomBytes: (n: number) => Uint8Array): Promise<Sealer> {
   const salt = fromBase64(record.salt);
-  if (!salt || !Number.isInteger(record.iterations) || record.iterations < 1) throw new SyncError('The sync database\'s encryption record is damaged.');
+  if (!salt || !Number.isInteger(record.iterations) || record.iterations < 1) throw new SyncError('The sync database\'s encryption record is damaged.', undefined, false, 'server-data');
   const sealer = sealerWith(await keyFor(passphrase, salt, record.iterations), randomBytes);
   let check: string;
   try {

@@ -61,7 +61,7 @@ export function createReplicator(deps: ReplicatorDeps) {
     const passphrase = deps.passphrase?.() ?? null;
     const record = (await couch.getLocal(ENCRYPTION_DOC)) as (EncryptionRecord & { _rev?: string }) | null;
     if (record) {
-      if (!passphrase) throw new SyncError('This sync database is encrypted: enter its passphrase in Settings → Sync.');
+      if (!passphrase) throw new SyncError('This sync database is encrypted: enter its passphrase in Settings → Sync.', undefined, false, 'passphrase-needed');
       sealer = await openEncryption(passphrase, record, random());
       return;
     }
@@ -69,7 +69,7 @@ export function createReplicator(deps: ReplicatorDeps) {
     if (!passphrase) return;
     const first = await couch.changes(null, 2);
     if (first.results.some((c) => !c.id.startsWith('_design/'))) {
-      throw new SyncError('This sync database already holds unencrypted stories, so it cannot be encrypted now: remove the passphrase, or sync through a new database (SYNC_DATABASE).');
+      throw new SyncError('This sync database already holds unencrypted stories, so it cannot be encrypted now: remove the passphrase, or sync through a new database (SYNC_DATABASE).', undefined, false, 'passphrase-refused');
     }
     const created = await newEncryption(passphrase, random());
     await couch.putLocal(ENCRYPTION_DOC, { ...created.record });
@@ -118,7 +118,7 @@ export function createReplicator(deps: ReplicatorDeps) {
         // The validation's design document, and deletions (which validation refuses), are not events.
         if (change.id.startsWith('_design/') || change.deleted) continue;
         const event = await eventOf(change.doc, sealer);
-        if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`);
+        if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`, undefined, false, 'server-data');
         events.push(event);
       }
       await deps.ready?.();

@@ -3,6 +3,7 @@ import { createSignal, Show, type JSX } from 'solid-js';
 import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
 import { t } from '../i18n/index.ts';
+import { PurgeRescueBanners } from './purge-rescue-banners.tsx';
 
 export interface ShellProps {
   status: TabStatus;
@@ -98,6 +99,7 @@ export function Shell(props: ShellProps) {
               </p>
             )}
           </Show>
+          <PurgeRescueBanners />
           <Show when={props.status.storage === 'memory'}>
             <p class="banner warn" data-banner="memory" role="alert">
               <span class="banner-text">

@@ -1,7 +1,7 @@
 import { lazy, Show } from 'solid-js';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
-import type { SyncStatus } from '../../engine/for-ui.ts';
+import type { SyncProblem, SyncStatus } from '../../engine/for-ui.ts';
 import { createSyncStatus } from '../sync-status.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
@@ -9,6 +9,32 @@ import { t, uiLanguage } from '../i18n/index.ts';
 const PairingPanel = lazy(() => import('./pairing.tsx').then((m) => ({ default: m.PairingPanel })));
 
 const clock = (ms: number) => new Date(ms).toLocaleTimeString(uiLanguage(), { timeStyle: 'short' });
+
+/** What stopped sync, in a sentence that names what to do; the technical detail goes under "Details". */
+function problemSentence(problem: SyncProblem): string {
+  switch (problem) {
+    case 'relay-token':
+      return t('sync.problemRelayToken');
+    case 'offline':
+      return t('sync.problemOffline');
+    case 'server-down':
+      return t('sync.problemServerDown');
+    case 'server-login':
+      return t('sync.problemServerLogin');
+    case 'passphrase-needed':
+      return t('sync.problemPassphraseNeeded');
+    case 'passphrase-wrong':
+      return t('sync.problemPassphraseWrong');
+    case 'passphrase-refused':
+      return t('sync.problemPassphraseRefused');
+    case 'server-data':
+      return t('sync.problemServerData');
+    case 'refused':
+      return t('sync.problemRefused');
+  }
+}
+
+const PASSPHRASE_PROBLEMS: readonly (SyncProblem | null)[] = ['passphrase-needed', 'passphrase-wrong', 'passphrase-refused'];
 
 function describe(status: SyncStatus | null): string {
   if (!status) return t('sync.privateWindow');
@@ -24,9 +50,8 @@ function describe(status: SyncStatus | null): string {
     case 'up-to-date':
       return status.lastSyncedAt ? t('sync.upToDateAt', clock(status.lastSyncedAt)) : t('sync.upToDate');
     case 'offline':
-      return t('sync.offline', status.detail ?? t('sync.unreachable'));
     case 'error':
-      return t('sync.stopped', status.detail ?? t('sync.refusedByServer'));
+      return problemSentence(status.problem ?? (status.state === 'offline' ? 'offline' : 'refused'));
   }
 }
 
@@ -44,9 +69,15 @@ export function SyncSection(props: { client: AppClient }) {
   return (
     <div class="stack" data-testid="sync-section">
       <Show when={loaded()} fallback={<p class="muted">{t('sync.checking')}</p>}>
-        <p role="status" data-testid="sync-state" data-state={status()?.state ?? 'none'}>
+        <p role="status" data-testid="sync-state" data-state={status()?.state ?? 'none'} data-problem={status()?.problem ?? undefined}>
           {describe(status())}
         </p>
+        <Show when={status()?.problem && status()?.detail}>
+          <details class="more-details small-text">
+            <summary>{t('sync.problemDetails')}</summary>
+            <p class="muted" data-testid="sync-detail">{status()!.detail}</p>
+          </details>
+        </Show>
         <Show when={status()?.pulling != null}>
           <label>
             {t('sync.receivingOf', status()!.pullTotal ? t('sync.countOf', status()!.pulling!, status()!.pullTotal!) : t('sync.events', status()!.pulling!))}
@@ -82,8 +113,15 @@ export function SyncSection(props: { client: AppClient }) {
           </p>
         </Show>
         <Show when={active()}>
-          <details class="more-details" open={/passphrase/.test(status()?.detail ?? '')}>
-            <summary>{status()?.encrypted ? t('sync.encrypted') : t('sync.encrypt')}</summary>
+          <details class="more-details" open={PASSPHRASE_PROBLEMS.includes(status()?.problem ?? null)}>
+            {/* Only a passphrase the server took is "encrypted": a refused one says so instead. */}
+            <summary>
+              {status()?.problem === 'passphrase-wrong' || status()?.problem === 'passphrase-refused'
+                ? t('sync.passphraseNotAccepted')
+                : status()?.encrypted && status()?.problem !== 'passphrase-needed'
+                  ? t('sync.encrypted')
+                  : t('sync.encrypt')}
+            </summary>
             <form
               class="stack"
               aria-label={t('sync.passphraseForm')}
