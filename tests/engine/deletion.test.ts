@@ -88,7 +88,8 @@ describe('the purge', () => {
     expect(engine.purgeExpired()).toBe(true);
     expect(count(s, 'chat_id = ?', [chat])).toBe(0);
     const purge = db.get<{ payload: string }>("SELECT payload FROM events WHERE kind = 'purged'")!;
-    expect(JSON.parse(purge.payload)).toEqual({ chats: [chat], bots: [], events: [] });
+    // It says what this device had of each device's writing (its newest event), for one that wrote later.
+    expect(JSON.parse(purge.payload)).toEqual({ chats: [chat], bots: [], events: [], seen: { [engine.identify().dbId]: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     for (const table of ['chats', 'transcript', 'memories', 'edges', 'activity', 'scenes', 'containers', 'chat_state']) {
       const column = table === 'chats' ? 'id' : 'chat_id';
       expect(db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, [chat])!.n, table).toBe(0);

@@ -85,6 +85,23 @@ describe('sync through a CouchDB server', () => {
     expect((await json(`/${name}/_local/roleplay-engine-${a.engine.identify().dbId}`)).body.pushed_seq).toBe(events.at(-1)!.seq);
   });
 
+  it('counts a backlog going up, page by page, out of what waited; the log says how much still waits (issue 36, part 7)', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    story(a, 12);
+    const remote = `${server.url}/${name}`;
+    const waiting = a.engine.eventsAfter(0, 10_000).length;
+    expect(a.engine.sync.unsynced(remote)).toBe(waiting);
+    const progress: [number, number][] = [];
+    const send = createReplicator({ couch: couchDatabase(remote, server.fetch), remote, log: a.engine.sync, deviceId: () => a.engine.identify().dbId, batch: 16, pushProgress: (n, total) => progress.push([n, total]) });
+    await send.prepare();
+    await send.push();
+    expect(progress.length).toBe(Math.ceil(waiting / 16));
+    expect(progress.map(([n]) => n)).toEqual(progress.map((_, i) => Math.min((i + 1) * 16, waiting)));
+    expect(new Set(progress.map(([, total]) => total))).toEqual(new Set([waiting]));
+    expect(a.engine.sync.unsynced(remote)).toBe(0);
+  });
+
   it('pushing again sends nothing, and the server refuses any change to an event', async () => {
     const name = freshDatabaseName();
     const a = await device();

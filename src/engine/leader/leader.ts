@@ -157,6 +157,7 @@ export function createLeader(deps: LeaderDeps) {
       // A merge may have replayed whole chats: their screens refetch everything.
       merged: () => notify(true, true),
       progress: (pulled, total) => sync?.pulling(pulled, total),
+      pushProgress: (offered, total) => sync?.pushingProgress(offered, total),
       ready: () => narrator.idle(),
       passphrase: () => engine.sync.passphrase(),
       randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
@@ -167,6 +168,7 @@ export function createLeader(deps: LeaderDeps) {
       paused: () => engine.sync.paused(),
       encrypted: () => engine.sync.passphrase() !== null,
       caughtUp: () => engine.sync.caughtUp(deps.sync!.remote),
+      unsynced: () => engine.sync.unsynced(deps.sync!.remote),
       publish: (status) => publish(SYNC_TOPIC, status),
       ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
       ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),

@@ -19,6 +19,9 @@ export interface SyncStatus {
   pulling: number | null;
   /** Of how many, when known. */
   pullTotal: number | null;
+  /** Events a push has offered the server so far, of how many, while a backlog goes up. */
+  pushing: number | null;
+  pushTotal: number | null;
   /** Events the server holds in another version: kept apart, never overwritten. */
   refused: number;
   /** This device seals what it sends with a passphrase. */
@@ -28,6 +31,8 @@ export interface SyncStatus {
    * what it authors (a persona) could replace what the other devices hold.
    */
   caughtUp: boolean;
+  /** Events written here that the server does not have yet (paused, offline, or on their way). */
+  unsynced: number;
   lastSyncedAt: number | null;
 }
 
@@ -40,6 +45,8 @@ export interface SyncRunnerDeps {
   encrypted: () => boolean;
   /** Whether this device has ever pulled the whole story. */
   caughtUp: () => boolean;
+  /** Events written here after the push checkpoint. */
+  unsynced: () => number;
   publish: (status: SyncStatus) => void;
   /** How long one long-poll waits for the server's next change. */
   longPollMs?: number;
@@ -58,7 +65,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, problem: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp() };
+  let status: SyncStatus = { state: 'starting', detail: null, problem: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, pushing: null, pushTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp(), unsynced: deps.unsynced() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -67,7 +74,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   let backoff = firstBackoff;
 
   const set = (change: Partial<SyncStatus>) => {
-    status = { ...status, ...change };
+    status = { ...status, ...change, unsynced: deps.unsynced() };
     deps.publish(status);
   };
 
@@ -96,6 +103,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         }
         if (status.state !== 'up-to-date') set({ state: 'syncing', detail: null, problem: null });
         const sent = await deps.replicator.push();
+        if (status.pushing !== null) set({ pushing: null, pushTotal: null });
         const pulled = await deps.replicator.pull();
         await deps.replicator.removeFromServer();
         set({
@@ -131,7 +139,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         // Settled on this device (a wrong passphrase, say): worked out again on the next round.
         if (error instanceof SyncError && !error.offline) prepared = false;
         const problem: SyncProblem = error instanceof SyncError ? error.problem : 'offline';
-        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), problem, pulling: null, pullTotal: null });
+        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), problem, pulling: null, pullTotal: null, pushing: null, pushTotal: null });
         await pause(backoff, wake.signal);
         wake = new AbortController();
         backoff = Math.min(backoff * 2, deps.maxBackoffMs ?? MAX_BACKOFF_MS);
@@ -147,6 +155,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     },
     /** Something was written here, or the player asked: sync now instead of at the next change. */
     poke(): void {
+      // Paused or cut off, nothing else would say that one more event waits to be sent.
+      if (status.state === 'paused' || status.state === 'offline' || status.state === 'error') {
+        const unsynced = deps.unsynced();
+        if (unsynced !== status.unsynced) set({});
+      }
       wake.abort();
     },
     /**
@@ -162,6 +175,10 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     reconnect(): void {
       prepared = false;
       wake.abort();
+    },
+    /** A push's progress, from the replicator. */
+    pushingProgress(count: number, total: number): void {
+      set({ pushing: count, pushTotal: total });
     },
     /** A pull's progress, from the replicator. */
     pulling(count: number, total: number | null): void {

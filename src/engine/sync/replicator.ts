@@ -18,6 +18,8 @@ export interface ReplicatorDeps {
   merged?: (result: MergeResult) => void;
   /** How far a pull has come, and of how many when that is known, for a progress bar. */
   progress?: (pulled: number, total: number | null) => void;
+  /** How far a push has come, of how many events it has to offer, while it lasts. */
+  pushProgress?: (offered: number, total: number) => void;
   /**
    * Resolves when pulled events may be merged: a merge may give events here new local seqs, so it
    * waits for a streaming reply, which holds its turn's seq, to finish.
@@ -82,6 +84,8 @@ export function createReplicator(deps: ReplicatorDeps) {
 
   async function push(): Promise<PushReport> {
     const report: PushReport = { sent: 0, refused: [] };
+    const total = deps.pushProgress ? log.unsynced(remote) : 0;
+    let offered = 0;
     for (;;) {
       const events = log.toPush(remote, batch);
       if (events.length === 0) break;
@@ -98,6 +102,9 @@ export function createReplicator(deps: ReplicatorDeps) {
         report.sent += toSend.length - errors.length;
       }
       log.pushed(remote, events.at(-1)!.seq);
+      offered += events.length;
+      // One page is no upload to show; a backlog (first sync, back from offline) is.
+      if (total > batch) deps.pushProgress?.(Math.min(offered, total), total);
     }
     await saveCheckpoint();
     return report;

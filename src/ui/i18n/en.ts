@@ -6,7 +6,14 @@ import { plural } from './plural.ts';
  * or a function for text with a count or a name in it.
  */
 export const en = {
-  nav: { chats: 'Chats', bots: 'Bots', lore: 'Lore', settings: 'Settings', main: 'Main' },
+  nav: {
+    chats: 'Chats', bots: 'Bots', lore: 'Lore', settings: 'Settings', main: 'Main',
+    synced: 'Synced',
+    syncing: 'Syncing…',
+    syncPaused: 'Sync paused',
+    syncStopped: 'Sync stopped',
+    unsynced: plural('en', { one: '# not synced', other: '# not synced' }),
+  },
   settings: {
     welcome: 'Welcome. First, tell the story who you are: the bots will know you by this. Then you will make a bot and start a chat.',
     joiningTitle: 'Joining your story',
@@ -765,6 +772,8 @@ export const en = {
     checking: 'Checking sync…',
     receiving: 'Receiving the story',
     receivingOf: (what: string) => `Receiving the story: ${what}`,
+    sending: 'Sending the story',
+    sendingOf: (what: string) => `Sending the story: ${what}`,
     countOf: (done: number, total: number) => `${done.toLocaleString('en')} of ${total.toLocaleString('en')} ${total === 1 ? 'event' : 'events'}`,
     events: plural('en', { one: '# event', other: '# events' }),
     sinceStart: (pulled: string, pushed: string) => `Since this tab started: ${pulled} received, ${pushed} sent.`,

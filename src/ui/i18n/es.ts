@@ -2,7 +2,14 @@ import type { Catalogue } from './catalogue.ts';
 import { plural } from './plural.ts';
 
 export const es: Catalogue = {
-  nav: { chats: 'Chats', bots: 'Bots', lore: 'Trasfondo', settings: 'Ajustes', main: 'Principal' },
+  nav: {
+    chats: 'Chats', bots: 'Bots', lore: 'Trasfondo', settings: 'Ajustes', main: 'Principal',
+    synced: 'Sincronizado',
+    syncing: 'Sincronizando…',
+    syncPaused: 'Sincronización en pausa',
+    syncStopped: 'Sincronización detenida',
+    unsynced: plural('es', { one: '# sin sincronizar', other: '# sin sincronizar' }),
+  },
   settings: {
     welcome: 'Bienvenido. Primero, dile a la historia quién eres: los bots te conocerán así. Después crearás un bot y empezarás un chat.',
     joiningTitle: 'Uniéndote a tu historia',
@@ -760,6 +767,8 @@ export const es: Catalogue = {
     checking: 'Comprobando la sincronización…',
     receiving: 'Recibiendo la historia',
     receivingOf: (what: string) => `Recibiendo la historia: ${what}`,
+    sending: 'Enviando la historia',
+    sendingOf: (what: string) => `Enviando la historia: ${what}`,
     countOf: (done: number, total: number) => `${done.toLocaleString('es')} de ${total.toLocaleString('es')} ${total === 1 ? 'evento' : 'eventos'}`,
     events: plural('es', { one: '# evento', other: '# eventos' }),
     sinceStart: (pulled: string, pushed: string) => `Desde que se abrió esta pestaña: ${pulled} recibidos, ${pushed} enviados.`,

@@ -2,7 +2,14 @@ import type { Catalogue } from './catalogue.ts';
 import { plural } from './plural.ts';
 
 export const ja: Catalogue = {
-  nav: { chats: 'チャット', bots: 'ボット', lore: '設定資料', settings: '設定', main: 'メイン' },
+  nav: {
+    chats: 'チャット', bots: 'ボット', lore: '設定資料', settings: '設定', main: 'メイン',
+    synced: '同期済み',
+    syncing: '同期中…',
+    syncPaused: '同期を一時停止中',
+    syncStopped: '同期停止',
+    unsynced: plural('ja', { other: '未同期 #' }),
+  },
   settings: {
     welcome: 'ようこそ。まず、あなたが誰なのかを物語に教えてください。ボットはこの名前であなたを知ります。それからボットを作ってチャットを始めます。',
     joiningTitle: '物語に参加しています',
@@ -758,6 +765,8 @@ export const ja: Catalogue = {
     checking: '同期を確認中…',
     receiving: '物語を受信中',
     receivingOf: (what: string) => `物語を受信中：${what}`,
+    sending: '物語を送信中',
+    sendingOf: (what: string) => `物語を送信中：${what}`,
     countOf: (done: number, total: number) => `${done.toLocaleString('ja')} / ${total.toLocaleString('ja')} 件のイベント`,
     events: plural('ja', { other: '# 件のイベント' }),
     sinceStart: (pulled: string, pushed: string) => `このタブを開いてから：${pulled}を受信、${pushed}を送信。`,

@@ -2,7 +2,14 @@ import type { Catalogue } from './catalogue.ts';
 import { plural } from './plural.ts';
 
 export const ko: Catalogue = {
-  nav: { chats: '채팅', bots: '봇', lore: '설정집', settings: '설정', main: '주 메뉴' },
+  nav: {
+    chats: '채팅', bots: '봇', lore: '설정집', settings: '설정', main: '주 메뉴',
+    synced: '동기화됨',
+    syncing: '동기화 중…',
+    syncPaused: '동기화 일시 중지',
+    syncStopped: '동기화 멈춤',
+    unsynced: plural('ko', { other: '# 개 미동기화' }),
+  },
   settings: {
     welcome: '환영합니다. 먼저 이야기에 당신이 누구인지 알려 주세요. 봇들은 이 이름으로 당신을 알게 됩니다. 그다음 봇을 만들고 채팅을 시작합니다.',
     joiningTitle: '이야기에 합류하는 중',
@@ -758,6 +765,8 @@ export const ko: Catalogue = {
     checking: '동기화 확인 중…',
     receiving: '이야기 받는 중',
     receivingOf: (what: string) => `이야기 받는 중: ${what}`,
+    sending: '이야기 보내는 중',
+    sendingOf: (what: string) => `이야기 보내는 중: ${what}`,
     countOf: (done: number, total: number) => `이벤트 ${total.toLocaleString('ko')}개 중 ${done.toLocaleString('ko')}개`,
     events: plural('ko', { other: '이벤트 #개' }),
     sinceStart: (pulled: string, pushed: string) => `이 탭을 연 뒤로: ${pulled} 받음, ${pushed} 보냄.`,

@@ -2,7 +2,14 @@ import type { Catalogue } from './catalogue.ts';
 import { plural } from './plural.ts';
 
 export const ru: Catalogue = {
-  nav: { chats: 'Чаты', bots: 'Боты', lore: 'Лор', settings: 'Настройки', main: 'Главное меню' },
+  nav: {
+    chats: 'Чаты', bots: 'Боты', lore: 'Лор', settings: 'Настройки', main: 'Главное меню',
+    synced: 'Синхронизировано',
+    syncing: 'Синхронизация…',
+    syncPaused: 'Синхронизация на паузе',
+    syncStopped: 'Синхронизация остановлена',
+    unsynced: plural('ru', { one: '# не синхронизировано', few: '# не синхронизировано', many: '# не синхронизировано', other: '# не синхронизировано' }),
+  },
   settings: {
     welcome: 'Добро пожаловать. Сначала расскажите истории, кто вы: по этому боты будут вас знать. Затем вы создадите бота и начнёте чат.',
     joiningTitle: 'Подключение к вашей истории',
@@ -758,6 +765,8 @@ export const ru: Catalogue = {
     checking: 'Проверяю синхронизацию…',
     receiving: 'Получаю историю',
     receivingOf: (what: string) => `Получаю историю: ${what}`,
+    sending: 'Отправляю историю',
+    sendingOf: (what: string) => `Отправляю историю: ${what}`,
     countOf: (done: number, total: number) => `${done.toLocaleString('ru')} из ${total.toLocaleString('ru')} событий`,
     events: plural('ru', { one: '# событие', few: '# события', many: '# событий', other: '# события' }),
     sinceStart: (pulled: string, pushed: string) => `С открытия этой вкладки: получено ${pulled}, отправлено ${pushed}.`,

@@ -2,7 +2,14 @@ import type { Catalogue } from './catalogue.ts';
 import { plural } from './plural.ts';
 
 export const zhHans: Catalogue = {
-  nav: { chats: '聊天', bots: '角色', lore: '设定集', settings: '设置', main: '主导航' },
+  nav: {
+    chats: '聊天', bots: '角色', lore: '设定集', settings: '设置', main: '主导航',
+    synced: '已同步',
+    syncing: '同步中…',
+    syncPaused: '同步已暂停',
+    syncStopped: '同步已停止',
+    unsynced: plural('zh', { other: '# 项未同步' }),
+  },
   settings: {
     welcome: '欢迎。首先，告诉故事你是谁：角色们会以此认识你。然后你将创建一个角色并开始聊天。',
     joiningTitle: '正在加入你的故事',
@@ -758,6 +765,8 @@ export const zhHans: Catalogue = {
     checking: '正在检查同步…',
     receiving: '正在接收故事',
     receivingOf: (what: string) => `正在接收故事：${what}`,
+    sending: '正在发送故事',
+    sendingOf: (what: string) => `正在发送故事：${what}`,
     countOf: (done: number, total: number) => `${done.toLocaleString('zh')} / ${total.toLocaleString('zh')} 个事件`,
     events: plural('zh', { other: '# 个事件' }),
     sinceStart: (pulled: string, pushed: string) => `自这个标签页打开以来：收到 ${pulled}，发送 ${pushed}。`,

@@ -4,6 +4,7 @@ import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
 import { t } from '../i18n/index.ts';
 import { PurgeRescueBanners } from './purge-rescue-banners.tsx';
+import { SyncIndicator } from './sync-indicator.tsx';
 
 export interface ShellProps {
   status: TabStatus;
@@ -86,6 +87,7 @@ export function Shell(props: ShellProps) {
         <A href="/settings" activeClass="active">
           {t('nav.settings')}
         </A>
+        <SyncIndicator />
       </nav>
       <div class="main">
         <div class="notices" data-open={noticesOpen() ? 'true' : 'false'}>

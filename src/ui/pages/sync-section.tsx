@@ -87,6 +87,14 @@ export function SyncSection(props: { client: AppClient }) {
             </Show>
           </label>
         </Show>
+        <Show when={status()?.pushing != null && status()?.pushTotal}>
+          {(total) => (
+            <label>
+              {t('sync.sendingOf', t('sync.countOf', status()!.pushing!, total()))}
+              <progress aria-label={t('sync.sending')} value={status()!.pushing!} max={total()} />
+            </label>
+          )}
+        </Show>
         <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
           <p class="muted">
             {t('sync.sinceStart', t('sync.events', status()!.pulled), t('sync.events', status()!.pushed))}
