@@ -13,10 +13,10 @@ import { narratorOnly, testLeader } from '../tests/support/leader.ts';
 import { startRelay } from '../tests/support/relay-harness.ts';
 import { scriptedLlm } from '../tests/support/scripted-llm.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
-import { fmt, median, printTable } from './table.ts';
+import { fmt, median, percentile, printTable } from './table.ts';
 
 const TURNS = Number(process.env.BENCH_SYNC_TURNS ?? 10_000);
-const LIVE_RUNS = 20;
+const LIVE_RUNS = 40;
 
 /**
  * Sync through the relay's /sync/ path to an in-memory CouchDB-compatible server (express-pouchdb),
@@ -138,7 +138,7 @@ export async function benchSync(): Promise<void> {
       ['push it all from the first device (revs_diff + bulk_docs, pages of 500)', `${fmt(pushMs / 1000, 1)} s`],
       ['pull it onto a fresh device, merged page by page with its checkpoint (target ≤ 10 s)', `${fmt(pullMs / 1000, 1)} s (${fmt(pulled)} events, ${pages} pages, ${fmt(turnsOnB)} turns shown)`],
       ['the same pull with a line written in the chat after its first page', `${fmt(writingMs / 1000, 1)} s (last line: ${lastLine ?? 'none'})`],
-      [`live: a write on one device → its row on the other, median / max of ${LIVE_RUNS} (target ≤ 1 s)`, `${fmt(median(live), 1)} / ${fmt(Math.max(...live), 1)} ms`],
+      [`live: a write on one device → its row on the other, median / p95 / max of ${LIVE_RUNS} (target p95 ≤ 500 ms)`, `${fmt(median(live), 1)} / ${fmt(percentile(live, 0.95), 1)} / ${fmt(Math.max(...live), 1)} ms`],
       ['a fresh browser (Chromium, OPFS) pulls it: open Settings → "Up to date" (target ≤ 10 s)', `${fmt(browserMs / 1000, 1)} s`],
       ['  its progress bar as seen, sampled every 100 ms', bars.length ? `${bars.length} readings, ${bars[0]} … ${bars.at(-1)}` : 'not seen'],
     ]);

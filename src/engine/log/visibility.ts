@@ -86,7 +86,43 @@ export function unsupersede(db: Db, id: string, marker: { id: string }): number[
   db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?1)) AND superseded_by = ?2 AND hidden_by IS NULL', [closure, by]);
   db.run('UPDATE visibility SET superseded_by = NULL WHERE seq IN (SELECT value FROM json_each(?1)) AND superseded_by = ?2', [closure, by]);
   followCauses(db, closure);
+  keepOneVersionShown(db, id, closure, marker);
   return JSON.parse(closure) as number[];
+}
+
+/**
+ * A reply in the restored stretch shows one version, the one its newest deciding event left
+ * shown: a version made (a regenerate) or chosen, before `marker`. A row keeps one marker, so a
+ * version given way to a newer one while already hidden by the marker now undone (another device's
+ * regenerate further up, merged before it) came back beside it; the merge property test found it.
+ * The reply being restored itself (`id`) is left to its caller, which chooses among its versions.
+ */
+function keepOneVersionShown(db: Db, id: string, seqsJson: string, marker: { id: string }): void {
+  const own = new Set(replyVersions(db, id, marker).map((v) => v.id));
+  const restored = db.all<{ id: string }>(
+    `SELECT e.id FROM events e WHERE e.seq IN (SELECT value FROM json_each(?)) AND e.kind = 'assistant_turn_started' AND ${VISIBLE('e')} ORDER BY e.id`,
+    [seqsJson],
+  );
+  const settled = new Set<string>(own);
+  for (const { id: started } of restored) {
+    if (settled.has(started)) continue;
+    const versions = replyVersions(db, started, marker);
+    for (const v of versions) settled.add(v.id);
+    const shown = versions.filter((v) => v.shown);
+    if (shown.length < 2) continue;
+    const ids = JSON.stringify(versions.map((v) => v.id));
+    const deciding = db.get<{ id: string; seq: number; version: string }>(
+      `SELECT id, seq, version FROM (
+         SELECT id, seq, id AS version FROM events WHERE id IN (SELECT value FROM json_each(?1)) AND json_extract(payload, '$.regenerateOf') IS NOT NULL
+         UNION ALL
+         SELECT id, seq, json_extract(payload, '$.version') AS version FROM events
+         WHERE kind = 'reply_version_chosen' AND json_extract(payload, '$.version') IN (SELECT value FROM json_each(?1)) AND id < ?2
+       ) ORDER BY id DESC LIMIT 1`,
+      [ids, marker.id],
+    );
+    if (!deciding) continue;
+    for (const v of shown) if (v.id !== deciding.version) supersede(db, v.id, deciding);
+  }
 }
 
 /**

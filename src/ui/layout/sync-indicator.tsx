@@ -14,7 +14,7 @@ function words(status: SyncStatus): string {
       return waiting ? `${t('nav.syncStopped')} · ${waiting}` : t('nav.syncStopped');
     case 'starting':
     case 'syncing':
-      return t('nav.syncing');
+      return waiting ? `${t('nav.syncing')} · ${waiting}` : t('nav.syncing');
     default:
       return waiting ?? t('nav.synced');
   }
@@ -28,12 +28,12 @@ function words(status: SyncStatus): string {
 export function SyncIndicator() {
   const { status } = createSyncStatus(useClient());
   return (
-    <Show when={status()?.state !== 'unavailable' ? status() : null}>
+    <Show when={status()?.state !== 'unavailable' && status()?.state !== 'starting' ? status() : null}>
       {(shown) => (
-        <a href="/settings#sync" class="sync-indicator" data-state={shown().state} data-unsynced={shown().unsynced} data-testid="sync-indicator" aria-label={words(shown())} title={words(shown())}>
+        <a href="/settings#sync" class="sync-indicator" data-state={shown().state} data-unsynced={shown().unsynced} data-testid="sync-indicator" title={words(shown())}>
           <span class="sync-dot" aria-hidden="true" />
-          {/* A phone's bar has room for the dot and the count only; the words are the link's name. */}
-          <span class="sync-words" aria-hidden="true">{words(shown())}</span>
+          {/* A phone's bar has room for the dot and the count only: the words stay, for screen readers, and name the link. */}
+          <span class="sync-words">{words(shown())}</span>
           <Show when={shown().unsynced > 0}>
             <span class="sync-count" aria-hidden="true">{shown().unsynced}</span>
           </Show>
