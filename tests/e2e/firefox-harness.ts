@@ -24,7 +24,8 @@ export function firefoxes(): { openFirefox: (options?: { prefs?: Record<string, 
       const executablePath = findFirefox();
       if (!executablePath) throw new Error('Firefox is missing: npm test installs firefox-esr from Debian (tests/ensure-browsers.mjs).');
       // Prefs set a language (intl.accept_languages) or a private window (browser.privatebrowsing.autostart).
-      browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile(), extraPrefsFirefox: options.prefs ?? {} });
+      // A call Firefox never answers fails in 60 s, not puppeteer's 180 (see the hostile-corpus test).
+      browser = await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, userDataDir: freshProfile(), extraPrefsFirefox: options.prefs ?? {}, protocolTimeout: 60_000 });
       const opened = browser;
       const page = await opened.newPage();
       const violations: string[] = [];
