@@ -63,6 +63,18 @@ async function deleteForever(page: Page, url: string, chatId: string): Promise<s
   return title;
 }
 
+/** A laptop with a story, and a phone that received it and then paused sync, on Settings. */
+async function laptopAndPausedPhone(): Promise<{ laptop: Page; chatId: string; phone: Page }> {
+  const laptop = await device('/chats');
+  const chatId = await storyReady(laptop);
+  const phone = await device('/settings');
+  await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+  await phone.getByRole('button', { name: 'Pause sync on this device' }).click();
+  await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('paused');
+  return { laptop, chatId, phone };
+}
+
 async function setPassphrase(page: Page, passphrase: string) {
   if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
   await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
@@ -100,13 +112,7 @@ describe('sync between two devices', () => {
   });
 
   it('paused on both devices, each plays on its own; resumed, both show both', async () => {
-    const laptop = await device('/chats');
-    const chatId = await storyReady(laptop);
-    const phone = await device('/settings');
-    await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
-    await phone.getByRole('button', { name: 'Pause sync on this device' }).click();
-    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('paused');
+    const { laptop, chatId, phone } = await laptopAndPausedPhone();
     await laptop.goto(`${app.url}/settings`);
     await laptop.getByRole('button', { name: 'Pause sync on this device' }).click();
     await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('paused');
@@ -220,13 +226,7 @@ describe('sync between two devices', () => {
   });
 
   it('a turn written on a paused phone in a story the laptop then deletes forever is not dropped without a word: the phone keeps a copy as a new chat (issue 36, bug 4)', async () => {
-    const laptop = await device('/chats');
-    const chatId = await storyReady(laptop);
-    const phone = await device('/settings');
-    await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
-    await phone.getByRole('button', { name: 'Pause sync on this device' }).click();
-    await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('paused');
+    const { laptop, chatId, phone } = await laptopAndPausedPhone();
     await phone.goto(`${app.url}/chats/${chatId}`);
     await send(phone, 'Written on the train, offline.');
 

@@ -30,6 +30,3 @@ export function removeScratch(): void {
   }
 }
 
-export function madeScratch(): readonly string[] {
-  return made;
-}

@@ -92,7 +92,5 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     caughtUp: (remote: string): boolean => db.get<{ caught_up: number }>('SELECT caught_up FROM sync_state WHERE remote = ?', [remote])?.caught_up === 1,
     /** How many events written here the server does not have yet. */
     unsynced: (remote: string): number => db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq > ?', [state(remote).pushedSeq])!.n,
-    /** Events of a pull held back so far, merged when it ends. */
-    heldBack: heldBackCount,
   };
 }
