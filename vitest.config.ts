@@ -9,6 +9,9 @@ export default defineConfig({
           include: ['tests/engine/**/*.test.ts', 'tests/relay/**/*.test.ts', 'tests/sync/**/*.test.ts', 'tests/tooling/**/*.test.ts', 'tests/ui/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/scratch-root.ts'],
+          // Both cores: vitest's default leaves one free (cores - 1), which on this 2-core machine
+          // ran these files one at a time. The browser files run after them, alone.
+          maxWorkers: 2,
           // The property test and sqlite-wasm start-up are slow on a shared 2-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
