@@ -126,14 +126,17 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
         throw new RelayHttpError(403, 'relay_unauthorized', 'Only the app\'s own validation may be installed on the sync database.');
       }
     }
-    // `_all_docs` tells the revisions of documents named by id (to delete what a purge removed):
-    // only `keys` is passed on, never options that would read the documents.
+    // `_all_docs` tells the revisions of documents named by id (to delete what a purge removed), or
+    // those documents (a pull fetching only what its device lacks): only `keys` is passed on, and
+    // `include_docs`, never a range or a view that would read more than the ids asked for.
     const forwarded = rest === '_all_docs' ? onlyKeys(body ?? '') : rest === '_bulk_docs' ? onlyEvents(body ?? '') : body;
     let query = '';
     if (rest === '_changes') {
       const params = new URLSearchParams(search);
       for (const key of [...params.keys()]) if (!CHANGES_PARAMS.has(key)) params.delete(key);
       query = params.size > 0 ? `?${params}` : '';
+    } else if (rest === '_all_docs' && new URLSearchParams(search).get('include_docs') === 'true') {
+      query = '?include_docs=true';
     }
     const controller = new AbortController();
     res.on('close', () => controller.abort());

@@ -146,7 +146,7 @@ describe("the relay's /sync/ path", () => {
     expect((await raw(relay, 'POST', '/sync/_bulk_docs', JSON.stringify({ docs: [{ _id: event._id, _rev: rev, _deleted: true }] }))).status).toBe(201);
   });
 
-  it('carries "Delete forever" off the server through the relay, and reads no document through _all_docs', async () => {
+  it('carries "Delete forever" off the server through the relay; _all_docs reads only the documents named by id', async () => {
     const relay = await relayToCouch();
     const seen: string[] = [];
     const a = await device();
@@ -160,11 +160,13 @@ describe("the relay's /sync/ path", () => {
     expect(relay.logs.some((l) => /^POST \/sync\/_compact 20/.test(l))).toBe(true);
     const stored = await couch.fetch(`${couch.url}/${relay.config.sync!.database.split('/').at(-1)}/_changes?include_docs=true`, { headers: { authorization: `Basic ${BASIC}` } });
     expect(await stored.text()).not.toContain('Hello from the laptop.');
-    // Only the ids' revisions: a request for the documents themselves is reduced to its keys.
-    const [event] = a.engine.eventsAfter(0, 1);
+    // Options in the body are reduced to its keys; the query passes `include_docs` and nothing else.
+    const [event, second] = a.engine.eventsAfter(0, 2);
     const asked = JSON.parse((await raw(relay, 'POST', '/sync/_all_docs', JSON.stringify({ keys: [event!.id], include_docs: true }))).text) as { rows: { doc?: unknown; value?: unknown }[] };
     expect(asked.rows[0]!.value).toBeTruthy();
     expect(asked.rows[0]!.doc).toBeUndefined();
+    const fetched = JSON.parse((await raw(relay, 'POST', '/sync/_all_docs?include_docs=true&startkey=%22%22&limit=100', JSON.stringify({ keys: [second!.id] }))).text) as { rows: { key: string; doc?: { _id?: string } }[] };
+    expect(fetched.rows.map((r) => [r.key, r.doc?._id])).toEqual([[second!.id, second!.id]]);
     for (const body of ['{"include_docs": true}', '{"keys": "x"}', `{"keys": ${JSON.stringify(Array.from({ length: 1_001 }, (_, i) => String(i)))}}`, 'not json']) {
       expect((await raw(relay, 'POST', '/sync/_all_docs', body)).status).toBe(400);
     }

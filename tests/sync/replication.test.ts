@@ -102,6 +102,51 @@ describe('sync through a CouchDB server', () => {
     expect(a.engine.sync.unsynced(remote)).toBe(0);
   });
 
+  it('the device that pushed never downloads its own events back: its pull reads ids and fetches only what another device wrote meanwhile (issue 36, part 7)', async () => {
+    const name = freshDatabaseName();
+    const a = await device();
+    const b = await device(Date.UTC(2025, 0, 1));
+    const { chat, bot } = story(a, 30);
+    // What the server's answers carried to the laptop, by request.
+    const answers: { url: string; body: string }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await server.fetch(input, init);
+      const body = await response.text();
+      answers.push({ url: String(input), body });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const laptop = createReplicator({ couch: couchDatabase(`${server.url}/${name}`, recording), remote: `${server.url}/${name}`, log: a.engine.sync, deviceId: () => a.engine.identify().dbId, batch: 40 });
+    await laptop.prepare();
+    const pushed = await laptop.push();
+    expect(pushed.sent).toBeGreaterThan(100);
+    // Meanwhile the phone writes a line of its own, which lands among the laptop's on the server.
+    const phone = replicatorFor(b, name);
+    await phone.prepare();
+    await phone.pull();
+    exchange(b, chat, bot, 'from the phone');
+    await phone.push();
+
+    answers.length = 0;
+    expect(await laptop.pull()).toBe(5);
+    const pulls = answers.filter((a) => a.url.includes('/_changes'));
+    expect(pulls.length).toBeGreaterThan(3);
+    expect(pulls.every((p) => p.url.includes('include_docs=false'))).toBe(true);
+    // No story text of its own came back; only the phone's exchange, fetched by id.
+    const carried = answers.map((a) => a.body).join('\n');
+    expect(carried).not.toContain('line 7');
+    expect(carried).toContain('from the phone');
+    expect(userLines(a, chat).at(-1)).toBe('from the phone');
+
+    // Once the echo has passed, a pull takes documents with its changes again: one request, not two.
+    exchange(b, chat, bot, 'again from the phone');
+    await phone.push();
+    answers.length = 0;
+    expect(await laptop.pull()).toBe(5);
+    expect(answers.map((a) => new URL(a.url).pathname.split('/').at(-1))).toEqual(['_changes']);
+    expect(answers[0]!.url).toContain('include_docs=true');
+    expect(canonicalProjections(a.db)).toEqual(canonicalProjections(b.db));
+  });
+
   it('pushing again sends nothing, and the server refuses any change to an event', async () => {
     const name = freshDatabaseName();
     const a = await device();

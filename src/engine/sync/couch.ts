@@ -92,9 +92,12 @@ export function couchDatabase(url: string, fetch: Fetch) {
       const answer = await call<{ id: string; error?: string; reason?: string }[]>('POST', '/_bulk_docs', { docs, new_edits: false });
       return answer.filter((r): r is { id: string; error: string; reason?: string } => typeof r.error === 'string');
     },
-    /** A page of changes after `since` (null: from the start), with their documents; `wait` long-polls up to that many ms. */
-    async changes(since: string | null, limit: number, wait?: { ms: number; signal?: AbortSignal }): Promise<ChangesPage> {
-      const params: [string, string][] = [['include_docs', 'true'], ['limit', String(limit)], ['style', 'main_only']];
+    /**
+     * A page of changes after `since` (null: from the start), with their documents unless `idsOnly`;
+     * `wait` long-polls up to that many ms.
+     */
+    async changes(since: string | null, limit: number, wait?: { ms: number; signal?: AbortSignal }, idsOnly = false): Promise<ChangesPage> {
+      const params: [string, string][] = [['include_docs', String(!idsOnly)], ['limit', String(limit)], ['style', 'main_only']];
       if (since !== null) params.push(['since', since]);
       if (wait) params.push(['feed', 'longpoll'], ['timeout', String(wait.ms)]);
       const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
@@ -114,6 +117,15 @@ export function couchDatabase(url: string, fetch: Fetch) {
         if (typeof row.key === 'string' && typeof row.value?.rev === 'string' && row.value.deleted !== true) revisions.set(row.key, row.value.rev);
       }
       return revisions;
+    },
+    /** The current documents of these ids, leaving out those the server does not hold or has deleted. */
+    async documents(ids: readonly string[]): Promise<Map<string, unknown>> {
+      const answer = await call<{ rows?: { key?: unknown; doc?: unknown; value?: { deleted?: unknown } }[] }>('POST', '/_all_docs?include_docs=true', { keys: ids });
+      const docs = new Map<string, unknown>();
+      for (const row of answer.rows ?? []) {
+        if (typeof row.key === 'string' && row.doc && row.value?.deleted !== true) docs.set(row.key, row.doc);
+      }
+      return docs;
     },
     /** Deletes documents: each becomes a bare deletion, nothing but its id and revision. Answers those the server refused. */
     async deleteDocs(docs: readonly { _id: string; _rev: string }[]): Promise<{ id: string; error: string; reason?: string }[]> {

@@ -52,6 +52,12 @@ export function createReplicator(deps: ReplicatorDeps) {
   let sealer: Sealer | null = null;
   /** The checkpoint last left on the server, and its revision. */
   let saved: { pushedSeq: number; pulledSince: string | null; rev: string | null } | null = null;
+  /**
+   * Events this device sent that its pull has yet to pass on the server. While there are any, pages
+   * come as ids only and just the documents this log lacks are fetched: a device never downloads
+   * what it just uploaded.
+   */
+  let echoes = 0;
 
   /**
    * Works out whether the database is encrypted, and with this device's passphrase: a database
@@ -100,6 +106,7 @@ export function createReplicator(deps: ReplicatorDeps) {
           else throw new SyncError(`The sync server did not take event ${error.id}: ${error.error} ${error.reason ?? ''}`.trim());
         }
         report.sent += toSend.length - errors.length;
+        echoes += toSend.length - errors.length;
       }
       log.pushed(remote, events.at(-1)!.seq);
       offered += events.length;
@@ -119,12 +126,24 @@ export function createReplicator(deps: ReplicatorDeps) {
     let total = log.state(remote).pulledSince === null && !wait ? await couch.documentCount().then((n) => (n === null ? null : Math.max(0, n - 1))) : null;
     for (let first = true; ; first = false) {
       const since = log.state(remote).pulledSince;
-      const page = await couch.changes(since, batch, first ? wait : undefined);
+      const idsOnly = echoes > 0;
+      const page = await couch.changes(since, batch, first ? wait : undefined, idsOnly);
+      // The validation's design document, and deletions (which validation refuses), are not events.
+      const changed = page.results.filter((change) => !change.id.startsWith('_design/') && !change.deleted);
+      let docs: Map<string, unknown>;
+      if (idsOnly) {
+        const known = log.known(changed.map((c) => c.id));
+        echoes = Math.max(0, echoes - known.size);
+        const lacking = changed.filter((c) => !known.has(c.id)).map((c) => c.id);
+        docs = lacking.length > 0 ? await couch.documents(lacking) : new Map();
+      } else {
+        docs = new Map(changed.map((c) => [c.id, c.doc]));
+      }
       const events: SyncedEvent[] = [];
-      for (const change of page.results) {
-        // The validation's design document, and deletions (which validation refuses), are not events.
-        if (change.id.startsWith('_design/') || change.deleted) continue;
-        const event = await eventOf(change.doc, sealer);
+      for (const change of changed) {
+        // Known here already (an echo), or deleted on the server since the page was read.
+        if (!docs.has(change.id)) continue;
+        const event = await eventOf(docs.get(change.id), sealer);
         if (typeof event === 'string') throw new SyncError(`Document ${change.id.slice(0, 60)} on the sync server is not an event of this app: ${event}.`, undefined, false, 'server-data');
         events.push(event);
       }
@@ -138,7 +157,11 @@ export function createReplicator(deps: ReplicatorDeps) {
       if (merged.added > 0) deps.merged?.(merged);
       const arrived = pulled + merged.heldBack;
       deps.progress?.(arrived, total === null ? null : Math.max(total, arrived));
-      if (last) return pulled;
+      if (last) {
+        // Read to the server's end: whatever was pushed before this pull has been passed.
+        echoes = 0;
+        return pulled;
+      }
     }
   }
 

@@ -88,6 +88,11 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
         return merged;
       });
     },
+    /** Which of these event ids this log already holds. */
+    known(ids: readonly string[]): Set<string> {
+      if (ids.length === 0) return new Set();
+      return new Set(db.all<{ id: string }>('SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id));
+    },
     /** Whether this device has ever pulled the whole story from this server. */
     caughtUp: (remote: string): boolean => db.get<{ caught_up: number }>('SELECT caught_up FROM sync_state WHERE remote = ?', [remote])?.caught_up === 1,
     /** How many events written here the server does not have yet. */
