@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
@@ -25,10 +28,22 @@ const LIVE_RUNS = 40;
  * on the other while both are online (long-poll). The browser adds OPFS commits to the pull.
  */
 export async function benchSync(): Promise<void> {
-  const couch = await startCouch();
+  // On disk (LevelDB, as pouchdb-server keeps it) unless BENCH_SYNC_MEMORY=1.
+  const onDisk = process.env.BENCH_SYNC_MEMORY !== '1';
+  const directory = onDisk ? mkdtempSync(join(tmpdir(), 'rpe-bench-couch-')) : undefined;
+  const couch = await startCouch(directory ? { directory } : {});
   const relay = await startRelay({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
   const remote = `${relay.url}/sync`;
-  const viaRelay = fetch as unknown as Fetch;
+  // Bytes of the answers, counted while `counting` is set.
+  let counting = false;
+  let received = 0;
+  const viaRelay: Fetch = async (url, init) => {
+    const response = await fetch(url, init);
+    if (!counting) return response;
+    const body = await response.text();
+    received += Buffer.byteLength(body);
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
   try {
     const a = await openTestEngine({ now: Date.now });
     a.engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
@@ -52,9 +67,17 @@ export async function benchSync(): Promise<void> {
     const replicator = (engine: typeof a.engine) =>
       createReplicator({ couch: couchDatabase(remote, viaRelay), remote, log: engine.sync, deviceId: () => engine.identify().dbId });
     const pushStarted = performance.now();
-    await replicator(a.engine).prepare();
-    await replicator(a.engine).push();
+    const sender = replicator(a.engine);
+    await sender.prepare();
+    await sender.push();
     const pushMs = performance.now() - pushStarted;
+    // The device that pushed passes its own events on the server's changes: ids, not documents.
+    counting = true;
+    const echoStarted = performance.now();
+    await sender.pull();
+    const echoMs = performance.now() - echoStarted;
+    const echoBytes = received;
+    counting = false;
 
     const b = await openTestEngine({ now: Date.now });
     let pages = 0;
@@ -133,9 +156,10 @@ export async function benchSync(): Promise<void> {
       await app.relay.close();
     }
 
-    printTable(`Sync through the relay (Node, sqlite-wasm in memory, express-pouchdb in memory)`, [
+    printTable(`Sync through the relay (Node, sqlite-wasm in memory, express-pouchdb ${onDisk ? 'on disk (LevelDB)' : 'in memory'})`, [
       ['story', `${fmt(TURNS)} turns, ${fmt(events)} events`],
       ['push it all from the first device (revs_diff + bulk_docs, pages of 500)', `${fmt(pushMs / 1000, 1)} s`],
+      ['the pushing device then passes its own events on the server (ids only, no documents)', `${fmt(echoMs / 1000, 1)} s, ${fmt(echoBytes / 1e6, 1)} MB received`],
       ['pull it onto a fresh device, merged page by page with its checkpoint (target ≤ 10 s)', `${fmt(pullMs / 1000, 1)} s (${fmt(pulled)} events, ${pages} pages, ${fmt(turnsOnB)} turns shown)`],
       ['the same pull with a line written in the chat after its first page', `${fmt(writingMs / 1000, 1)} s (last line: ${lastLine ?? 'none'})`],
       [`live: a write on one device → its row on the other, median / p95 / max of ${LIVE_RUNS} (target p95 ≤ 500 ms)`, `${fmt(median(live), 1)} / ${fmt(percentile(live, 0.95), 1)} / ${fmt(Math.max(...live), 1)} ms`],
@@ -145,5 +169,6 @@ export async function benchSync(): Promise<void> {
   } finally {
     await relay.close();
     await couch.close();
+    if (directory) rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -39,15 +39,18 @@ export async function startCouch(
     credentials?: { user: string; password: string };
     /** Runs before each request is answered: a test holds some back (a slow network) until it lets them go. */
     gate?: (request: { method: string; url: string }) => Promise<void>;
+    /** Keeps the databases on disk here (LevelDB, as pouchdb-server does) instead of in memory: for the bench. */
+    directory?: string;
   } = {},
 ): Promise<CouchServer> {
   const real = process.env.SYNC_COUCHDB_URL;
-  if (real && !options.credentials && !options.gate) return { ...withCredentials(real), close: async () => {} };
+  if (real && !options.credentials && !options.gate && !options.directory) return { ...withCredentials(real), close: async () => {} };
   type Handler = (req: { headers: Record<string, string | undefined> }, res: { status(code: number): { json(body: unknown): void } }, next: () => void) => void;
   const express = require('express') as () => { use: (path: string, handler: unknown) => void; listen: (port: number, host: string, ready: () => void) => Server };
   // Plugins register on pouchdb-core's one constructor: once per process.
   pouch ??= require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-mapreduce')).plugin(require('pouchdb-replication'));
-  const PouchDB = pouch as { defaults(options: object): unknown };
+  const PouchDB = pouch as { defaults(options: object): unknown; plugin(plugin: unknown): unknown; adapters: Record<string, unknown> };
+  if (options.directory && !PouchDB.adapters.leveldb) PouchDB.plugin(require('pouchdb-adapter-leveldb'));
   const expressPouchdb = require('express-pouchdb') as (pouch: unknown, options: object) => unknown;
   const app = express();
   if (options.credentials) {
@@ -60,7 +63,7 @@ export async function startCouch(
     const gate = options.gate;
     app.use('/', ((req: { method: string; url: string }, _res: unknown, next: () => void) => void gate({ method: req.method, url: req.url }).then(next)) as unknown);
   }
-  app.use('/', expressPouchdb(PouchDB.defaults({ adapter: 'memory' }), { mode: 'minimumForPouchDB', overrideMode: { include: ['validation'] }, logPath: '/dev/null' }));
+  app.use('/', expressPouchdb(PouchDB.defaults(options.directory ? { adapter: 'leveldb', prefix: `${options.directory.replace(/\/+$/, '')}/` } : { adapter: 'memory' }), { mode: 'minimumForPouchDB', overrideMode: { include: ['validation'] }, logPath: '/dev/null' }));
   const server = await new Promise<Server>((resolve) => {
     const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
