@@ -15,6 +15,8 @@ export interface RelayConfig {
   keyless: boolean;
   /** Where the connection set in the app is kept (mode 0600); null keeps it in memory only. */
   connectionFile: string | null;
+  /** Where the devices this relay lets in are kept (mode 0600, their tokens hashed); null keeps them in memory only. */
+  devicesFile: string | null;
   host: string;
   port: number;
   token: string;
@@ -94,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
     upstream,
     keyless: false,
     connectionFile: env.RELAY_CONNECTION_FILE || null,
+    devicesFile: env.RELAY_DEVICES_FILE || null,
     host,
     port,
     token,

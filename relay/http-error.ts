@@ -23,6 +23,9 @@ export type ErrorCode =
   | 'upstream_no_response'
   | 'upstream_too_large'
   | 'sync_login_refused'
+  | 'device_removed'
+  | 'pairing_used'
+  | 'owner_only'
   | 'internal_error';
 
 export class RelayHttpError extends Error {

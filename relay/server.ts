@@ -10,6 +10,8 @@ import { scrubber } from './redact.ts';
 import { createStaticHandler } from './static-files.ts';
 import { createConnection } from './connection.ts';
 import { readJsonBody } from './request-body.ts';
+import { claimDevice, devicesApi, type Caller } from './devices-api.ts';
+import { createDeviceRegistry, DEVICE_TOKEN_PREFIX } from './devices.ts';
 import { Upstream } from './upstream.ts';
 import { createSyncProxy } from './sync-proxy.ts';
 import { createImageProxy, type ImageProxyOptions } from './image-proxy.ts';
@@ -85,8 +87,9 @@ const API_ROUTES: Record<string, string[]> = {
   '/api/image': ['GET'],
 };
 
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const presented = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '';
+const bearerOf = (header: string | undefined): string => /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '';
+
+function sameSecret(presented: string, token: string): boolean {
   const a = Buffer.from(presented);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -133,24 +136,42 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
   const mode = () => connection.status().mode;
 
   const proxyImage = createImageProxy(deps.imageProxy);
+  const devices = createDeviceRegistry(config.devicesFile);
   const syncProxy = createSyncProxy(config.sync, { bodyTimeoutMs: config.bodyTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub });
 
-  /** What every API and sync call must pass: the relay token (when set) and this app's own origin. */
-  function guard(req: IncomingMessage) {
-    if (config.token && !bearerMatches(req.headers.authorization, config.token)) {
-      throw new RelayHttpError(401, 'relay_unauthorized', 'This relay needs its token: send Authorization: Bearer <RELAY_TOKEN>.', {
-        'WWW-Authenticate': 'Bearer',
-      });
+  /**
+   * What every API and sync call must pass: a token (when the relay has one), the owner's or a
+   * device's own, and this app's own origin. Answers who is calling.
+   */
+  function guard(req: IncomingMessage, needsToken = true): Caller {
+    let caller: Caller = { kind: 'open' };
+    if (config.token && needsToken) {
+      const presented = bearerOf(req.headers.authorization);
+      const device = presented ? devices.authenticate(presented) : undefined;
+      if (device) caller = { kind: 'device', device };
+      else if (sameSecret(presented, config.token)) caller = { kind: 'owner' };
+      else if (presented.startsWith(DEVICE_TOKEN_PREFIX)) {
+        throw new RelayHttpError(401, 'device_removed', 'This device was removed from this relay: pair it again from a device that syncs, or enter the relay token.', { 'WWW-Authenticate': 'Bearer' });
+      } else {
+        throw new RelayHttpError(401, 'relay_unauthorized', 'This relay needs its token: send Authorization: Bearer <RELAY_TOKEN>.', { 'WWW-Authenticate': 'Bearer' });
+      }
     }
     const origin = req.headers.origin;
     if (origin !== undefined && hostOf(origin) !== req.headers.host) {
       // A sandboxed frame or a file page sends "null"; neither is this app.
       throw new RelayHttpError(403, 'relay_unauthorized', 'Requests from other sites are refused.');
     }
+    return caller;
   }
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
-    guard(req);
+    // A pairing link's code is the credential of the one call that trades it for a device token.
+    if (path === '/api/devices/claim') {
+      guard(req, false);
+      return claimDevice(req, res, devices, !config.token, config.bodyTimeoutMs);
+    }
+    const caller = guard(req);
+    if (path === '/api/devices' || path.startsWith('/api/devices/')) return devicesApi(req, res, path, caller, devices, config.bodyTimeoutMs);
     const methods = API_ROUTES[path];
     if (!methods) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
     if (!methods.includes(req.method ?? '')) {
@@ -158,7 +179,11 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
     }
     switch (path) {
       case '/api/connection':
-        // Reaching here means the caller passed the relay token, or the relay answers only this computer.
+        // Reaching here means the caller passed a token, or the relay answers only this computer. A
+        // device's own token is for sync and the model proxy: changing the connection takes the owner's.
+        if (req.method !== 'GET' && caller.kind === 'device') {
+          throw new RelayHttpError(403, 'owner_only', 'Changing the model connection takes the relay token (RELAY_TOKEN), not a device\'s own.');
+        }
         if (req.method === 'GET') sendJson(res, 200, connection.status());
         else if (req.method === 'DELETE') sendJson(res, 200, connection.remove());
         else sendJson(res, 200, connection.set(await readJsonBody(req, 16 * 1024, config.bodyTimeoutMs)));
@@ -259,6 +284,7 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
       return { url: `http://${shownHost}:${port}`, port };
     },
     close() {
+      devices.flush();
       return new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());

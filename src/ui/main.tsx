@@ -7,16 +7,20 @@ import { App } from './app.tsx';
 import { startLook } from './look.ts';
 import { loadUiLanguage } from './i18n/index.ts';
 import { acceptPairingLink } from './pairing-link.ts';
+import { tradeKeptRelayToken } from './relay-token.ts';
 import './styles.css';
 
 // Before anything starts a worker or registers the service worker.
 logPolicyViolations();
 allowOwnScriptsOnly();
-// A pairing link's token is kept before anything talks to the relay.
-acceptPairingLink();
+// A pairing link's code is traded for this device's token before anything talks to the relay. A
+// relay token kept from before is traded for one too, without holding the first screen back.
+const paired = acceptPairingLink().then((opened) => {
+  if (!opened) void tradeKeptRelayToken();
+});
 // The player's theme and text size, before anything is drawn.
 startLook();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // The interface's words in the player's language, fetched before the first screen (English is at hand).
-void loadUiLanguage().finally(() => render(() => <App />, root));
+void Promise.allSettled([loadUiLanguage(), paired]).finally(() => render(() => <App />, root));

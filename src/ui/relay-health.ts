@@ -5,8 +5,11 @@ export type RelayHealth =
   | { state: 'checking' }
   | { state: 'online'; mode: 'upstream' | 'demo'; upstream: string | null }
   | { state: 'offline'; reason: string }
-  /** The relay wants its token (RELAY_TOKEN) and this browser has none, or a wrong one. */
-  | { state: 'needs-token'; hadToken: boolean };
+  /**
+   * The relay wants its token (RELAY_TOKEN) and this browser has none, or a wrong one; or another
+   * device removed this one ("Remove this device"), which took its own token away.
+   */
+  | { state: 'needs-token'; hadToken: boolean; removed: boolean };
 
 /** Polls the relay's /api/health; the app works offline for browsing, and says when it is. */
 /** While the relay is away it is asked again every couple of seconds, so "Offline" goes as soon as it is back. */
@@ -18,7 +21,10 @@ export function createRelayHealth(intervalMs = 15_000) {
   const check = async () => {
     try {
       const response = await relayFetch('/api/health', { cache: 'no-store' });
-      if (response.status === 401) return setHealth({ state: 'needs-token', hadToken: Boolean(relayToken()) });
+      if (response.status === 401) {
+        const code = ((await response.json().catch(() => null)) as { error?: { code?: unknown } } | null)?.error?.code;
+        return setHealth({ state: 'needs-token', hadToken: Boolean(relayToken()), removed: code === 'device_removed' });
+      }
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { mode: 'upstream' | 'demo'; upstream: string | null };
       setHealth({ state: 'online', mode: body.mode, upstream: body.upstream });

@@ -272,27 +272,64 @@ describe('sync between two devices', () => {
     }
   });
 
-  it('pairs a second device by a link that carries the relay token, which then leaves its address bar', async () => {
+  it('pairs by a one-time link: each device has a token of its own, listed under Devices; "Remove this device" stops the phone at once while the laptop syncs on (issue 36, part 8)', async () => {
     const TOKEN = 'pairing-token-0123456789abcdef';
     const guarded = await startApp({ RELAY_TOKEN: TOKEN, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName() });
+    const kept = (page: Page) => page.evaluate(() => localStorage.getItem('roleplay-engine/relay-token') ?? '');
     try {
       const { context } = await launch();
       const laptop = await openTab(context, `${guarded.url}/settings`);
+      // The relay token, kept from before devices had their own: traded for the laptop's own at start, and forgotten.
       await laptop.evaluate((token) => localStorage.setItem('roleplay-engine/relay-token', token), TOKEN);
       await laptop.reload();
       await waitForDatabase(laptop);
+      await expect.poll(() => kept(laptop), { timeout: 15_000 }).toMatch(/^rpe_d_/);
       const chatId = await storyReady(laptop);
       await laptop.goto(`${guarded.url}/settings`);
       await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
       await laptop.getByText('Pair another device').click();
-      const link = await laptop.getByLabel('Pairing link', { exact: true }).inputValue();
-      expect(link).toBe(`${guarded.url}/settings#pair=${TOKEN}`);
+      const linkField = laptop.getByLabel('Pairing link', { exact: true });
+      await linkField.waitFor({ timeout: 15_000 });
+      const link = await linkField.inputValue();
+      expect(link).toMatch(new RegExp(`^${guarded.url}/settings#pair=rpe_p_`));
+      expect(link).not.toContain(TOKEN);
       await laptop.getByRole('img', { name: 'Pairing link as a QR code' }).waitFor();
 
       const phone = await openTab((await launch()).context, link);
       await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
-      expect(phone.url()).not.toContain(TOKEN);
+      expect(phone.url()).not.toContain('rpe_p_');
       await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+      expect(await kept(phone)).toMatch(/^rpe_d_/);
+      expect(await kept(phone)).not.toBe(await kept(laptop));
+
+      // The same link a second time lets nobody in, and says why.
+      const late = await openTab((await launch()).context, link);
+      await expect.poll(() => late.getByTestId('pairing-refused').textContent(), { timeout: 15_000 }).toMatch(/already used or has expired/);
+      expect(await kept(late)).toBe('');
+
+      // The phone names itself; the laptop sees both, each with when it was last seen.
+      await phone.getByText(/^Devices \(\d\)$/).click();
+      await phone.getByLabel("This device's name").fill('Phone');
+      await phone.getByRole('button', { name: 'Rename' }).click();
+      await phone.getByText('Renamed.').waitFor({ timeout: 15_000 });
+      await laptop.reload();
+      await waitForDatabase(laptop);
+      await laptop.getByText('Devices (2)').click();
+      const phoneRow = laptop.getByRole('listitem', { name: 'Phone' });
+      await expect.poll(() => phoneRow.textContent(), { timeout: 15_000 }).toMatch(/last seen/);
+      await expect.poll(() => laptop.getByRole('list', { name: 'Devices that sync' }).textContent()).toMatch(/\(this device\)/);
+
+      await phoneRow.getByRole('button', { name: 'Remove this device' }).click();
+      await laptop.getByText('Phone was removed').waitFor({ timeout: 15_000 });
+      await expect.poll(() => laptop.getByRole('listitem').filter({ hasText: 'Phone' }).count()).toBe(0);
+      // At once: the phone's next sync is refused, by name, and the app says what happened.
+      await phone.getByRole('button', { name: 'Sync now' }).click();
+      await expect.poll(() => phone.getByTestId('sync-state').getAttribute('data-problem'), { timeout: 15_000 }).toBe('device-removed');
+      await phone.reload();
+      await expect.poll(() => phone.locator('[data-banner="needs-token"]').textContent(), { timeout: 15_000 }).toMatch(/Another device removed this one/);
+      // The laptop syncs on.
+      await laptop.getByRole('button', { name: 'Sync now' }).click();
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
     } finally {
       await guarded.relay.close();
     }

@@ -5,6 +5,8 @@
 export type SyncProblem =
   /** The relay wants its token (RELAY_TOKEN) and this browser has none, or a wrong one. */
   | 'relay-token'
+  /** Another device removed this one from the relay ("Remove this device"): its token no longer opens it. */
+  | 'device-removed'
   /** This browser cannot reach the relay: no network, or the relay is down. */
   | 'offline'
   /** The relay cannot reach its sync server (CouchDB is down or moved). */
@@ -41,6 +43,7 @@ export class SyncError extends Error {
 /** The problem an answer from the relay's /sync/ path names: its error code, else its status. */
 export function problemOfAnswer(status: number, code: string | null): SyncProblem {
   if (code === 'relay_unauthorized' && status === 401) return 'relay-token';
+  if (code === 'device_removed') return 'device-removed';
   if (code === 'sync_login_refused') return 'server-login';
   if (code === 'upstream_unreachable' || status === 502 || status === 503 || status === 504) return 'server-down';
   // Straight to a CouchDB (tests, or a server without the relay): its own login refused.

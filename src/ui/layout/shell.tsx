@@ -118,7 +118,16 @@ export function Shell(props: ShellProps) {
             {(relay) => (
               <p class="banner warn" data-banner="needs-token" role="alert">
                 <span class="banner-text">
-                  {relay().hadToken ? t('shell.tokenRefused') : t('shell.tokenNeeded')} <A href="/settings#relay-token">{t('shell.enterToken')}</A> {t('shell.tokenIs')}
+                  <Show
+                    when={!relay().removed}
+                    fallback={
+                      <>
+                        {t('shell.tokenRemoved')} <A href="/settings#relay-token">{t('shell.letInAgain')}</A>
+                      </>
+                    }
+                  >
+                    {relay().hadToken ? t('shell.tokenRefused') : t('shell.tokenNeeded')} <A href="/settings#relay-token">{t('shell.enterToken')}</A> {t('shell.tokenIs')}
+                  </Show>
                 </span>
               </p>
             )}

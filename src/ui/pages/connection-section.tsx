@@ -9,10 +9,13 @@ import { t } from '../i18n/index.ts';
 /** The relay's answer, or its error message (written for people by the relay). */
 async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await relayFetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-  const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
-  if (!response.ok) throw new Error(body?.error?.message ?? t('connection.http', response.status));
+  const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string; code?: string } }) | null;
+  if (!response.ok) throw Object.assign(new Error(body?.error?.message ?? t('connection.http', response.status)), { code: body?.error?.code });
   return body as T;
 }
+
+/** A device's own token syncs and reaches the model; changing the connection takes the relay's (asked for then, never kept). */
+const ownerOnly = (error: unknown) => (error as { code?: unknown }).code === 'owner_only';
 
 /**
  * Settings → Connection: the model server the relay forwards to, set without a terminal. The key
@@ -33,6 +36,10 @@ export function ConnectionSection(props: { onChanged: () => void }) {
   const [busy, setBusy] = createSignal(false);
   const [message, setMessage] = createSignal<{ ok: boolean; text: string } | null>(null);
   const [models, setModels] = createSignal<ListedModel[] | null>(null);
+  const [askOwner, setAskOwner] = createSignal(false);
+  let ownerToken: HTMLInputElement | undefined;
+  /** The relay token typed for this change, when the relay asked for it. */
+  const asOwner = (): Record<string, string> => (askOwner() && ownerToken?.value.trim() ? { Authorization: `Bearer ${ownerToken.value.trim()}` } : {});
   const chosen = () => kind() ?? status()?.kind ?? 'featherless';
 
   const act = async (work: () => Promise<ConnectionStatus>, done: string) => {
@@ -44,9 +51,11 @@ export function ConnectionSection(props: { onChanged: () => void }) {
       setReplacing(false);
       setKind(null);
       setMessage({ ok: true, text: done });
+      setAskOwner(false);
       props.onChanged();
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      if (ownerOnly(error)) setAskOwner(true);
+      setMessage({ ok: false, text: ownerOnly(error) ? t('connection.ownerOnly') : error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(false);
     }
@@ -64,7 +73,7 @@ export function ConnectionSection(props: { onChanged: () => void }) {
           ? { kind: 'custom', baseUrl: String(data.get('baseUrl') ?? ''), ...(apiKey ? { apiKey } : {}) }
           : { kind: 'featherless', ...(apiKey ? { apiKey } : {}) };
     void act(async () => {
-      const saved = await relayJson<ConnectionStatus>('/api/connection', { method: 'PUT', body: JSON.stringify(body) });
+      const saved = await relayJson<ConnectionStatus>('/api/connection', { method: 'PUT', body: JSON.stringify(body), headers: asOwner() });
       form.reset();
       return saved;
     }, t('connection.saved'));
@@ -133,12 +142,18 @@ export function ConnectionSection(props: { onChanged: () => void }) {
                 {t('connection.replace')}
               </button>
               <Show when={s().source === 'app'}>
-                <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => relayJson('/api/connection', { method: 'DELETE' }), t('connection.removed'))}>
+                <button type="button" class="small quiet" disabled={busy()} onClick={() => void act(() => relayJson('/api/connection', { method: 'DELETE', headers: asOwner() }), t('connection.removed'))}>
                   {t('botForm.remove')}
                 </button>
               </Show>
             </p>
           </Show>
+          </Show>
+          <Show when={askOwner()}>
+            <label>
+              {t('settings.relayToken')}
+              <input ref={ownerToken} name="ownerToken" type="password" autocomplete="off" maxLength={500} required />
+            </label>
           </Show>
           <div class="button-row">
             <Show when={chosen() === 'demo' ? s().kind !== 'demo' : !s().keySet || replacing() || chosen() !== s().kind}>

@@ -1,6 +1,6 @@
 import { useLocation } from '@solidjs/router';
 import { createEffect, createSignal, Show } from 'solid-js';
-import { relayToken, saveRelayToken } from '../relay-token.ts';
+import { hasDeviceToken, relayToken, saveRelayToken } from '../relay-token.ts';
 import { t } from '../i18n/index.ts';
 
 /** "Relay token": what a relay started with RELAY_TOKEN asks for; kept in this browser only. */
@@ -18,8 +18,10 @@ export function RelayTokenField() {
   });
   const save = (event: SubmitEvent) => {
     event.preventDefault();
-    saveRelayToken(input?.value ?? '');
-    setSaved(true);
+    void saveRelayToken(input?.value ?? '').then(() => {
+      if (input) input.value = hasDeviceToken() ? '' : relayToken();
+      setSaved(true);
+    });
   };
   return (
     <form class="stack relay-token" onSubmit={save}>
@@ -31,17 +33,17 @@ export function RelayTokenField() {
           type="password"
           autocomplete="off"
           maxLength={500}
-          value={relayToken()}
+          value={hasDeviceToken() ? '' : relayToken()}
           placeholder={t('token.placeholder')}
           onInput={() => setSaved(false)}
         />
       </label>
-      <p class="muted small-text">{t('token.kept')}</p>
+      <p class="muted small-text">{hasDeviceToken() ? t('token.ownToken') : t('token.kept')}</p>
       <div class="row">
         <button type="submit">{t('token.save')}</button>
         <Show when={saved()}>
           <span class="ok" role="status">
-            {relayToken() ? t('token.saved') : t('token.removed')}
+            {hasDeviceToken() ? t('token.traded') : relayToken() ? t('token.saved') : t('token.removed')}
           </span>
         </Show>
       </div>

@@ -3,10 +3,12 @@ import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import type { SyncProblem, SyncStatus } from '../../engine/for-ui.ts';
 import { createSyncStatus } from '../sync-status.ts';
+import { pairingRefused } from '../pairing-link.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
 // The QR encoder loads only when Settings shows sync.
 const PairingPanel = lazy(() => import('./pairing.tsx').then((m) => ({ default: m.PairingPanel })));
+const DevicesPanel = lazy(() => import('./devices-panel.tsx').then((m) => ({ default: m.DevicesPanel })));
 
 const clock = (ms: number) => new Date(ms).toLocaleTimeString(uiLanguage(), { timeStyle: 'short' });
 
@@ -15,6 +17,8 @@ function problemSentence(problem: SyncProblem): string {
   switch (problem) {
     case 'relay-token':
       return t('sync.problemRelayToken');
+    case 'device-removed':
+      return t('sync.problemDeviceRemoved');
     case 'offline':
       return t('sync.problemOffline');
     case 'server-down':
@@ -68,6 +72,11 @@ export function SyncSection(props: { client: AppClient }) {
 
   return (
     <div class="stack" data-testid="sync-section">
+      <Show when={pairingRefused()}>
+        <p class="error" role="alert" data-testid="pairing-refused">
+          {t('pairing.refused')}
+        </p>
+      </Show>
       <Show when={loaded()} fallback={<p class="muted">{t('sync.checking')}</p>}>
         <p role="status" data-testid="sync-state" data-state={status()?.state ?? 'none'} data-problem={status()?.problem ?? undefined}>
           {describe(status())}
@@ -160,6 +169,7 @@ export function SyncSection(props: { client: AppClient }) {
             </form>
           </details>
           <PairingPanel />
+          <DevicesPanel />
         </Show>
       </Show>
     </div>
