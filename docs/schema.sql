@@ -497,7 +497,7 @@ CREATE TABLE "stream_checkpoints" (
 CREATE TABLE sync_device (
   only INTEGER PRIMARY KEY CHECK (only = 1),
   paused INTEGER NOT NULL DEFAULT 0
-, passphrase TEXT) STRICT;
+, passphrase TEXT, pending_passphrase TEXT) STRICT;
 
 CREATE TABLE sync_held_back (
   id TEXT PRIMARY KEY,

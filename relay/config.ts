@@ -17,6 +17,8 @@ export interface RelayConfig {
   connectionFile: string | null;
   /** Where the devices this relay lets in are kept (mode 0600, their tokens hashed); null keeps them in memory only. */
   devicesFile: string | null;
+  /** Which generation of the sync database holds the story (see relay/sync-generations.ts); null keeps it in memory only. */
+  syncStateFile: string | null;
   host: string;
   port: number;
   token: string;
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>, distDir: str
     keyless: false,
     connectionFile: env.RELAY_CONNECTION_FILE || null,
     devicesFile: env.RELAY_DEVICES_FILE || null,
+    syncStateFile: env.RELAY_SYNC_STATE_FILE || null,
     host,
     port,
     token,

@@ -26,6 +26,9 @@ export type ErrorCode =
   | 'device_removed'
   | 'pairing_used'
   | 'owner_only'
+  | 'sync_generation_changed'
+  | 'rewrite_lost'
+  | 'rewrite_busy'
   | 'internal_error';
 
 export class RelayHttpError extends Error {

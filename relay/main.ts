@@ -12,7 +12,7 @@ const envFile = process.env.RELAY_ENV_FILE ?? `${projectRoot}.relay.env`;
 try {
   // What the app sets in Settings → Connection, and the devices it lets in, are kept beside
   // .relay.env, readable by this user only.
-  const config = loadConfig({ RELAY_CONNECTION_FILE: `${projectRoot}.relay-connection.json`, RELAY_DEVICES_FILE: `${projectRoot}.relay-devices.json`, ...readEnvFile(envFile), ...process.env }, distDir(projectRoot));
+  const config = loadConfig({ RELAY_CONNECTION_FILE: `${projectRoot}.relay-connection.json`, RELAY_DEVICES_FILE: `${projectRoot}.relay-devices.json`, RELAY_SYNC_STATE_FILE: `${projectRoot}.relay-sync.json`, ...readEnvFile(envFile), ...process.env }, distDir(projectRoot));
   if (!existsSync(config.distDir)) {
     console.error(`No built app in ${config.distDir}. Run "npm run build" first, or "npm start" to build and serve.`);
     process.exit(1);

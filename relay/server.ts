@@ -12,6 +12,7 @@ import { createConnection } from './connection.ts';
 import { readJsonBody } from './request-body.ts';
 import { claimDevice, devicesApi, type Caller } from './devices-api.ts';
 import { createDeviceRegistry, DEVICE_TOKEN_PREFIX } from './devices.ts';
+import { createSyncGenerations } from './sync-generations.ts';
 import { Upstream } from './upstream.ts';
 import { createSyncProxy } from './sync-proxy.ts';
 import { createImageProxy, type ImageProxyOptions } from './image-proxy.ts';
@@ -70,6 +71,8 @@ export interface RelayDeps {
   demoDelayMs?: number;
   /** Remote pictures' rules (relay/image-proxy.ts); tests let it reach their loopback sites. */
   imageProxy?: ImageProxyOptions;
+  /** Tests: runs between a sync rewrite's commit reaching the state file and the old database's deletion (a crash there). */
+  afterCommitWritten?: () => void;
 }
 
 export interface Relay {
@@ -137,7 +140,10 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
 
   const proxyImage = createImageProxy(deps.imageProxy);
   const devices = createDeviceRegistry(config.devicesFile);
-  const syncProxy = createSyncProxy(config.sync, { bodyTimeoutMs: config.bodyTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub });
+  const generations = config.sync ? createSyncGenerations(config.sync, config.syncStateFile, { ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub, log: (line) => log.info(line), ...(deps.afterCommitWritten ? { afterCommitWritten: deps.afterCommitWritten } : {}) }) : null;
+  // A database retired by a commit the relay did not live to finish deleting goes now.
+  void generations?.deleteRetired();
+  const syncProxy = createSyncProxy(config.sync, generations, { bodyTimeoutMs: config.bodyTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}), scrub });
 
   /**
    * What every API and sync call must pass: a token (when the relay has one), the owner's or a
@@ -172,6 +178,17 @@ export function createRelay(config: RelayConfig, deps: RelayDeps): Relay {
     }
     const caller = guard(req);
     if (path === '/api/devices' || path.startsWith('/api/devices/')) return devicesApi(req, res, path, caller, devices, config.bodyTimeoutMs);
+    if (path === '/api/sync/rewrites' || path === '/api/sync/rewrites/commit') {
+      if (!generations) throw new RelayHttpError(404, 'not_found', 'This relay has no sync server: set SYNC_COUCHDB_URL (and SYNC_DATABASE) where the relay runs.');
+      if (req.method !== 'POST') throw new RelayHttpError(405, 'method_not_allowed', `${path} takes POST.`, { Allow: 'POST' });
+      const body = ((await readJsonBody(req, 1024, config.bodyTimeoutMs)) ?? {}) as { fresh?: unknown; lease?: unknown; device?: unknown };
+      if (path === '/api/sync/rewrites') {
+        if (typeof body.device !== 'string' || body.device.length > 100) throw new RelayHttpError(400, 'invalid_request', 'Send { "device": "…" }: the database id of the device writing the story anew.');
+        return sendJson(res, 201, await generations.begin(body.fresh === true, body.device));
+      }
+      if (typeof body.lease !== 'string') throw new RelayHttpError(400, 'invalid_request', 'Send { "lease": "…" }: the lease the rewrite began with.');
+      return sendJson(res, 200, await generations.commit(body.lease));
+    }
     const methods = API_ROUTES[path];
     if (!methods) throw new RelayHttpError(404, 'not_found', `No such API route: ${path}`);
     if (!methods.includes(req.method ?? '')) {

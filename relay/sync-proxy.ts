@@ -3,6 +3,7 @@ import { VALIDATION_DESIGN } from '../src/engine/sync/validation-design.ts';
 import { ConfigError } from './config-error.ts';
 import { RelayHttpError } from './http-error.ts';
 import { readBody } from './request-body.ts';
+import type { SyncGenerations } from './sync-generations.ts';
 
 /** The CouchDB database this relay syncs through, with the credentials it keeps to itself. */
 export interface SyncTarget {
@@ -105,10 +106,27 @@ function onlyKeys(body: string): string {
  * pass; the validation design document may only be written exactly as the app installs it, and
  * `_bulk_docs` carries events and their deletions only.
  */
-export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeoutMs: number; fetch?: typeof fetch; scrub: (text: string) => string }) {
+export function createSyncProxy(
+  target: SyncTarget | null,
+  generations: SyncGenerations | null,
+  options: { bodyTimeoutMs: number; fetch?: typeof fetch; scrub: (text: string) => string },
+) {
   const send = options.fetch ?? fetch;
+  // A long-poll on the database a commit retires would wait out its timeout on a deleted database:
+  // it ends at the commit, telling its device the story moved.
+  const inFlight = new Set<{ database: string; moved: () => void }>();
+  generations?.onCommit((old) => {
+    for (const call of inFlight) if (call.database === old) call.moved();
+  });
+  const generationChanged = () => new RelayHttpError(409, 'sync_generation_changed', 'The story on the sync server was written anew (sealed with a new passphrase) by another device: sync starts again from it.');
   return async function proxy(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
-    if (!target) throw new RelayHttpError(404, 'not_found', 'This relay has no sync server: set SYNC_COUCHDB_URL (and SYNC_DATABASE) where the relay runs.');
+    if (!target || !generations) throw new RelayHttpError(404, 'not_found', 'This relay has no sync server: set SYNC_COUCHDB_URL (and SYNC_DATABASE) where the relay runs.');
+    // A device that prepared against one generation is told when the story moved to the next
+    // (re-sealed by another device), rather than write to a database about to be deleted.
+    const expected = req.headers['x-sync-generation'];
+    const rewrite = req.headers['x-sync-rewrite'];
+    if (typeof expected === 'string' && rewrite === undefined && expected !== String(generations.generation())) throw generationChanged();
+    const database = generations.databaseFor(typeof rewrite === 'string' ? rewrite : undefined);
     const rest = path === '/sync' ? '' : path.slice('/sync/'.length);
     const method = req.method ?? 'GET';
     if (rest.split('/').some((part) => part === '..' || part === '.') || !allowed(method, rest)) {
@@ -140,27 +158,41 @@ export function createSyncProxy(target: SyncTarget | null, options: { bodyTimeou
     }
     const controller = new AbortController();
     res.on('close', () => controller.abort());
+    let moved = false;
+    const call = {
+      database,
+      moved: () => {
+        moved = true;
+        controller.abort();
+      },
+    };
+    inFlight.add(call);
     let upstream: Response;
+    let text: string;
     try {
-      upstream = await send(`${target.database}${rest ? `/${rest}` : ''}${query}`, {
+      upstream = await send(`${database}${rest ? `/${rest}` : ''}${query}`, {
         method,
         headers: { accept: 'application/json', ...(forwarded ? { 'content-type': 'application/json' } : {}), ...(target.authorization ? { authorization: target.authorization } : {}) },
         ...(forwarded ? { body: forwarded } : {}),
         signal: controller.signal,
       });
+      // The relay's own login refused is the operator's to fix, not the player's: said as such, and
+      // never as the browser's 401 (which would read as the relay token being wrong).
+      if (upstream.status === 401) {
+        await upstream.body?.cancel();
+        throw new RelayHttpError(502, 'sync_login_refused', "The sync server refused the relay's login: check the user and password in SYNC_COUCHDB_URL.");
+      }
+      // CouchDB's answers are small JSON (a changes page is bounded by its limit); passed on scrubbed.
+      text = options.scrub(await upstream.text());
     } catch (error) {
+      if (moved) throw generationChanged();
+      if (error instanceof RelayHttpError) throw error;
       if (controller.signal.aborted) return;
       throw new RelayHttpError(502, 'upstream_unreachable', `The sync server could not be reached: ${options.scrub(error instanceof Error ? error.message : String(error))}`);
+    } finally {
+      inFlight.delete(call);
     }
-    // The relay's own login refused is the operator's to fix, not the player's: said as such, and
-    // never as the browser's 401 (which would read as the relay token being wrong).
-    if (upstream.status === 401) {
-      await upstream.body?.cancel();
-      throw new RelayHttpError(502, 'sync_login_refused', "The sync server refused the relay's login: check the user and password in SYNC_COUCHDB_URL.");
-    }
-    // CouchDB's answers are small JSON (a changes page is bounded by its limit); passed on scrubbed.
-    const text = options.scrub(await upstream.text());
-    res.writeHead(upstream.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.writeHead(upstream.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Sync-Generation': String(generations.generation()) });
     res.end(text);
   };
 }

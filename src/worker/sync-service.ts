@@ -1,4 +1,4 @@
-import { couchDatabase, type Fetch } from '../engine/sync/couch.ts';
+import { couchDatabase, relayGenerations, type Fetch } from '../engine/sync/couch.ts';
 import { SyncError } from '../engine/sync/sync-error.ts';
 
 /**
@@ -24,5 +24,5 @@ export function syncThroughRelay(relayToken: () => string) {
     }
     return prepare();
   };
-  return { couch, remote };
+  return { couch, remote, generations: relayGenerations(new URL('/api/sync', self.location.origin).href, remote, withToken) };
 }

@@ -75,11 +75,15 @@ async function laptopAndPausedPhone(): Promise<{ laptop: Page; chatId: string; p
   return { laptop, chatId, phone };
 }
 
-async function setPassphrase(page: Page, passphrase: string) {
-  if (!(await page.getByLabel('Passphrase', { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase/).click();
-  await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
-  await page.getByRole('button', { name: 'Save passphrase' }).click();
+async function passphraseForm(page: Page, label: string, passphrase: string, button: string) {
+  if (!(await page.getByLabel(label, { exact: true }).isVisible())) await page.getByText(/Encrypt(ed)? with a passphrase|Passphrase not accepted/).click();
+  await page.getByLabel(label, { exact: true }).fill(passphrase);
+  await page.getByRole('button', { name: button, exact: true }).click();
 }
+/** Asked for the story's passphrase: this device takes it. */
+const setPassphrase = (page: Page, passphrase: string) => passphraseForm(page, 'Passphrase', passphrase, 'Save passphrase');
+/** "Encrypt": the story on the server is sealed with it. */
+const encrypt = (page: Page, passphrase: string) => passphraseForm(page, 'Passphrase', passphrase, 'Encrypt');
 
 describe('sync between two devices', () => {
   it('a story played on one device goes on from the other, live both ways, the drawer the same on both', async () => {
@@ -344,7 +348,7 @@ describe('sync between two devices', () => {
       await laptop.reload();
       await waitForDatabase(laptop);
       await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
-      await setPassphrase(laptop, 'correct horse battery staple');
+      await encrypt(laptop, 'correct horse battery staple');
       await laptop.getByText('Encrypted with a passphrase').waitFor({ timeout: 15_000 });
       const chatId = await storyReady(laptop);
       await laptop.reload();
@@ -375,26 +379,36 @@ describe('sync between two devices', () => {
     }
   });
 
-  it('encrypts with a passphrase: the server holds no story text, a wrong passphrase is told so, the right one opens it', async () => {
+  it('encrypts a story that synced in the clear, and changes its passphrase: the server keeps only sealed events, each other device is asked, a wrong passphrase is told so (issue 36, part 9)', async () => {
     const database = freshDatabaseName();
     const sealedApp = await startApp({ SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: database });
+    // The story's database: the relay writes a story sealed anew into the next generation, then deletes the one before.
+    const serverText = async (name: string) => {
+      const response = await fetch(`${couch.url}/${name}/_all_docs?include_docs=true`);
+      return response.status === 404 ? null : response.text();
+    };
     try {
       const laptop = await openTab((await launch()).context, `${sealedApp.url}/settings`);
       await waitForDatabase(laptop);
-      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
-      await setPassphrase(laptop, 'correct horse battery staple');
-      await laptop.getByText('Encrypted with a passphrase').waitFor();
       const chatId = await storyReady(laptop);
-      const serverText = async () => (await fetch(`${couch.url}/${database}/_changes?include_docs=true`)).text();
-      await expect.poll(async () => (await serverText()).match(/"sealed"/g)?.length ?? 0, { timeout: 15_000 }).toBeGreaterThan(3);
-      const onServer = await serverText();
-      expect(onServer).not.toContain('The storm breaks.');
-      expect(onServer).not.toContain('Mira');
-
+      await laptop.goto(`${sealedApp.url}/settings`);
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
+      await expect.poll(async () => (await serverText(database)) ?? '', { timeout: 15_000 }).toContain('The storm breaks.');
       const phone = await openTab((await launch()).context, `${sealedApp.url}/settings`);
       await waitForDatabase(phone);
+      await expect.poll(() => phone.evaluate(async (id) => Boolean(await (globalThis as any).roleplayEngine.engine.chatState(id)), chatId), { timeout: 15_000 }).toBe(true);
+
+      // Encrypted now, after syncing in the clear: sealed anew, the plain database gone whole.
+      await encrypt(laptop, 'correct horse battery staple');
+      await laptop.getByText('Encrypted with a passphrase').waitFor({ timeout: 15_000 });
+      await expect.poll(() => serverText(database), { timeout: 15_000 }).toBeNull();
+      const sealed = (await serverText(`${database}-g2`))!;
+      expect(sealed.match(/"sealed"/g)?.length ?? 0).toBeGreaterThan(3);
+      expect(sealed).not.toContain('The storm breaks.');
+      expect(sealed).not.toContain('Mira');
+
+      // The phone is asked for it; a wrong one is told so, the right one opens the story.
       await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe('Your stories on the sync server are encrypted. Enter their passphrase below to sync this device.');
-      // Asked for it, the passphrase form is already open.
       expect(await phone.getByLabel('Passphrase', { exact: true }).isVisible()).toBe(true);
       await setPassphrase(phone, 'wrong horse battery');
       await expect.poll(() => phone.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe(
@@ -406,7 +420,15 @@ describe('sync between two devices', () => {
       expect(await phone.getByTestId('sync-detail').textContent()).toContain('not the one the sync database was encrypted with');
       await setPassphrase(phone, 'correct horse battery staple');
       await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
-      await expect.poll(() => phone.evaluate(async (id) => (await (globalThis as any).roleplayEngine.engine.chatState(id))?.title ?? null, chatId), { timeout: 15_000 }).not.toBeNull();
+
+      // "Change passphrase": sealed anew once more; the phone's passphrase no longer opens it.
+      await passphraseForm(laptop, 'New passphrase', 'a second passphrase', 'Change passphrase');
+      await expect.poll(() => serverText(`${database}-g2`), { timeout: 15_000 }).toBeNull();
+      expect(await serverText(`${database}-g3`)).not.toContain('The storm breaks.');
+      await expect.poll(() => phone.getByTestId('sync-state').getAttribute('data-problem'), { timeout: 15_000 }).toBe('passphrase-wrong');
+      await setPassphrase(phone, 'a second passphrase');
+      await expect.poll(() => syncState(phone), { timeout: 15_000 }).toBe('up-to-date');
+      await expect.poll(() => syncState(laptop), { timeout: 15_000 }).toBe('up-to-date');
     } finally {
       await sealedApp.relay.close();
     }

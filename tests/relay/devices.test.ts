@@ -1,28 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { couchDatabase } from '../../src/engine/sync/couch.ts';
 import { SyncError } from '../../src/engine/sync/sync-error.ts';
-import { startCouch, freshDatabaseName, type CouchServer } from '../support/couch-server.ts';
 import { startRelay, type RunningRelay } from '../support/relay-harness.ts';
+import { relaysToCouch } from '../support/relays-to-couch.ts';
 import { scratchDir } from '../support/scratch.ts';
 
 const OWNER = 'the-owners-relay-token-0123';
-let couch: CouchServer;
-const relays: RunningRelay[] = [];
-beforeAll(async () => {
-  couch = await startCouch();
-});
-afterAll(() => couch.close());
-afterEach(async () => {
-  await Promise.all(relays.splice(0).map((r) => r.close()));
-});
-
-async function relay(env: Record<string, string> = {}) {
-  const started = await startRelay({ RELAY_TOKEN: OWNER, SYNC_COUCHDB_URL: couch.url, SYNC_DATABASE: freshDatabaseName(), ...env });
-  relays.push(started);
-  return started;
-}
+const fixture = relaysToCouch();
+const relay = (env: Record<string, string> = {}) => fixture.relay({ RELAY_TOKEN: OWNER, ...env });
 
 async function call(r: RunningRelay, method: string, path: string, token: string | null, body?: unknown) {
   const response = await fetch(`${r.url}${path}`, {
@@ -124,7 +111,6 @@ describe('devices, each with its own token (issue 36, part 8)', () => {
     const laptop = await enrol(first, 'Laptop');
     const phone = await pair(first, laptop.token, 'Phone');
     await first.close();
-    relays.splice(relays.indexOf(first), 1);
     const stored = readFileSync(file, 'utf8');
     expect(stored).not.toContain(laptop.token);
     expect(stored).not.toContain(phone.token);
@@ -134,7 +120,6 @@ describe('devices, each with its own token (issue 36, part 8)', () => {
     expect((await call(second, 'GET', '/api/devices', phone.token)).body.devices).toHaveLength(2);
     expect((await call(second, 'DELETE', `/api/devices/${phone.id}`, laptop.token)).status).toBe(200);
     await second.close();
-    relays.splice(relays.indexOf(second), 1);
     const third = await relay({ RELAY_DEVICES_FILE: file });
     expect((await call(third, 'GET', '/api/devices', phone.token)).status).toBe(401);
     expect((await call(third, 'GET', '/api/devices', laptop.token)).status).toBe(200);
@@ -148,10 +133,13 @@ describe('devices, each with its own token (issue 36, part 8)', () => {
 
   it('a relay without RELAY_TOKEN answers this computer only and has no devices to list or pair', async () => {
     const r = await startRelay({});
-    relays.push(r);
-    expect((await call(r, 'GET', '/api/devices', null)).body).toEqual({ open: true, self: null, devices: [] });
-    const pairing = await call(r, 'POST', '/api/devices/pairings', null);
-    expect(pairing.status).toBe(409);
-    expect(pairing.body.error.message).toMatch(/RELAY_TOKEN/);
+    try {
+      expect((await call(r, 'GET', '/api/devices', null)).body).toEqual({ open: true, self: null, devices: [] });
+      const pairing = await call(r, 'POST', '/api/devices/pairings', null);
+      expect(pairing.status).toBe(409);
+      expect(pairing.body.error.message).toMatch(/RELAY_TOKEN/);
+    } finally {
+      await r.close();
+    }
   });
 });

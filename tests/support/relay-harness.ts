@@ -25,7 +25,7 @@ export function makeDist(): string {
 }
 
 /** Starts a real relay on a free loopback port; every log line is kept for the tests to read. */
-export async function startRelay(env: Record<string, string>, options: { demoDelayMs?: number; fetch?: typeof fetch; imageProxy?: RelayDeps['imageProxy'] } = {}) {
+export async function startRelay(env: Record<string, string>, options: { demoDelayMs?: number; fetch?: typeof fetch; imageProxy?: RelayDeps['imageProxy']; afterCommitWritten?: () => void } = {}) {
   const logs: string[] = [];
   const config = loadConfig({ RELAY_PORT: '0', ...env }, makeDist());
   const relay = createRelay(config, {
@@ -33,6 +33,7 @@ export async function startRelay(env: Record<string, string>, options: { demoDel
     demoDelayMs: options.demoDelayMs ?? 0,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.imageProxy ? { imageProxy: options.imageProxy } : {}),
+    ...(options.afterCommitWritten ? { afterCommitWritten: options.afterCommitWritten } : {}),
   });
   const { url } = await relay.listen();
   const client = (extra: Partial<ConstructorParameters<typeof OpenAI>[0]> = {}) =>

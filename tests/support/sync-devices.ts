@@ -33,3 +33,12 @@ export function exchange(d: Device, chat: string, bot: string, text: string): vo
     { ...draft.memory(chat, d.engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
   ]);
 }
+
+/** A story with one bot and `exchanges` exchanges ("line 0", "line 1", …), as play writes them. */
+export function playedStory(d: Device, exchanges: number): { chat: string; bot: string } {
+  const bot = d.engine.newId();
+  const chat = d.engine.newId();
+  d.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
+  for (let i = 0; i < exchanges; i++) exchange(d, chat, bot, `line ${i}`);
+  return { chat, bot };
+}

@@ -6,9 +6,8 @@ import { eventToDoc } from '../../src/engine/sync/event-docs.ts';
 import { createReplicator } from '../../src/engine/sync/replicator.ts';
 import { startCouch, freshDatabaseName, type CouchServer } from '../support/couch-server.ts';
 import { canonicalProjections } from '../support/dump.ts';
-import { draft } from '../support/fixtures.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
-import { exchange, replicatorFor as replicatorForServer, type Device } from '../support/sync-devices.ts';
+import { exchange, playedStory, replicatorFor as replicatorForServer, type Device } from '../support/sync-devices.ts';
 
 let server: CouchServer;
 beforeAll(async () => {
@@ -31,13 +30,6 @@ async function device(start = Date.UTC(2026, 0, 1)): Promise<Device> {
 
 const replicatorFor = (d: Device, database: string, batch?: number) => replicatorForServer(server, d, database, batch);
 
-function story(d: Device, exchanges: number): { chat: string; bot: string } {
-  const bot = d.engine.newId();
-  const chat = d.engine.newId();
-  d.engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot)]);
-  for (let i = 0; i < exchanges; i++) exchange(d, chat, bot, `line ${i}`);
-  return { chat, bot };
-}
 
 const userLines = (d: Device, chat: string) =>
   d.db.all<{ text: string }>("SELECT text FROM transcript WHERE chat_id = ? AND role = 'user' ORDER BY seq", [chat]).map((r) => r.text);
@@ -46,7 +38,7 @@ describe('sync through a CouchDB server', () => {
   it('pushes one document per event and another device pulls the whole story from it', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    const { chat } = story(a, 12);
+    const { chat } = playedStory(a, 12);
     const sendA = replicatorFor(a, name, 16);
     await sendA.prepare();
     const pushed = await sendA.push();
@@ -88,7 +80,7 @@ describe('sync through a CouchDB server', () => {
   it('counts a backlog going up, page by page, out of what waited; the log says how much still waits (issue 36, part 7)', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    story(a, 12);
+    playedStory(a, 12);
     const remote = `${server.url}/${name}`;
     const waiting = a.engine.eventsAfter(0, 10_000).length;
     expect(a.engine.sync.unsynced(remote)).toBe(waiting);
@@ -106,7 +98,7 @@ describe('sync through a CouchDB server', () => {
     const name = freshDatabaseName();
     const a = await device();
     const b = await device(Date.UTC(2025, 0, 1));
-    const { chat, bot } = story(a, 30);
+    const { chat, bot } = playedStory(a, 30);
     // What the server's answers carried to the laptop, by request.
     const answers: { url: string; body: string }[] = [];
     const recording: typeof fetch = async (input, init) => {
@@ -150,7 +142,7 @@ describe('sync through a CouchDB server', () => {
   it('pushing again sends nothing, and the server refuses any change to an event', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    story(a, 3);
+    playedStory(a, 3);
     const sync = replicatorFor(a, name);
     await sync.prepare();
     await sync.push();
@@ -180,7 +172,7 @@ describe('sync through a CouchDB server', () => {
   it('resumes from its checkpoints: a pull cut short before its checkpoint, or a push before its, is repeated harmlessly', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    const { chat, bot } = story(a, 6);
+    const { chat, bot } = playedStory(a, 6);
     const sendA = replicatorFor(a, name, 10);
     await sendA.prepare();
     await sendA.push();
@@ -208,7 +200,7 @@ describe('sync through a CouchDB server', () => {
   it('a line written while a large pull is arriving holds the rest of the pull back, merged in one go at its end, the line after the whole story', async () => {
     const name = freshDatabaseName();
     const a = await device(Date.UTC(2026, 0, 1));
-    const { chat, bot } = story(a, 20);
+    const { chat, bot } = playedStory(a, 20);
     const sendA = replicatorFor(a, name, 10);
     await sendA.prepare();
     await sendA.push();
@@ -256,7 +248,7 @@ describe('sync through a CouchDB server', () => {
   it('pages held back when the pull was cut short are merged by the next pull, nothing lost or doubled', async () => {
     const name = freshDatabaseName();
     const a = await device(Date.UTC(2026, 0, 1));
-    const { chat, bot } = story(a, 20);
+    const { chat, bot } = playedStory(a, 20);
     const sendA = replicatorFor(a, name, 10);
     await sendA.prepare();
     await sendA.push();
@@ -290,7 +282,7 @@ describe('sync through a CouchDB server', () => {
   it('long-polls: a device that is waiting receives a turn as another device pushes it', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    const { chat, bot } = story(a, 2);
+    const { chat, bot } = playedStory(a, 2);
     const sendA = replicatorFor(a, name);
     await sendA.prepare();
     await sendA.push();
@@ -313,7 +305,7 @@ describe('sync through a CouchDB server', () => {
   it('two devices that played offline both keep every turn once they meet', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    const { chat, bot } = story(a, 2);
+    const { chat, bot } = playedStory(a, 2);
     const syncA = replicatorFor(a, name);
     await syncA.prepare();
     await syncA.syncOnce();
@@ -332,7 +324,7 @@ describe('sync through a CouchDB server', () => {
   it('refuses a document that is not one of this app\'s events, merging nothing and keeping its checkpoint', async () => {
     const name = freshDatabaseName();
     const a = await device();
-    story(a, 1);
+    playedStory(a, 1);
     const syncA = replicatorFor(a, name);
     await syncA.prepare();
     await syncA.push();

@@ -10,7 +10,7 @@ import { NarratorService } from './narrator.ts';
 import { SEARCH_INDEX_TOPIC, SYNC_TOPIC, type SearchIndexProgress } from './stream.ts';
 import { createSyncRunner, type SyncRunner } from './sync-runner.ts';
 import { createReplicator } from '../sync/replicator.ts';
-import type { CouchDatabase } from '../sync/couch.ts';
+import type { CouchDatabase, SyncGenerations } from '../sync/couch.ts';
 
 /** What the committed writes since the last notice changed; the UI refetches only what they touch. */
 export interface Change {
@@ -42,7 +42,7 @@ export interface LeaderDeps {
   /** Background work that failed (a bug, a database error); the platform decides where it goes. */
   report?: (message: string, error: unknown) => void;
   /** The sync server's database (through the relay), when this device syncs. */
-  sync?: { couch: CouchDatabase; remote: string; longPollMs?: number; maxBackoffMs?: number; firstBackoffMs?: number };
+  sync?: { couch: CouchDatabase; remote: string; generations?: SyncGenerations; longPollMs?: number; maxBackoffMs?: number; firstBackoffMs?: number };
 }
 
 /** How long after leading sync starts: the tab's first screen is drawn before its requests go out. */
@@ -160,6 +160,8 @@ export function createLeader(deps: LeaderDeps) {
       pushProgress: (offered, total) => sync?.pushingProgress(offered, total),
       ready: () => narrator.idle(),
       passphrase: () => engine.sync.passphrase(),
+      ...(deps.sync.generations ? { generations: deps.sync.generations } : {}),
+      resealProgress: (written, total) => sync?.resealingProgress(written, total),
       randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)),
     });
     sync = createSyncRunner({
@@ -168,7 +170,9 @@ export function createLeader(deps: LeaderDeps) {
       paused: () => engine.sync.paused(),
       encrypted: () => engine.sync.passphrase() !== null,
       caughtUp: () => engine.sync.caughtUp(deps.sync!.remote),
-      unsynced: () => engine.sync.unsynced(deps.sync!.remote),
+      unsynced: () => engine.sync.unsynced(replicator.key()),
+      pendingPassphrase: () => engine.sync.pendingPassphrase(),
+      resealed: () => engine.sync.resealed(),
       publish: (status) => publish(SYNC_TOPIC, status),
       ...(deps.sync.longPollMs ? { longPollMs: deps.sync.longPollMs } : {}),
       ...(deps.sync.maxBackoffMs ? { maxBackoffMs: deps.sync.maxBackoffMs } : {}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand, defineQuery, none, type CallEnv } from '../call.ts';
-import { setSyncPassphrase, setSyncPaused } from '../sync/sync-log.ts';
+import { setPendingPassphrase, setSyncPassphrase, setSyncPaused } from '../sync/sync-log.ts';
 import { SyncError, type SyncProblem } from '../sync/sync-error.ts';
 import type { Replicator } from '../sync/replicator.ts';
 
@@ -22,6 +22,9 @@ export interface SyncStatus {
   /** Events a push has offered the server so far, of how many, while a backlog goes up. */
   pushing: number | null;
   pushTotal: number | null;
+  /** Events written anew, sealed with a new passphrase, of how many, while "Encrypt" or "Change passphrase" runs. */
+  resealing: number | null;
+  resealTotal: number | null;
   /** Events the server holds in another version: kept apart, never overwritten. */
   refused: number;
   /** This device seals what it sends with a passphrase. */
@@ -47,6 +50,10 @@ export interface SyncRunnerDeps {
   caughtUp: () => boolean;
   /** Events written here after the push checkpoint. */
   unsynced: () => number;
+  /** The passphrase the server's story is to be sealed with anew, until that is committed. */
+  pendingPassphrase?: () => string | null;
+  /** That rewrite was committed: its passphrase is this device's now. */
+  resealed?: () => void;
   publish: (status: SyncStatus) => void;
   /** How long one long-poll waits for the server's next change. */
   longPollMs?: number;
@@ -65,7 +72,7 @@ const MAX_BACKOFF_MS = 30_000;
  * cuts the wait short (`poke`). Offline, it waits and tries again, from its checkpoints.
  */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  let status: SyncStatus = { state: 'starting', detail: null, problem: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, pushing: null, pushTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp(), unsynced: deps.unsynced() };
+  let status: SyncStatus = { state: 'starting', detail: null, problem: null, pulled: 0, pushed: 0, pulling: null, pullTotal: null, pushing: null, pushTotal: null, resealing: null, resealTotal: null, refused: 0, lastSyncedAt: null, encrypted: deps.encrypted(), caughtUp: deps.caughtUp(), unsynced: deps.unsynced() };
   let stopped = false;
   let running = false;
   let wake: AbortController = new AbortController();
@@ -96,6 +103,15 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         continue;
       }
       try {
+        const pending = deps.pendingPassphrase?.() ?? null;
+        if (pending !== null) {
+          set({ state: 'syncing', detail: null, problem: null });
+          await deps.replicator.reseal(pending);
+          deps.resealed?.();
+          set({ resealing: null, resealTotal: null, encrypted: true });
+          prepared = false;
+          continue;
+        }
         if (!prepared) {
           if (status.encrypted !== deps.encrypted()) set({ encrypted: deps.encrypted() });
           await deps.replicator.prepare();
@@ -131,6 +147,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
           wake = new AbortController();
           continue;
         }
+        // Another device wrote the story anew: start again from the new generation, at once.
+        if (error instanceof SyncError && error.problem === 'generation-changed') {
+          prepared = false;
+          continue;
+        }
         if (error instanceof SyncError && error.status === 404 && !prepared) {
           set({ state: 'unavailable', detail: error.message, problem: null, pulling: null, pullTotal: null });
           return;
@@ -139,7 +160,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         // Settled on this device (a wrong passphrase, say): worked out again on the next round.
         if (error instanceof SyncError && !error.offline) prepared = false;
         const problem: SyncProblem = error instanceof SyncError ? error.problem : 'offline';
-        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), problem, pulling: null, pullTotal: null, pushing: null, pushTotal: null });
+        set({ state: offline ? 'offline' : 'error', detail: error instanceof Error ? error.message : String(error), problem, pulling: null, pullTotal: null, pushing: null, pushTotal: null, resealing: null, resealTotal: null });
         await pause(backoff, wake.signal);
         wake = new AbortController();
         backoff = Math.min(backoff * 2, deps.maxBackoffMs ?? MAX_BACKOFF_MS);
@@ -180,6 +201,10 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     pushingProgress(count: number, total: number): void {
       set({ pushing: count, pushTotal: total });
     },
+    /** Sealing the story anew: how far, from the replicator. */
+    resealingProgress(count: number, total: number): void {
+      set({ resealing: count, resealTotal: total });
+    },
     /** A pull's progress, from the replicator. */
     pulling(count: number, total: number | null): void {
       set({ pulling: count, pullTotal: total });
@@ -215,6 +240,19 @@ export const syncCalls = {
       setSyncPaused(db, paused);
       sync?.poke();
       return paused;
+    },
+  }),
+  /**
+   * "Encrypt with a passphrase" on a story that already synced in the clear, and "Change
+   * passphrase": the server's story is written anew, sealed with this one (kept as pending until
+   * the server has committed it, so a device killed midway resumes).
+   */
+  resealSync: defineCommand({
+    args: z.tuple([z.string().min(8).max(500)]),
+    run({ db, sync }: SyncEnv, passphrase: string): boolean {
+      setPendingPassphrase(db, passphrase);
+      sync?.reconnect();
+      return true;
     },
   }),
   /** The passphrase this device encrypts synced stories with (null: none); kept on this device only. */

@@ -6,6 +6,7 @@ import { VALIDATION_DESIGN } from './validation-design.ts';
 export type Fetch = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
   ok: boolean;
   status: number;
+  headers?: { get(name: string): string | null };
   json(): Promise<unknown>;
   text(): Promise<string>;
 }>;
@@ -45,14 +46,25 @@ function refusal(body: string): { code: string | null; reason: string } {
   }
 }
 
-export function couchDatabase(url: string, fetch: Fetch) {
+/**
+ * `rewrite`: the lease under which this device writes the next generation of the relay's database
+ * (`relay/sync-generations.ts`), whose calls carry it. Otherwise, once the relay has named the
+ * generation it serves, every call carries that name back, and the relay refuses it (409
+ * `sync_generation_changed`) once another device has moved the story to the next one.
+ */
+export function couchDatabase(url: string, fetch: Fetch, options: { rewrite?: string } = {}) {
   const base = url.replace(/\/+$/, '');
+  let generation: string | null = null;
   async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     let response: Awaited<ReturnType<Fetch>>;
     try {
       response = await fetch(`${base}${path}`, {
         method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.rewrite ? { 'x-sync-rewrite': options.rewrite } : generation ? { 'x-sync-generation': generation } : {}),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(signal ? { signal } : {}),
       });
@@ -60,6 +72,7 @@ export function couchDatabase(url: string, fetch: Fetch) {
       if (signal?.aborted) throw error;
       throw new SyncError(`The sync server could not be reached (${error instanceof Error ? error.message : String(error)}).`, undefined, true);
     }
+    if (!options.rewrite) generation ??= response.headers?.get('x-sync-generation') ?? null;
     if (!response.ok) {
       const { code, reason } = refusal(await response.text().catch(() => ''));
       throw new SyncError(`${method} ${path.split('?')[0] || '/'} answered ${response.status}${reason ? `: ${reason}` : ''}`, response.status, false, problemOfAnswer(response.status, code));
@@ -68,8 +81,12 @@ export function couchDatabase(url: string, fetch: Fetch) {
   }
 
   return {
+    /** Which generation of the relay's database this client works with (1 until the relay names another, or without a relay). */
+    generation: (): number => Number(generation ?? 1),
     /** Creates the database if it is not there, and installs the validation that keeps events unchanged. */
     async prepare(): Promise<void> {
+      // Learnt afresh: the story may have moved to another generation since.
+      generation = null;
       try {
         await call('PUT', '');
       } catch (error) {
@@ -156,3 +173,38 @@ export function couchDatabase(url: string, fetch: Fetch) {
 }
 
 export type CouchDatabase = ReturnType<typeof couchDatabase>;
+
+/**
+ * The relay's generations of the sync database (`relay/sync-generations.ts`): a device writes the
+ * next one under a lease, then commits it as the story's database.
+ */
+export interface SyncGenerations {
+  /** Starts, or resumes, the next generation; `fresh` empties what an earlier attempt left there. */
+  begin(fresh: boolean, device: string): Promise<{ lease: string; generation: number }>;
+  /** The next generation's database, written under the lease. */
+  next(lease: string): CouchDatabase;
+  /** The next generation becomes the story's database; the relay deletes the old one. */
+  commit(lease: string): Promise<{ generation: number }>;
+}
+
+/** Generations through the relay: `api` its `/api/sync` base, `sync` its `/sync` path. */
+export function relayGenerations(api: string, sync: string, fetch: Fetch): SyncGenerations {
+  const post = async <T>(path: string, body: unknown): Promise<T> => {
+    let response: Awaited<ReturnType<Fetch>>;
+    try {
+      response = await fetch(`${api.replace(/\/+$/, '')}${path}`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    } catch (error) {
+      throw new SyncError(`The relay could not be reached (${error instanceof Error ? error.message : String(error)}).`, undefined, true);
+    }
+    if (!response.ok) {
+      const { code, reason } = refusal(await response.text().catch(() => ''));
+      throw new SyncError(`POST ${path} answered ${response.status}${reason ? `: ${reason}` : ''}`, response.status, false, problemOfAnswer(response.status, code));
+    }
+    return (await response.json()) as T;
+  };
+  return {
+    begin: (fresh, device) => post('/rewrites', { fresh, device }),
+    next: (lease) => couchDatabase(sync, fetch, { rewrite: lease }),
+    commit: (lease) => post('/rewrites/commit', { lease }),
+  };
+}

@@ -1,5 +1,5 @@
 import type { MergeResult, SyncedEvent } from '../log/merge.ts';
-import type { CouchDatabase } from './couch.ts';
+import type { CouchDatabase, SyncGenerations } from './couch.ts';
 import { SyncError } from './sync-error.ts';
 import { docFor, eventOf } from './event-docs.ts';
 import { ENCRYPTION_DOC, newEncryption, openEncryption, type EncryptionRecord, type Sealer } from './encryption.ts';
@@ -27,6 +27,10 @@ export interface ReplicatorDeps {
   ready?: () => Promise<void>;
   /** The passphrase this device seals with (null: none). */
   passphrase?: () => string | null;
+  /** The relay's generations of the database, for writing the story anew ("Encrypt", "Change passphrase"). */
+  generations?: SyncGenerations;
+  /** How far sealing the story anew has come, of how many events. */
+  resealProgress?: (written: number, total: number) => void;
   /** For the encryption's salt and nonces. */
   randomBytes?: (length: number) => Uint8Array;
 }
@@ -58,6 +62,11 @@ export function createReplicator(deps: ReplicatorDeps) {
    * what it just uploaded.
    */
   let echoes = 0;
+  /**
+   * Names this server's database in the log's checkpoints: each generation (a story written anew,
+   * see `relay/sync-generations.ts`) is a database of its own, with its own changes feed.
+   */
+  const key = () => (couch.generation() > 1 ? `${remote}#g${couch.generation()}` : remote);
 
   /**
    * Works out whether the database is encrypted, and with this device's passphrase: a database
@@ -66,6 +75,9 @@ export function createReplicator(deps: ReplicatorDeps) {
    */
   async function prepare(): Promise<void> {
     await couch.prepare();
+    // A generation this device has never pulled, with a story here already (the story written
+    // anew by another device): what it holds comes back as ids, not as every document again.
+    if (log.state(key()).pulledSince === null) echoes = log.eventCount();
     const passphrase = deps.passphrase?.() ?? null;
     const record = (await couch.getLocal(ENCRYPTION_DOC)) as (EncryptionRecord & { _rev?: string }) | null;
     if (record) {
@@ -77,7 +89,7 @@ export function createReplicator(deps: ReplicatorDeps) {
     if (!passphrase) return;
     const first = await couch.changes(null, 2);
     if (first.results.some((c) => !c.id.startsWith('_design/'))) {
-      throw new SyncError('This sync database already holds unencrypted stories, so it cannot be encrypted now: remove the passphrase, or sync through a new database (SYNC_DATABASE).', undefined, false, 'passphrase-refused');
+      throw new SyncError('This sync database already holds unencrypted stories: "Encrypt" in Settings → Sync seals them all, or remove the passphrase.', undefined, false, 'passphrase-refused');
     }
     const created = await newEncryption(passphrase, random());
     await couch.putLocal(ENCRYPTION_DOC, { ...created.record });
@@ -90,10 +102,10 @@ export function createReplicator(deps: ReplicatorDeps) {
 
   async function push(): Promise<PushReport> {
     const report: PushReport = { sent: 0, refused: [] };
-    const total = deps.pushProgress ? log.unsynced(remote) : 0;
+    const total = deps.pushProgress ? log.unsynced(key()) : 0;
     let offered = 0;
     for (;;) {
-      const events = log.toPush(remote, batch);
+      const events = log.toPush(key(), batch);
       if (events.length === 0) break;
       const docs = await Promise.all(events.map((e) => docFor(e, sealer)));
       const missing = await couch.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
@@ -108,7 +120,7 @@ export function createReplicator(deps: ReplicatorDeps) {
         report.sent += toSend.length - errors.length;
         echoes += toSend.length - errors.length;
       }
-      log.pushed(remote, events.at(-1)!.seq);
+      log.pushed(key(), events.at(-1)!.seq);
       offered += events.length;
       // One page is no upload to show; a backlog (first sync, back from offline) is.
       if (total > batch) deps.pushProgress?.(Math.min(offered, total), total);
@@ -123,9 +135,9 @@ export function createReplicator(deps: ReplicatorDeps) {
     let seen = 0;
     // A first pull's size is the database's (less its design document); later ones, where the
     // server tells how many changes remain (CouchDB), that.
-    let total = log.state(remote).pulledSince === null && !wait ? await couch.documentCount().then((n) => (n === null ? null : Math.max(0, n - 1))) : null;
+    let total = log.state(key()).pulledSince === null && !wait ? await couch.documentCount().then((n) => (n === null ? null : Math.max(0, n - 1))) : null;
     for (let first = true; ; first = false) {
-      const since = log.state(remote).pulledSince;
+      const since = log.state(key()).pulledSince;
       const idsOnly = echoes > 0;
       const page = await couch.changes(since, batch, first ? wait : undefined, idsOnly);
       // The validation's design document, and deletions (which validation refuses), are not events.
@@ -150,7 +162,7 @@ export function createReplicator(deps: ReplicatorDeps) {
       await deps.ready?.();
       // A long-poll answers at the first change of a batch being written: look again at once for the rest.
       const last = page.results.length < batch && !(first && wait && page.results.length > 0);
-      const merged = log.pulled(remote, events, page.lastSeq, !last && page.pending !== 0);
+      const merged = log.pulled(key(), events, page.lastSeq, !last && page.pending !== 0);
       pulled += merged.added;
       seen += page.results.length;
       if (page.pending !== null) total = seen + page.pending;
@@ -194,10 +206,66 @@ export function createReplicator(deps: ReplicatorDeps) {
     return deleted;
   }
 
+  /**
+   * Writes the whole story anew on the server, sealed with `passphrase`: "Encrypt with a
+   * passphrase" on a story that synced in the clear, or "Change passphrase". The next generation of
+   * the database is written beside the current one from this log (pulled to the end first), then
+   * the relay commits it in one step and deletes the old one: never a server half one way and half
+   * the other. Killed midway, the next call resumes the next generation where it stopped. Answers
+   * false when the server's story already opens with this passphrase (a commit that landed before
+   * this device could record it), true once it has written and committed.
+   */
+  async function reseal(passphrase: string): Promise<boolean> {
+    const generations = deps.generations;
+    if (!generations) throw new SyncError('Only a sync server behind the relay can have its story written anew.');
+    await couch.prepare();
+    const current = (await couch.getLocal(ENCRYPTION_DOC)) as EncryptionRecord | null;
+    if (current && (await openEncryption(passphrase, current, random()).catch(() => null))) return false;
+    await prepare();
+    await pull();
+    let { lease } = await generations.begin(false, deps.deviceId());
+    let next = generations.next(lease);
+    await next.prepare();
+    const left = (await next.getLocal(ENCRYPTION_DOC)) as EncryptionRecord | null;
+    let sealing = left ? await openEncryption(passphrase, left, random()).catch(() => null) : null;
+    if (left && !sealing) {
+      // Left by an attempt with another passphrase: started over, empty.
+      ({ lease } = await generations.begin(true, deps.deviceId()));
+      next = generations.next(lease);
+      await next.prepare();
+    }
+    if (!sealing) {
+      const created = await newEncryption(passphrase, random());
+      await next.putLocal(ENCRYPTION_DOC, { ...created.record });
+      sealing = created.sealer;
+    }
+    const total = log.eventCount();
+    let written = 0;
+    for (let after = 0; ; ) {
+      const events = log.eventsAfter(after, batch);
+      if (events.length === 0) break;
+      const docs = await Promise.all(events.map((e) => docFor(e, sealing)));
+      // Resumed: what the attempt before wrote is there already.
+      const missing = await next.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
+      const toSend = docs.filter((d) => missing.has(d._id));
+      if (toSend.length > 0) {
+        const errors = await next.bulkDocs(toSend);
+        if (errors.length > 0) throw new SyncError(`The sync server did not take event ${errors[0]!.id} into the story written anew: ${errors[0]!.error}`);
+      }
+      after = events.at(-1)!.seq;
+      written += events.length;
+      deps.resealProgress?.(written, total);
+    }
+    await generations.commit(lease);
+    // Nothing old to drop in a new database; asked anyway, as the issue's players expect a compacted server.
+    await next.compact().catch(() => undefined);
+    return true;
+  }
+
   /** Leaves where this device stands on the server too, as replicators do (`_local` documents are never replicated). */
   async function saveCheckpoint(): Promise<void> {
     const id = `roleplay-engine-${deps.deviceId()}`;
-    const state = log.state(remote);
+    const state = log.state(key());
     // Most rounds change nothing: no request then. The document is read once, for its revision.
     if (saved && saved.pushedSeq === state.pushedSeq && saved.pulledSince === state.pulledSince) return;
     const write = async (rev: unknown) => couch.putLocal(id, { ...(typeof rev === 'string' ? { _rev: rev } : {}), pushed_seq: state.pushedSeq, pulled_since: state.pulledSince });
@@ -214,6 +282,9 @@ export function createReplicator(deps: ReplicatorDeps) {
 
   return {
     prepare,
+    reseal,
+    /** The log's name for the server's current database (its generation). */
+    key,
     push,
     pull,
     removeFromServer,

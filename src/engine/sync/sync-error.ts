@@ -21,6 +21,10 @@ export type SyncProblem =
   | 'passphrase-refused'
   /** The server holds something this app cannot read (damaged, or another app's). */
   | 'server-data'
+  /** Another device wrote the story anew on the server (a new passphrase): sync starts again from it. */
+  | 'generation-changed'
+  /** Another device is writing the story anew on the server right now. */
+  | 'rewrite-busy'
   /** Anything else the server refused. */
   | 'refused';
 
@@ -44,6 +48,8 @@ export class SyncError extends Error {
 export function problemOfAnswer(status: number, code: string | null): SyncProblem {
   if (code === 'relay_unauthorized' && status === 401) return 'relay-token';
   if (code === 'device_removed') return 'device-removed';
+  if (code === 'sync_generation_changed') return 'generation-changed';
+  if (code === 'rewrite_busy') return 'rewrite-busy';
   if (code === 'sync_login_refused') return 'server-login';
   if (code === 'upstream_unreachable' || status === 502 || status === 503 || status === 504) return 'server-down';
   // Straight to a CouchDB (tests, or a server without the relay): its own login refused.

@@ -14,6 +14,11 @@ export function setSyncPaused(db: Db, paused: boolean): void {
   db.run('UPDATE sync_device SET paused = ?', [paused ? 1 : 0]);
 }
 
+/** "Encrypt with a passphrase" / "Change passphrase": the server's story is written anew, sealed with this one. */
+export function setPendingPassphrase(db: Db, passphrase: string | null): void {
+  db.run('UPDATE sync_device SET pending_passphrase = ?', [passphrase]);
+}
+
 /** The passphrase this device seals with (null: none); kept on this device only. */
 export function setSyncPassphrase(db: Db, passphrase: string | null): void {
   db.run('UPDATE sync_device SET passphrase = ?', [passphrase]);
@@ -45,6 +50,14 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     /** The passphrase this device seals with, or null. */
     passphrase: (): string | null => db.get<{ passphrase: string | null }>('SELECT passphrase FROM sync_device')?.passphrase ?? null,
     setPassphrase: (passphrase: string | null) => setSyncPassphrase(db, passphrase),
+    /** The passphrase the server's story is being sealed with anew ("Encrypt", "Change passphrase"), until that is committed. */
+    pendingPassphrase: (): string | null => db.get<{ pending_passphrase: string | null }>('SELECT pending_passphrase FROM sync_device')?.pending_passphrase ?? null,
+    /** The rewrite with the pending passphrase was committed: it is the passphrase now. */
+    resealed(): void {
+      db.run('UPDATE sync_device SET passphrase = pending_passphrase, pending_passphrase = NULL WHERE pending_passphrase IS NOT NULL');
+    },
+    /** How many events this log holds. */
+    eventCount: (): number => db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n,
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
     toPush: (remote: string, limit: number) => eventsAfter(state(remote).pushedSeq, limit),
     eventsAfter,
@@ -94,8 +107,16 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
       return new Set(db.all<{ id: string }>('SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id));
     },
     /** Whether this device has ever pulled the whole story from this server. */
-    caughtUp: (remote: string): boolean => db.get<{ caught_up: number }>('SELECT caught_up FROM sync_state WHERE remote = ?', [remote])?.caught_up === 1,
-    /** How many events written here the server does not have yet. */
-    unsynced: (remote: string): number => db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq > ?', [state(remote).pushedSeq])!.n,
+    // Any generation of the server's database: one written anew does not make the device a newcomer.
+    caughtUp: (remote: string): boolean => db.get('SELECT 1 AS x FROM sync_state WHERE (remote = ?1 OR substr(remote, 1, length(?1) + 2) = ?1 || \'#g\') AND caught_up = 1', [remote]) !== undefined,
+    /**
+     * How many events written here the server does not have yet. A generation written anew (see
+     * `relay/sync-generations.ts`) holds what the one before held: what was pushed there counts.
+     */
+    unsynced: (remote: string): number => {
+      const base = remote.replace(/#g\d+$/, '');
+      const pushed = db.get<{ seq: number | null }>("SELECT max(pushed_seq) AS seq FROM sync_state WHERE remote = ?1 OR substr(remote, 1, length(?1) + 2) = ?1 || '#g'", [base])?.seq ?? 0;
+      return db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq > ?', [pushed])!.n;
+    },
   };
 }

@@ -19,6 +19,10 @@ function problemSentence(problem: SyncProblem): string {
       return t('sync.problemRelayToken');
     case 'device-removed':
       return t('sync.problemDeviceRemoved');
+    case 'generation-changed':
+      return t('sync.starting');
+    case 'rewrite-busy':
+      return t('sync.problemRewriteBusy');
     case 'offline':
       return t('sync.problemOffline');
     case 'server-down':
@@ -68,6 +72,8 @@ export function SyncSection(props: { client: AppClient }) {
   const { run, busy, error } = createAction();
 
   const paused = () => status()?.state === 'paused';
+  /** The server's story is sealed and this device's passphrase is missing or not its own: the form takes the story's. */
+  const asked = () => status()?.problem === 'passphrase-needed' || status()?.problem === 'passphrase-wrong';
   const active = () => status() !== null && status()!.state !== 'unavailable';
 
   return (
@@ -95,6 +101,14 @@ export function SyncSection(props: { client: AppClient }) {
               {(total) => <progress aria-label={t('sync.receiving')} value={status()!.pulling ?? 0} max={total()} />}
             </Show>
           </label>
+        </Show>
+        <Show when={status()?.resealing != null && status()?.resealTotal}>
+          {(total) => (
+            <label>
+              {t('sync.sealingOf', t('sync.countOf', status()!.resealing!, total()))}
+              <progress aria-label={t('sync.sealing')} value={status()!.resealing!} max={total()} />
+            </label>
+          )}
         </Show>
         <Show when={status()?.pushing != null && status()?.pushTotal}>
           {(total) => (
@@ -145,20 +159,23 @@ export function SyncSection(props: { client: AppClient }) {
               onSubmit={(event) => {
                 event.preventDefault();
                 const value = String(new FormData(event.currentTarget).get('passphrase') ?? '');
-                void run(() => props.client.engine.setSyncPassphrase(value));
+                // Asked for the story's passphrase: this device takes it. Otherwise the server's
+                // story is written anew, sealed with it (encrypted now, or with a new passphrase).
+                void run(() => (asked() ? props.client.engine.setSyncPassphrase(value) : props.client.engine.resealSync(value)));
                 event.currentTarget.reset();
               }}
             >
-              <p class="muted">
-                {t('sync.passphraseAbout')}
-              </p>
+              {/* Asked for the story's passphrase, the sentence above says what to enter. */}
+              <Show when={!asked()}>
+                <p class="muted">{status()?.encrypted ? t('sync.resealAbout') : t('sync.passphraseAbout')}</p>
+              </Show>
               <label>
-                {t('sync.passphrase')}
+                {asked() || !status()?.encrypted ? t('sync.passphrase') : t('sync.newPassphrase')}
                 <input name="passphrase" type="password" minLength={8} maxLength={500} required autocomplete="new-password" />
               </label>
               <div class="row">
-                <button type="submit" disabled={busy()}>
-                  {t('sync.savePassphrase')}
+                <button type="submit" disabled={busy() || status()?.resealing != null}>
+                  {asked() ? t('sync.savePassphrase') : status()?.encrypted ? t('sync.changePassphrase') : t('sync.encryptNow')}
                 </button>
                 <Show when={status()?.encrypted}>
                   <button type="button" disabled={busy()} onClick={() => void run(() => props.client.engine.setSyncPassphrase(null))}>
