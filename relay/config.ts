@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
-import { loadSyncTarget, type SyncTarget } from './sync-proxy.ts';
+import { loadSyncTarget, type SyncTarget } from './sync-target.ts';
 
 export interface RelayConfig {
   /** Never logged, never sent to the browser. Empty means demo mode (unless `keyless`). Set from the app at run time too. */

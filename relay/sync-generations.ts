@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { RelayHttpError } from './http-error.ts';
-import type { SyncTarget } from './sync-proxy.ts';
+import type { SyncTarget } from './sync-target.ts';
 
 /**
  * The sync database in generations, so the whole story can be written anew (sealed with a new
