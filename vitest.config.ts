@@ -10,13 +10,13 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['tests/scratch-root.ts'],
           // Both cores: vitest's default leaves one free (cores - 1), which on this 2-core machine
-          // ran these files one at a time.
+          // ran these files one at a time. The browser files run after them, alone: run beside
+          // them even at nice 19, these slowed the browser tests by a quarter (1,119 s for 123
+          // tests, where they take 850 s alone).
           maxWorkers: 2,
-          // The property tests and sqlite-wasm start-up are slow on a shared 2-core machine, and
-          // `npm test` runs these files at the lowest priority beside the browser tests
-          // (tests/run-all.mjs): a test that takes 20 s alone may wait minutes for the CPU.
-          testTimeout: 300_000,
-          hookTimeout: 300_000,
+          // The property tests and sqlite-wasm start-up are slow on a shared 2-core machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -6,8 +6,7 @@ import { allowOwnScriptsOnly } from '../browser/trusted-types.ts';
 import { App } from './app.tsx';
 import { startLook } from './look.ts';
 import { loadUiLanguage } from './i18n/index.ts';
-import { acceptPairingLink } from './pairing-link.ts';
-import { tradeKeptRelayToken } from './relay-token.ts';
+import { hasDeviceToken, PAIR, relayToken } from './relay-token.ts';
 import './styles.css';
 
 // Before anything starts a worker or registers the service worker.
@@ -15,9 +14,10 @@ logPolicyViolations();
 allowOwnScriptsOnly();
 // A pairing link's code is traded for this device's token before anything talks to the relay. A
 // relay token kept from before is traded for one too, without holding the first screen back.
-const paired = acceptPairingLink().then((opened) => {
-  if (!opened) void tradeKeptRelayToken();
-});
+// Each loads only when there is something to trade.
+let paired: Promise<unknown> | undefined;
+if (location.hash.startsWith(PAIR)) paired = import('./pairing-link.ts').then((m) => m.acceptPairingLink());
+else if (relayToken() && !hasDeviceToken()) void import('./device-token.ts').then((m) => m.tradeKeptRelayToken());
 // The player's theme and text size, before anything is drawn.
 startLook();
 const root = document.getElementById('root');

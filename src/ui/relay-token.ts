@@ -7,7 +7,9 @@ import { createSignal } from 'solid-js';
  * browser only: never in the event log, so never in a backup or an export.
  */
 const KEY = 'roleplay-engine/relay-token';
-const DEVICE_TOKEN = 'rpe_d_';
+export const DEVICE_TOKEN = 'rpe_d_';
+/** A pairing link carries a one-time code (or, from before, the relay token) in its fragment, which browsers never send to a server. */
+export const PAIR = '#pair=';
 
 const [token, setTokenSignal] = createSignal(localStorage.getItem(KEY) ?? '');
 addEventListener('storage', (event: StorageEvent) => {
@@ -19,78 +21,24 @@ export const relayToken = token;
 /** Whether this browser holds a token of its own (not the relay's shared one). */
 export const hasDeviceToken = () => token().startsWith(DEVICE_TOKEN);
 
-function keep(value: string): void {
+/** The token as stored now (another tab may have changed it since this one last heard), and heard here too. */
+export function storedRelayToken(): string {
+  const stored = localStorage.getItem(KEY) ?? '';
+  setTokenSignal(stored);
+  return stored;
+}
+
+/** Keeps this browser's token (every tab hears of it); '' forgets it. */
+export function keepRelayToken(value: string): void {
   if (value) localStorage.setItem(KEY, value);
   else localStorage.removeItem(KEY);
   setTokenSignal(value);
 }
 
-/** What this device is called in the relay's list until the player renames it: its browser and system. */
-export function deviceLabel(): string {
-  const agent = navigator.userAgent;
-  const browser = /Firefox\//.test(agent) ? 'Firefox' : /Edg\//.test(agent) ? 'Edge' : /Chrom(e|ium)\//.test(agent) ? 'Chromium' : /Safari\//.test(agent) ? 'Safari' : 'Browser';
-  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS' : /Windows/.test(agent) ? 'Windows' : /Mac OS X/.test(agent) ? 'macOS' : /Linux/.test(agent) ? 'Linux' : '';
-  return system ? `${browser} on ${system}` : browser;
-}
-
-/** The relay's token traded for a token of this device's own; null when the relay does not give one (no RELAY_TOKEN, a wrong token, away). */
-async function trade(relayToken: string): Promise<string | null> {
-  try {
-    const response = await fetch('/api/devices', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${relayToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: deviceLabel() }),
-    });
-    if (response.status !== 201) return null;
-    const answer = (await response.json()) as { token?: unknown };
-    return typeof answer.token === 'string' && answer.token.startsWith(DEVICE_TOKEN) ? answer.token : null;
-  } catch {
-    return null;
-  }
-}
-
-/** One tab at a time trades, so two tabs starting together do not make two devices of one browser. */
-const traded = (work: () => Promise<void>) => (navigator.locks ? navigator.locks.request('roleplay-engine/relay-token', work) : work());
-
-/**
- * Entered by the player in "Relay token": the relay's own token is traded for one of this
- * device's, and forgotten; one that cannot be traded now (the relay away, or a wrong token, which
- * the banner then names) is kept as entered and traded at the next start.
- */
-export async function saveRelayToken(value: string): Promise<void> {
-  const entered = value.trim();
-  await traded(async () => {
-    keep(entered && !entered.startsWith(DEVICE_TOKEN) ? ((await trade(entered)) ?? entered) : entered);
-  });
-}
-
-/** Kept from before devices had tokens of their own (or entered while the relay was away): traded now. */
-export async function tradeKeptRelayToken(): Promise<void> {
-  if (!token() || hasDeviceToken()) return;
-  await traded(async () => {
-    // Another tab may have traded it meanwhile.
-    const kept = localStorage.getItem(KEY) ?? '';
-    if (!kept || kept.startsWith(DEVICE_TOKEN)) {
-      setTokenSignal(kept);
-      return;
-    }
-    const own = await trade(kept);
-    if (own) keep(own);
-  });
-}
-
-/** A pairing link's one-time code traded for this device's own token; false when the relay refuses it (used, expired). */
-export async function claimPairing(code: string): Promise<boolean> {
-  try {
-    const response = await fetch('/api/devices/claim', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code, name: deviceLabel() }) });
-    const answer = (await response.json()) as { token?: unknown };
-    if (response.status !== 201 || typeof answer.token !== 'string') return false;
-    keep(answer.token);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const [refused, setRefused] = createSignal(false);
+/** This tab opened a pairing link the relay no longer takes (used, or past its hour): Settings → Sync says so. */
+export const pairingRefused = refused;
+export const refusePairing = () => setRefused(true);
 
 /** `fetch` for the relay's `/api/`, carrying the token when there is one. */
 export function relayFetch(path: string, init: RequestInit = {}): Promise<Response> {

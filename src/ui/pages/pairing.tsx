@@ -1,7 +1,6 @@
 import qrcode from 'qrcode-generator';
 import { createMemo, createResource, createSignal, For, Show } from 'solid-js';
-import { relayFetch } from '../relay-token.ts';
-import { PAIR } from '../pairing-link.ts';
+import { PAIR, relayFetch } from '../relay-token.ts';
 import { t } from '../i18n/index.ts';
 
 const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(host);

@@ -1,6 +1,6 @@
 import { useLocation } from '@solidjs/router';
 import { createEffect, createSignal, Show } from 'solid-js';
-import { hasDeviceToken, relayToken, saveRelayToken } from '../relay-token.ts';
+import { hasDeviceToken, relayToken } from '../relay-token.ts';
 import { t } from '../i18n/index.ts';
 
 /** "Relay token": what a relay started with RELAY_TOKEN asks for; kept in this browser only. */
@@ -18,7 +18,8 @@ export function RelayTokenField() {
   });
   const save = (event: SubmitEvent) => {
     event.preventDefault();
-    void saveRelayToken(input?.value ?? '').then(() => {
+    // Trading a token with the relay loads only when one is entered.
+    void import('../device-token.ts').then(({ saveRelayToken }) => saveRelayToken(input?.value ?? '')).then(() => {
       if (input) input.value = hasDeviceToken() ? '' : relayToken();
       setSaved(true);
     });

@@ -3,7 +3,7 @@ import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import type { SyncProblem, SyncStatus } from '../../engine/for-ui.ts';
 import { createSyncStatus } from '../sync-status.ts';
-import { pairingRefused } from '../pairing-link.ts';
+import { pairingRefused } from '../relay-token.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
 // The QR encoder loads only when Settings shows sync.
