@@ -137,6 +137,18 @@ describe('sync through a CouchDB server', () => {
     expect(answers.map((a) => new URL(a.url).pathname.split('/').at(-1))).toEqual(['_changes']);
     expect(answers[0]!.url).toContain('include_docs=true');
     expect(canonicalProjections(a.db)).toEqual(canonicalProjections(b.db));
+
+    // A device with a story of its own that joins a longer one pulls documents, a page a request:
+    // what it holds is too little of the server's story to be worth asking ids first.
+    const c = await device(Date.UTC(2024, 0, 1));
+    playedStory(c, 1);
+    answers.length = 0;
+    const joining = createReplicator({ couch: couchDatabase(`${server.url}/${name}`, recording), remote: `${server.url}/${name}`, log: c.engine.sync, deviceId: () => c.engine.identify().dbId, batch: 40 });
+    await joining.prepare();
+    await joining.pull();
+    const joiningPulls = answers.filter((a) => a.url.includes('/_changes?'));
+    expect(joiningPulls.length).toBeGreaterThan(3);
+    expect(joiningPulls.every((p) => p.url.includes('include_docs=true'))).toBe(true);
   });
 
   it('pushing again sends nothing, and the server refuses any change to an event', async () => {

@@ -75,9 +75,14 @@ export function createReplicator(deps: ReplicatorDeps) {
    */
   async function prepare(): Promise<void> {
     await couch.prepare();
-    // A generation this device has never pulled, with a story here already (the story written
-    // anew by another device): what it holds comes back as ids, not as every document again.
-    if (log.state(key()).pulledSince === null) echoes = log.eventCount();
+    // A generation this device has never pulled that holds mostly what this log holds (the story
+    // written anew by another device): that comes back as ids, not as every document again. A
+    // device with a few events of its own joining a long story pulls documents, one request a page.
+    if (log.state(key()).pulledSince === null) {
+      const held = log.eventCount();
+      const onServer = held > 0 ? await couch.documentCount() : null;
+      echoes = onServer !== null && held * 2 >= onServer ? held : 0;
+    }
     const passphrase = deps.passphrase?.() ?? null;
     const record = (await couch.getLocal(ENCRYPTION_DOC)) as (EncryptionRecord & { _rev?: string }) | null;
     if (record) {
