@@ -84,6 +84,13 @@ export async function benchSync(): Promise<void> {
     const pullStarted = performance.now();
     const pulled = await createReplicator({ couch: couchDatabase(remote, viaRelay), remote, log: b.engine.sync, deviceId: () => b.engine.identify().dbId, progress: () => pages++ }).pull();
     const pullMs = performance.now() - pullStarted;
+    // What a pull with documents receives (what the pushing device used to read back), counted on
+    // another fresh device, untimed: reading each answer to count it slows the pull.
+    received = 0;
+    counting = true;
+    await createReplicator({ couch: couchDatabase(remote, viaRelay), remote, log: (await openTestEngine({ now: Date.now })).engine.sync, deviceId: () => 'counting' }).pull();
+    counting = false;
+    const pullBytes = received;
     const turnsOnB = b.db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ?', [chat])!.n;
 
     // A phone whose player writes in the chat after the first page, while the rest still arrives
@@ -175,7 +182,7 @@ export async function benchSync(): Promise<void> {
       ['story', `${fmt(TURNS)} turns, ${fmt(events)} events`],
       ['push it all from the first device (revs_diff + bulk_docs, pages of 500)', `${fmt(pushMs / 1000, 1)} s`],
       ['the pushing device then passes its own events on the server (ids only, no documents)', `${fmt(echoMs / 1000, 1)} s, ${fmt(echoBytes / 1e6, 1)} MB received`],
-      ['pull it onto a fresh device, merged page by page with its checkpoint (target ≤ 10 s)', `${fmt(pullMs / 1000, 1)} s (${fmt(pulled)} events, ${pages} pages, ${fmt(turnsOnB)} turns shown)`],
+      ['pull it onto a fresh device, merged page by page with its checkpoint (target ≤ 10 s)', `${fmt(pullMs / 1000, 1)} s (${fmt(pulled)} events, ${pages} pages, ${fmt(turnsOnB)} turns shown, ${fmt(pullBytes / 1e6, 1)} MB received)`],
       ['the same pull with a line written in the chat after its first page', `${fmt(writingMs / 1000, 1)} s (last line: ${lastLine ?? 'none'})`],
       [`live: a write on one device → its row on the other, median / p95 / max of ${LIVE_RUNS} (target p95 ≤ 500 ms)`, `${fmt(median(live), 1)} / ${fmt(percentile(live, 0.95), 1)} / ${fmt(Math.max(...live), 1)} ms`],
       ['a fresh browser (Chromium, OPFS) pulls it: open Settings → "Up to date" (target ≤ 10 s)', `${fmt(browserMs / 1000, 1)} s`],
