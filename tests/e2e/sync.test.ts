@@ -321,11 +321,11 @@ describe('sync between two devices', () => {
       await laptop.getByText('Devices (2)').click();
       const phoneRow = laptop.getByRole('listitem', { name: 'Phone' });
       await expect.poll(() => phoneRow.textContent(), { timeout: 15_000 }).toMatch(/last seen/);
-      await expect.poll(() => laptop.getByRole('list', { name: 'Devices that sync' }).textContent()).toMatch(/\(this device\)/);
+      await expect.poll(() => laptop.getByRole('list', { name: 'Devices that sync' }).textContent(), { timeout: 15_000 }).toMatch(/\(this device\)/);
 
       await phoneRow.getByRole('button', { name: 'Remove this device' }).click();
       await laptop.getByText('Phone was removed').waitFor({ timeout: 15_000 });
-      await expect.poll(() => laptop.getByRole('listitem').filter({ hasText: 'Phone' }).count()).toBe(0);
+      await expect.poll(() => laptop.getByRole('listitem').filter({ hasText: 'Phone' }).count(), { timeout: 15_000 }).toBe(0);
       // At once: the phone's next sync is refused, by name, and the app says what happened.
       await phone.getByRole('button', { name: 'Sync now' }).click();
       await expect.poll(() => phone.getByTestId('sync-state').getAttribute('data-problem'), { timeout: 15_000 }).toBe('device-removed');

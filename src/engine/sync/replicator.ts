@@ -50,6 +50,17 @@ const BATCH = 500;
  * opaque checkpoint, each page merged into the log together with the checkpoint. At least once:
  * a page pulled twice or a batch pushed twice changes nothing.
  */
+/**
+ * Sends a server the documents of these events it lacks (`_revs_diff`, then `_bulk_docs`): how
+ * many were offered, and the ones it refused.
+ */
+async function sendMissing(target: CouchDatabase, events: readonly SyncedEvent[], sealer: Sealer | null): Promise<{ sent: number; errors: { id: string; error: string; reason?: string }[] }> {
+  const docs = await Promise.all(events.map((e) => docFor(e, sealer)));
+  const missing = await target.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
+  const toSend = docs.filter((d) => missing.has(d._id));
+  return { sent: toSend.length, errors: toSend.length > 0 ? await target.bulkDocs(toSend) : [] };
+}
+
 export function createReplicator(deps: ReplicatorDeps) {
   const { couch, remote, log } = deps;
   const batch = deps.batch ?? BATCH;
@@ -112,19 +123,14 @@ export function createReplicator(deps: ReplicatorDeps) {
     for (;;) {
       const events = log.toPush(key(), batch);
       if (events.length === 0) break;
-      const docs = await Promise.all(events.map((e) => docFor(e, sealer)));
-      const missing = await couch.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
-      const toSend = docs.filter((d) => missing.has(d._id));
-      if (toSend.length > 0) {
-        const errors = await couch.bulkDocs(toSend);
-        for (const error of errors) {
-          // The server's validation refuses a second version of an event: ours stays here, theirs there.
-          if (error.error === 'forbidden') report.refused.push(error.id);
-          else throw new SyncError(`The sync server did not take event ${error.id}: ${error.error} ${error.reason ?? ''}`.trim());
-        }
-        report.sent += toSend.length - errors.length;
-        echoes += toSend.length - errors.length;
+      const { sent, errors } = await sendMissing(couch, events, sealer);
+      for (const error of errors) {
+        // The server's validation refuses a second version of an event: ours stays here, theirs there.
+        if (error.error === 'forbidden') report.refused.push(error.id);
+        else throw new SyncError(`The sync server did not take event ${error.id}: ${error.error} ${error.reason ?? ''}`.trim());
       }
+      report.sent += sent - errors.length;
+      echoes += sent - errors.length;
       log.pushed(key(), events.at(-1)!.seq);
       offered += events.length;
       // One page is no upload to show; a backlog (first sync, back from offline) is.
@@ -249,14 +255,9 @@ export function createReplicator(deps: ReplicatorDeps) {
     for (let after = 0; ; ) {
       const events = log.eventsAfter(after, batch);
       if (events.length === 0) break;
-      const docs = await Promise.all(events.map((e) => docFor(e, sealing)));
       // Resumed: what the attempt before wrote is there already.
-      const missing = await next.revsDiff(Object.fromEntries(docs.map((d) => [d._id, [d._rev]])));
-      const toSend = docs.filter((d) => missing.has(d._id));
-      if (toSend.length > 0) {
-        const errors = await next.bulkDocs(toSend);
-        if (errors.length > 0) throw new SyncError(`The sync server did not take event ${errors[0]!.id} into the story written anew: ${errors[0]!.error}`);
-      }
+      const { errors } = await sendMissing(next, events, sealing);
+      if (errors.length > 0) throw new SyncError(`The sync server did not take event ${errors[0]!.id} into the story written anew: ${errors[0]!.error}`);
       after = events.at(-1)!.seq;
       written += events.length;
       deps.resealProgress?.(written, total);

@@ -1,18 +1,10 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
-import { relayFetch } from '../relay-token.ts';
+import { relayJson } from '../relay-json.ts';
 import { modelLabel, type ListedModel } from '../model-size.ts';
 // The relay's own description of what it tells the browser (a type only: nothing of the relay is bundled).
 import type { ConnectionStatus } from '../../../relay/connection.ts';
 import { t } from '../i18n/index.ts';
 
-
-/** The relay's answer, or its error message (written for people by the relay). */
-async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await relayFetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-  const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string; code?: string } }) | null;
-  if (!response.ok) throw Object.assign(new Error(body?.error?.message ?? t('connection.http', response.status)), { code: body?.error?.code });
-  return body as T;
-}
 
 /** A device's own token syncs and reaches the model; changing the connection takes the relay's (asked for then, never kept). */
 const ownerOnly = (error: unknown) => (error as { code?: unknown }).code === 'owner_only';

@@ -1,5 +1,5 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
-import { relayFetch } from '../relay-token.ts';
+import { relayJson } from '../relay-json.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
 interface ListedDevice {
@@ -15,13 +15,6 @@ interface DeviceList {
   /** Which of them this browser is (null: it holds the relay's own token). */
   self: string | null;
   devices: ListedDevice[];
-}
-
-async function relayJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await relayFetch(path, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-  const body = (await response.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
-  if (!response.ok) throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
-  return body as T;
 }
 
 /** "3 minutes ago", "gestern": how long before now a device was last seen. */

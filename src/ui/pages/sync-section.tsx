@@ -63,6 +63,20 @@ function describe(status: SyncStatus | null): string {
   }
 }
 
+/** A bar that fills while a count of known size goes up: "Sending the story: 1,500 of 25,008 events". */
+function CountBar(props: { done: number | null | undefined; total: number | null | undefined; sentence: (what: string) => string; label: string }) {
+  return (
+    <Show when={props.done != null && props.total ? props.total : null}>
+      {(total) => (
+        <label>
+          {props.sentence(t('sync.countOf', props.done!, total()))}
+          <progress aria-label={props.label} value={props.done!} max={total()} />
+        </label>
+      )}
+    </Show>
+  );
+}
+
 /**
  * Settings → Sync: where this device stands with the sync server, live (the leader publishes each
  * change), with "Sync now" and "Pause sync on this device".
@@ -102,22 +116,8 @@ export function SyncSection(props: { client: AppClient }) {
             </Show>
           </label>
         </Show>
-        <Show when={status()?.resealing != null && status()?.resealTotal}>
-          {(total) => (
-            <label>
-              {t('sync.sealingOf', t('sync.countOf', status()!.resealing!, total()))}
-              <progress aria-label={t('sync.sealing')} value={status()!.resealing!} max={total()} />
-            </label>
-          )}
-        </Show>
-        <Show when={status()?.pushing != null && status()?.pushTotal}>
-          {(total) => (
-            <label>
-              {t('sync.sendingOf', t('sync.countOf', status()!.pushing!, total()))}
-              <progress aria-label={t('sync.sending')} value={status()!.pushing!} max={total()} />
-            </label>
-          )}
-        </Show>
+        <CountBar done={status()?.resealing} total={status()?.resealTotal} sentence={(what) => t('sync.sealingOf', what)} label={t('sync.sealing')} />
+        <CountBar done={status()?.pushing} total={status()?.pushTotal} sentence={(what) => t('sync.sendingOf', what)} label={t('sync.sending')} />
         <Show when={active() && (status()!.pulled > 0 || status()!.pushed > 0)}>
           <p class="muted">
             {t('sync.sinceStart', t('sync.events', status()!.pulled), t('sync.events', status()!.pushed))}
