@@ -22,18 +22,23 @@ const SENDS = Number(process.env.BENCH_SENDS ?? 20);
  * A long story and a new one, restored into the page's empty database from a backup made in Node:
  * the same path a user's restore takes. Returns the two chat ids.
  */
-export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string }> {
+export const STORY_LINE = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. ';
+
+export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string; textBytes: number }> {
   const { engine } = await openTestEngine({ now: Date.now });
   const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
   engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
   const botId = engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+  let textBytes = 0;
   const fill = (chatId: string, count: number) => {
-    const line = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. '.repeat(3);
+    const line = STORY_LINE.repeat(3);
     for (let i = 0; i < count; i += 500) {
       const drafts: EventDraft[] = [];
       for (let j = i; j < Math.min(count, i + 500); j += 2) {
         const turnId = engine.newId();
-        drafts.push(draft.userTurn(chatId, engine.newId(), `"Turn ${j}."`), draft.assistantStarted(chatId, turnId, botId), draft.assistantTurn(chatId, turnId, botId, line));
+        const said = `"Turn ${j}."`;
+        textBytes += Buffer.byteLength(said) + Buffer.byteLength(line);
+        drafts.push(draft.userTurn(chatId, engine.newId(), said), draft.assistantStarted(chatId, turnId, botId), draft.assistantTurn(chatId, turnId, botId, line));
       }
       engine.append(drafts);
     }
@@ -47,7 +52,7 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
   fill(newChat, 2);
   const backup = engine.exportLog();
   await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
-  return { longChat, newChat };
+  return { longChat, newChat, textBytes };
 }
 
 /** From a click in the chat list to the transcript painted: measured inside the page. */

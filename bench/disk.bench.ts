@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { TEST_KEY } from '../tests/support/relay-harness.ts';
+import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
+import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
+import { demoReply } from '../relay/demo-model.ts';
+import type { CompletionRequest } from '../relay/request-body.ts';
+import { restoreStories, STORY_LINE } from './chat.bench.ts';
+import { fmt, printTable } from './table.ts';
+import { loadSqlite } from '../tests/support/sqlite.ts';
+
+/** `BENCH_DISK_SIZES=1000` to run fewer. */
+const SIZES = (process.env.BENCH_DISK_SIZES ?? '1000,10000').split(',').map(Number);
+const SENDS = 10;
+/** After the analysis, the quiet in which anything still queued (search index, checkpoints) is written. */
+const SETTLE_MS = 1_500;
+/** A reply of ~140 words streamed over ~3 s: a model writing about 50 tokens a second. */
+const REPLY_WORDS = 140;
+const WORD_GAP_MS = 20;
+const KB = 1024;
+
+type Written = { bytes: number; writes: number; byFile: Record<string, number>; walFrames: [page: number, commit: boolean][] };
+
+/**
+ * Counts every byte the database worker writes to OPFS: each write through a sync access handle,
+ * which is all the opfs-sahpool VFS ever writes with. A handle is named by the path the pool keeps
+ * in its file's header (the database, its journal or its WAL).
+ */
+async function countWrites(worker: Worker): Promise<void> {
+  await worker.evaluate(() => {
+    type Counted = { bytes: number; writes: number; byFile: Record<string, number>; walFrames: [number, boolean][] };
+    const g = globalThis as unknown as { diskWritten?: Counted };
+    if (g.diskWritten) return;
+    const counted: Counted = (g.diskWritten = { bytes: 0, writes: 0, byFile: {}, walFrames: [] });
+    const names = new WeakMap<object, string>();
+    const proto = FileSystemSyncAccessHandle.prototype;
+    const write = proto.write;
+    proto.write = function (this: FileSystemSyncAccessHandle, buffer: AllowSharedBufferSource, options?: FileSystemReadWriteOptions) {
+      let name = names.get(this);
+      if (name === undefined) {
+        const header = new Uint8Array(512);
+        this.read(header, { at: 0 });
+        name = new TextDecoder().decode(header.subarray(0, Math.max(0, header.indexOf(0)))) || '(pool header)';
+        names.set(this, name);
+      }
+      const bytes = buffer.byteLength;
+      counted.bytes += bytes;
+      counted.writes += 1;
+      counted.byFile[name] = (counted.byFile[name] ?? 0) + bytes;
+      // A WAL frame's 24-byte header: its page number, and the database's size if it ends a commit.
+      if (name.endsWith('-wal') && bytes === 24) {
+        const view = ArrayBuffer.isView(buffer) ? new DataView(buffer.buffer, buffer.byteOffset, 8) : new DataView(buffer as ArrayBuffer, 0, 8);
+        counted.walFrames.push([view.getUint32(0), view.getUint32(4) !== 0]);
+      }
+      return write.call(this, buffer, options);
+    };
+  });
+}
+
+const written = (worker: Worker) => worker.evaluate(() => structuredClone((globalThis as unknown as { diskWritten: Written }).diskWritten));
+
+async function databaseWorker(page: Page): Promise<Worker> {
+  for (let i = 0; i < 100; i++) {
+    const worker = page.workers().find((w) => w.url().includes('/db.worker') || w.url().includes('db.worker'));
+    if (worker) return worker;
+    await page.waitForTimeout(100);
+  }
+  throw new Error('bench: no database worker in the page');
+}
+
+async function untilQuiet(page: Page, worker: Worker): Promise<void> {
+  let last = -1;
+  let stillSince = Date.now();
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
+    const { bytes } = await written(worker);
+    if (bytes !== last) [last, stillSince] = [bytes, Date.now()];
+    else if (Date.now() - stillSince >= SETTLE_MS) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error('bench: the database never went quiet');
+}
+
+/** One Send in the open chat: typed, sent, the reply streamed, analysed, and a quiet moment after. */
+async function send(page: Page, i: number): Promise<void> {
+  await page.evaluate((i) => {
+    const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!;
+    box.value = `"Line ${i}: the lantern swings and Mira looks to the harbour."`;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  }, i);
+  await page.waitForFunction(() => document.querySelector('.turn[data-status="streaming"]'), undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="updating-memories"]'), undefined, { timeout: 60_000 });
+  await page.waitForTimeout(SETTLE_MS);
+}
+
+/** Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service worker). */
+async function storedBytes(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
+    const details = estimate.usageDetails ?? {};
+    return (estimate.usage ?? 0) - (details.caches ?? 0) - (details.serviceWorkerRegistrations ?? 0);
+  });
+}
+
+async function measure(url: string, turns: number): Promise<[string, string][]> {
+  let context: BrowserContext | undefined;
+  try {
+    ({ context } = await launchBrowser());
+    await context.addInitScript('globalThis.__name = (f) => f');
+    const page = await openTab(context, `${url}/chats`);
+    const { longChat, textBytes } = await restoreStories(page, turns);
+    await page.goto(`${url}/chats/${longChat}`);
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    const worker = await databaseWorker(page);
+    await countWrites(worker);
+    // The restored story is indexed for search in the background: measured Sends start after it.
+    await untilQuiet(page, worker);
+    const sendOnce = async (i: number): Promise<Written> => {
+      const before = await written(worker);
+      await send(page, i);
+      const after = await written(worker);
+      const byFile: Record<string, number> = {};
+      for (const [file, bytes] of Object.entries(after.byFile)) byFile[file] = bytes - (before.byFile[file] ?? 0);
+      return { bytes: after.bytes - before.bytes, writes: after.writes - before.writes, byFile, walFrames: after.walFrames.slice(before.walFrames.length) };
+    };
+    // Until the WAL has been copied into the database once: that first copy carries the restore's
+    // own pages, which are not a Send's.
+    let warmUps = 0;
+    while (warmUps < 20 && !Object.entries((await sendOnce(warmUps++)).byFile).some(([file, bytes]) => !file.endsWith('-wal') && bytes > 0));
+    const perSend: Written[] = [];
+    for (let i = 0; i < SENDS; i++) perSend.push(await sendOnce(100 + i));
+    const total = perSend.reduce((sum, one) => sum + one.bytes, 0);
+    const copied = perSend.reduce((sum, one) => sum + Object.entries(one.byFile).reduce((n, [file, bytes]) => n + (file.endsWith('-wal') ? 0 : bytes), 0), 0);
+    const worst = perSend.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    const typical = [...perSend].sort((a, b) => a.bytes - b.bytes)[Math.floor(SENDS / 2)]!;
+    const anatomy = typical.walFrames.length ? await walAnatomy(page, typical.walFrames) : undefined;
+    const stored = await storedBytes(page);
+    const label = turns.toLocaleString('en-US');
+    return [
+      [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
+      [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
+      ...(anatomy ? ([[`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.pages]] as [string, string][]) : []),
+      [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
+    ];
+  } finally {
+    await context?.close();
+  }
+}
+
+/** Which tables and indexes a Send's WAL frames were pages of: the database file read by SQLite's dbstat. */
+async function walAnatomy(page: Page, frames: [number, boolean][]): Promise<{ commits: number; pages: string }> {
+  const bytes = await page.evaluate(async () => {
+    const blob = (await (globalThis as any).roleplayEngine.admin.databaseFile()) as Blob;
+    return [...new Uint8Array(await blob.arrayBuffer())];
+  });
+  const sqlite = await loadSqlite();
+  const db = new sqlite.oo1.DB(':memory:', 'c');
+  try {
+    const file = new Uint8Array(bytes);
+    // A copy in memory cannot be in WAL mode: mark it a rollback-journal database (header bytes 18-19).
+    file[18] = file[19] = 1;
+    const data = sqlite.wasm.allocFromTypedArray(file);
+    const flags = sqlite.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite.capi.SQLITE_DESERIALIZE_RESIZEABLE;
+    db.checkRc(sqlite.capi.sqlite3_deserialize(db.pointer!, 'main', data, bytes.length, bytes.length, flags));
+    const owner = new Map<number, string>();
+    for (const row of db.selectObjects('SELECT name, pageno FROM dbstat')) owner.set(row.pageno as number, row.name as string);
+    const counts = new Map<string, number>();
+    for (const [page] of frames) {
+      const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    if (process.env.BENCH_DISK_COMMITS === '1') {
+      let commit: string[] = [];
+      for (const [page, ends] of frames) {
+        commit.push(owner.get(page) ?? String(page));
+        if (ends) [console.log(`commit: ${commit.join(' ')}`), (commit = [])];
+      }
+    }
+    const pages = [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
+    return { commits: frames.filter(([, commit]) => commit).length, pages };
+  } finally {
+    db.close();
+  }
+}
+
+/** What the disk pays: bytes one Send writes, and storage against the text it holds. */
+export async function benchDisk(): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
+  }
+  const upstream = await startFakeUpstream();
+  upstream.setFallback(async (req, res) => {
+    if (!req.path.endsWith('/chat/completions')) return json(res, 200, { data: [] });
+    const body = req.body as CompletionRequest;
+    if (!body.stream) return json(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: demoReply(body) }, finish_reason: 'stop' }] });
+    startSse(res);
+    const words = STORY_LINE.split(' ').filter(Boolean);
+    for (let i = 0; i < REPLY_WORDS; i++) {
+      res.write(sseChunk(`${i ? ' ' : ''}${words[i % words.length]}`));
+      await new Promise((r) => setTimeout(r, WORD_GAP_MS));
+    }
+    res.end('data: [DONE]\n\n');
+  });
+  const app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
+  try {
+    const rows: [string, string][] = [];
+    for (const turns of SIZES) rows.push(...(await measure(app.url, turns)));
+    printTable('Disk (Debian Chromium, headless, OPFS opfs-sahpool, production build, fake upstream)', rows);
+  } finally {
+    await app.relay.close();
+    await upstream.close();
+  }
+}
