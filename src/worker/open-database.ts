@@ -10,6 +10,7 @@ const POOL_NAME = 'roleplay-engine';
 const POOL_DIRECTORY = '/roleplay-engine';
 const DB_FILE = '/roleplay-engine.sqlite3';
 const WAL_FILE = `${DB_FILE}-wal`;
+const JOURNAL_FILE = `${DB_FILE}-journal`;
 /** Broken databases are copied here before a fresh start, never deleted. */
 export const QUARANTINE_DIRECTORY = 'roleplay-engine-quarantine';
 
@@ -135,7 +136,7 @@ async function quarantine(files: { bytes: Uint8Array; suffix: string }[]): Promi
 export async function openOpfsDatabase(): Promise<OpenDatabase> {
   const sqlite = await loadSqlite();
   const pool = await installPool(sqlite);
-  const open = (): Promise<OpenDatabase> => {
+  const open = async (): Promise<OpenDatabase> => {
     const database = new pool.OpfsSAHPoolDb(DB_FILE);
     const startFresh = async (): Promise<OpenDatabase> => {
       database.close();
@@ -143,11 +144,15 @@ export async function openOpfsDatabase(): Promise<OpenDatabase> {
       if (files.includes(DB_FILE)) {
         // The WAL may hold the last commits: it goes with the database.
         await quarantine([DB_FILE, WAL_FILE].filter((file) => files.includes(file)).map((file) => ({ bytes: pool.exportFile(file), suffix: file.slice(DB_FILE.length) })));
-        for (const file of [DB_FILE, WAL_FILE, `${DB_FILE}-journal`]) if (files.includes(file)) pool.unlink(file);
+        for (const file of [DB_FILE, WAL_FILE, JOURNAL_FILE]) if (files.includes(file)) pool.unlink(file);
       }
       return open();
     };
-    return openWith(database, 'opfs', startFresh);
+    const opened = await openWith(database, 'opfs', startFresh);
+    // A database from before WAL kept its rollback journal between commits; its header zeroed, it
+    // holds nothing SQLite would read again, only the disk space of the last big transaction.
+    if (opened.state.kind === 'ready' && pool.getFileNames().includes(JOURNAL_FILE)) pool.unlink(JOURNAL_FILE);
+    return opened;
   };
   return open();
 }
