@@ -12,7 +12,7 @@ import { loadSqlite } from '../tests/support/sqlite.ts';
 
 /** `BENCH_DISK_SIZES=1000` to run fewer. */
 const SIZES = (process.env.BENCH_DISK_SIZES ?? '1000,10000').split(',').map(Number);
-const SENDS = 10;
+const SENDS = 20;
 /** After the analysis, the quiet in which anything still queued (search index, checkpoints) is written. */
 const SETTLE_MS = 1_500;
 /** A reply of ~140 words streamed over ~3 s: a model writing about 50 tokens a second. */

@@ -6,6 +6,7 @@ import { draft, kickoffInput } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine } from '../support/sqlite.ts';
+import { STORY_INDEX_GATHERS } from '../../src/engine/queries/search-index.ts';
 
 let engine: Engine;
 let db: Db;
@@ -123,7 +124,7 @@ it('gets a first Send ready when the player starts writing: the SDK warmed, the 
   expect(engine.headSeq()).toBe(head);
 });
 
-it('indexes the story for search a moment after the writes, not inside the Send', async () => {
+it('indexes the story for search in the background once turns have gathered, never inside a Send; a search finds what still waits', async () => {
   const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('The gulls wheel over the breakwater.').client));
   const waiting = () => db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
   const indexed = (word: string) => db.all('SELECT rowid FROM transcript_fts WHERE transcript_fts MATCH ?', [word]).length;
@@ -132,8 +133,20 @@ it('indexes the story for search a moment after the writes, not inside the Send'
   expect(waiting()).toBeGreaterThan(0);
   expect(indexed('breakwater')).toBe(0);
   await leader.idle();
-  await expect.poll(waiting, { timeout: 5_000 }).toBe(0);
+  // A pass for two turns would write the index a segment per Send: they wait for more.
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(indexed('breakwater')).toBe(0);
+  // A search indexes what waits first: the turn is found.
+  expect(engine.searchChats('breakwater').length).toBeGreaterThan(0);
+  expect(waiting()).toBe(0);
   expect(indexed('breakwater')).toBe(2);
+  // Once enough have gathered, the background pass takes them all in one go.
+  for (let i = 0; i < STORY_INDEX_GATHERS / 2; i++) {
+    await client.sendTurn(chat, `"Watch the harbour, ${i}."`);
+    await leader.idle();
+  }
+  await expect.poll(waiting, { timeout: 15_000 }).toBe(0);
+  expect(indexed('harbour')).toBe(STORY_INDEX_GATHERS / 2);
   db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
   leader.stop();
 });

@@ -90,9 +90,20 @@ export function refillSearchIndexes(db: Db): void {
 /** One pass of the transcript's index. */
 export const indexPendingTranscript = (db: Db, limit: number = SEARCH_INDEX_BATCH): number => indexPending(db, TRANSCRIPT, limit);
 
-/** One pass over both indexes (the leader's background work): how many rows still wait. */
+/**
+ * The story's turns wait for the background pass until this many have gathered. Each pass writes
+ * the index a new segment, and FTS5 rewrites its structure and merges segments as they pile up: a
+ * pass per turn was a fifth of what a Send wrote to disk. A search indexes whatever waits first,
+ * so it never misses a turn, and a turn waiting in a closed tab is indexed by the next pass.
+ */
+export const STORY_INDEX_GATHERS = 32;
+
+/** One pass over the indexes (the leader's background work): how many rows still wait beyond what gathers. */
 export function indexPendingSearch(db: Db, limit: number = SEARCH_INDEX_BATCH): number {
-  return indexPending(db, MEMORIES, limit) + indexPendingContext(db, limit) + indexPending(db, TRANSCRIPT, limit);
+  const memories = db.transaction(() => indexPending(db, MEMORIES, limit) + indexPendingContext(db, limit));
+  const gathered = db.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n;
+  const story = gathered >= STORY_INDEX_GATHERS ? indexPending(db, TRANSCRIPT, limit) : 0;
+  return memories + (story >= STORY_INDEX_GATHERS ? story : 0);
 }
 
 /** Indexes every waiting row of one index; usually none wait (the leader's pass got there first). */
