@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
+import type { Database } from '@sqlite.org/sqlite-wasm';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
 import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
-import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
+import { launchBrowser, openTab, startApp, waitForDatabase } from '../tests/e2e/harness.ts';
 import { demoReply } from '../relay/demo-model.ts';
 import type { CompletionRequest } from '../relay/request-body.ts';
 import { restoreStories, STORY_LINE } from './chat.bench.ts';
@@ -28,6 +29,8 @@ type Written = { bytes: number; writes: number; byFile: Record<string, number>; 
  * in its file's header (the database, its journal or its WAL).
  */
 async function countWrites(worker: Worker): Promise<void> {
+  // tsx names functions with a helper the worker does not have; give it a no-op one.
+  await worker.evaluate('globalThis.__name = (f) => f');
   await worker.evaluate(() => {
     type Counted = { bytes: number; writes: number; byFile: Record<string, number>; walFrames: [number, boolean][] };
     const g = globalThis as unknown as { diskWritten?: Counted };
@@ -104,6 +107,24 @@ async function storedBytes(page: Page): Promise<number> {
   });
 }
 
+/** Every file in the origin's private file system, with its size: where the stored bytes are. */
+async function storedFiles(worker: Worker): Promise<string> {
+  return worker.evaluate(async () => {
+    const found: string[] = [];
+    const walk = async (dir: FileSystemDirectoryHandle, path: string) => {
+      for await (const [name, handle] of dir as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+        if (handle.kind === 'directory') await walk(handle as FileSystemDirectoryHandle, `${path}${name}/`);
+        else {
+          const size = await (handle as FileSystemFileHandle).getFile().then((f) => f.size, () => -1);
+          if (size !== 0) found.push(`${path}${name} ${size < 0 ? '(held)' : `${(size / 1024 / 1024).toFixed(2)} MB`}`);
+        }
+      }
+    };
+    await walk(await navigator.storage.getDirectory(), '');
+    return found.join(', ');
+  });
+}
+
 async function measure(url: string, turns: number): Promise<[string, string][]> {
   let context: BrowserContext | undefined;
   try {
@@ -136,12 +157,18 @@ async function measure(url: string, turns: number): Promise<[string, string][]> 
     const worst = perSend.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const typical = [...perSend].sort((a, b) => a.bytes - b.bytes)[Math.floor(SENDS / 2)]!;
     const anatomy = typical.walFrames.length ? await walAnatomy(page, typical.walFrames) : undefined;
+    if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
+    // An open access handle holds quota beyond its file's size (Chromium grants it in growing
+    // steps and gives the rest back at close): the usage is read after the page is opened afresh.
+    await page.reload();
+    await waitForDatabase(page);
     const stored = await storedBytes(page);
     const label = turns.toLocaleString('en-US');
     return [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
       [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
       ...(anatomy ? ([[`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.pages]] as [string, string][]) : []),
+      [`${label} turns: where the database's bytes are (MB)`, await storageAnatomy(page)],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
     ];
   } finally {
@@ -149,28 +176,26 @@ async function measure(url: string, turns: number): Promise<[string, string][]> 
   }
 }
 
-/** Which tables and indexes a Send's WAL frames were pages of: the database file read by SQLite's dbstat. */
-async function walAnatomy(page: Page, frames: [number, boolean][]): Promise<{ commits: number; pages: string }> {
+/** The page's database as a copy in Node's SQLite, for dbstat to read. */
+async function databaseCopy(page: Page): Promise<Database> {
   const bytes = await page.evaluate(async () => {
     const blob = (await (globalThis as any).roleplayEngine.admin.databaseFile()) as Blob;
     return [...new Uint8Array(await blob.arrayBuffer())];
   });
   const sqlite = await loadSqlite();
   const db = new sqlite.oo1.DB(':memory:', 'c');
+  const data = sqlite.wasm.allocFromTypedArray(new Uint8Array(bytes));
+  const flags = sqlite.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite.capi.SQLITE_DESERIALIZE_RESIZEABLE;
+  db.checkRc(sqlite.capi.sqlite3_deserialize(db.pointer!, 'main', data, bytes.length, bytes.length, flags));
+  return db;
+}
+
+/** Which tables and indexes a Send's WAL frames were pages of: the database file read by SQLite's dbstat. */
+async function walAnatomy(page: Page, frames: [number, boolean][]): Promise<{ commits: number; pages: string }> {
+  const db = await databaseCopy(page);
   try {
-    const file = new Uint8Array(bytes);
-    // A copy in memory cannot be in WAL mode: mark it a rollback-journal database (header bytes 18-19).
-    file[18] = file[19] = 1;
-    const data = sqlite.wasm.allocFromTypedArray(file);
-    const flags = sqlite.capi.SQLITE_DESERIALIZE_FREEONCLOSE | sqlite.capi.SQLITE_DESERIALIZE_RESIZEABLE;
-    db.checkRc(sqlite.capi.sqlite3_deserialize(db.pointer!, 'main', data, bytes.length, bytes.length, flags));
     const owner = new Map<number, string>();
     for (const row of db.selectObjects('SELECT name, pageno FROM dbstat')) owner.set(row.pageno as number, row.name as string);
-    const counts = new Map<string, number>();
-    for (const [page] of frames) {
-      const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-    }
     if (process.env.BENCH_DISK_COMMITS === '1') {
       let commit: string[] = [];
       for (const [page, ends] of frames) {
@@ -178,8 +203,26 @@ async function walAnatomy(page: Page, frames: [number, boolean][]): Promise<{ co
         if (ends) [console.log(`commit: ${commit.join(' ')}`), (commit = [])];
       }
     }
+    const counts = new Map<string, number>();
+    for (const [page] of frames) {
+      const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
     const pages = [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
     return { commits: frames.filter(([, commit]) => commit).length, pages };
+  } finally {
+    db.close();
+  }
+}
+
+/** The database's largest tables and indexes, in MB. */
+async function storageAnatomy(page: Page): Promise<string> {
+  const db = await databaseCopy(page);
+  try {
+    return db
+      .selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12')
+      .map((row) => `${row.name} ${fmt((row.bytes as number) / KB / KB, 2)}`)
+      .join(', ');
   } finally {
     db.close();
   }
