@@ -490,9 +490,10 @@ CREATE TABLE "stream_checkpoints" (
   chat_id TEXT NOT NULL,
   turn_id TEXT NOT NULL,
   text TEXT NOT NULL,
-  updated_ts INTEGER NOT NULL, thinking TEXT,
+  updated_ts INTEGER NOT NULL,
+  thinking TEXT,
   PRIMARY KEY (chat_id, turn_id)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE sync_device (
   only INTEGER PRIMARY KEY CHECK (only = 1),

@@ -5,6 +5,7 @@ import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
 import { keptBackups, lastReply, launchBrowser, message, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
+import { CHECKPOINT_MS } from '../../src/engine/leader/narrator.ts';
 
 let upstream: FakeUpstream;
 let app: Awaited<ReturnType<typeof startApp>>;
@@ -220,9 +221,9 @@ describe('playing a story', () => {
     const a = await openTab(context, `${app.url}/chats`);
     const url = await storyUrl(a);
     await a.goto(url);
-    wordDelay = 60;
+    wordDelay = 100;
     await send(a, '"A long story, please."');
-    await expect.poll(async () => ((await lastReply(a).textContent()) ?? '').includes('word15'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => ((await lastReply(a).textContent()) ?? '').includes('word25'), { timeout: 10_000 }).toBe(true);
     const requests = narratorRequests();
     const shown = (await replyTexts(a)).at(-1)!;
     const cdp = await context.newCDPSession(a);
@@ -234,12 +235,13 @@ describe('playing a story', () => {
     const b = await openTab(context, url);
     await expect.poll(() => lastReply(b).getAttribute('data-status'), { timeout: 15_000 }).toBe('truncated');
     const kept = (await replyTexts(b)).at(-1)!;
-    // What was checkpointed (about twice a second) survives: at most ~half a second of words is lost.
+    // What was checkpointed (every CHECKPOINT_MS) survives: at most that long of words is lost.
     // The stream ran on between reading the screen and the crash, so either text may be the longer.
     const saved = kept.replace(/…$/, '').trim();
     expect(shown.startsWith(saved) || saved.startsWith(shown.trim())).toBe(true);
     const words = (text: string) => text.split(/\s+/).length;
-    expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - 500 / 60 - 3);
+    expect(kept).toMatch(/word\d/);
+    expect(words(kept)).toBeGreaterThanOrEqual(words(shown) - CHECKPOINT_MS / 100 - 3);
     expect(kept).not.toMatch(/word59/);
     await expect.poll(() => b.locator('[data-banner="reply-problem"]').textContent(), { timeout: 15_000 }).toMatch(/interrupted/);
     expect(narratorRequests()).toBe(requests);

@@ -8,6 +8,7 @@ import { draft } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { CHECKPOINT_MS } from '../../src/engine/leader/narrator.ts';
 
 let engine: Engine;
 let db: Db;
@@ -25,13 +26,13 @@ beforeEach(async () => {
 
 const texts = () => engine.transcript(chat).turns.map((t) => [t.role, t.status, t.text]);
 
-/** Every narrator delta takes 300 ms of the test clock, so checkpoints fall due as in real time. */
+/** Every narrator delta takes 60% of the checkpoint interval on the test clock, so checkpoints fall due as in real time. */
 function ticking(llm: LlmClient): LlmClient {
   return {
     complete: (messages, options) => llm.complete(messages, options),
     async *stream(messages, options) {
       for await (const part of llm.stream(messages, options)) {
-        if (part.type === 'delta') clock.advance(300);
+        if (part.type === 'delta') clock.advance(CHECKPOINT_MS * 0.6);
         yield part;
       }
     },
