@@ -122,7 +122,7 @@ const COLD_STARTS = 7;
  * from navigation start to the list on screen, its first chat a link to click; the tab before it
  * closed, so each start opens the database afresh.
  */
-async function benchColdStart(url: string): Promise<number[]> {
+export async function benchColdStart(url: string, runs = COLD_STARTS): Promise<number[]> {
   const context = await browser();
   await context.addInitScript(() => {
     const g = globalThis as unknown as { listAt?: number };
@@ -140,7 +140,7 @@ async function benchColdStart(url: string): Promise<number[]> {
   await first.locator('ul[aria-label="Chats"] a').first().waitFor();
   await first.close();
   const times: number[] = [];
-  for (let i = 0; i < COLD_STARTS; i++) {
+  for (let i = 0; i < runs; i++) {
     const page = await context.newPage();
     await page.goto(`${url}/chats`);
     await page.locator('ul[aria-label="Chats"] a').first().waitFor();

@@ -28,7 +28,7 @@ type Written = { bytes: number; writes: number; byFile: Record<string, number>; 
  * which is all the opfs-sahpool VFS ever writes with. A handle is named by the path the pool keeps
  * in its file's header (the database, its journal or its WAL).
  */
-async function countWrites(worker: Worker): Promise<void> {
+export async function countWrites(worker: Worker): Promise<void> {
   // tsx names functions with a helper the worker does not have; give it a no-op one.
   await worker.evaluate('globalThis.__name = (f) => f');
   await worker.evaluate(() => {
@@ -63,7 +63,7 @@ async function countWrites(worker: Worker): Promise<void> {
 
 const written = (worker: Worker) => worker.evaluate(() => structuredClone((globalThis as unknown as { diskWritten: Written }).diskWritten));
 
-async function databaseWorker(page: Page): Promise<Worker> {
+export async function databaseWorker(page: Page): Promise<Worker> {
   for (let i = 0; i < 100; i++) {
     const worker = page.workers().find((w) => w.url().includes('/db.worker') || w.url().includes('db.worker'));
     if (worker) return worker;
@@ -72,7 +72,7 @@ async function databaseWorker(page: Page): Promise<Worker> {
   throw new Error('bench: no database worker in the page');
 }
 
-async function untilQuiet(page: Page, worker: Worker): Promise<void> {
+export async function untilQuiet(page: Page, worker: Worker): Promise<void> {
   let last = -1;
   let stillSince = Date.now();
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
@@ -125,7 +125,16 @@ async function storedFiles(worker: Worker): Promise<string> {
   });
 }
 
-async function measure(url: string, turns: number): Promise<[string, string][]> {
+export interface DiskFigures {
+  rows: [string, string][];
+  /** Bytes one Send wrote, the WAL's copies into the database shared out. */
+  perSendBytes: number;
+  /** Storage over the UTF-8 bytes of the messages. */
+  storageRatio: number;
+}
+
+/** A story of `turns` turns restored, then Sends in it, counted; the storage read afresh at the end. */
+export async function measureDisk(url: string, turns: number): Promise<DiskFigures> {
   let context: BrowserContext | undefined;
   try {
     ({ context } = await launchBrowser());
@@ -164,13 +173,14 @@ async function measure(url: string, turns: number): Promise<[string, string][]> 
     await waitForDatabase(page);
     const stored = await storedBytes(page);
     const label = turns.toLocaleString('en-US');
-    return [
+    const rows: [string, string][] = [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
       [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
       ...(anatomy ? ([[`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.pages]] as [string, string][]) : []),
       [`${label} turns: where the database's bytes are (MB)`, await storageAnatomy(page)],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
     ];
+    return { rows, perSendBytes: total / SENDS, storageRatio: stored / textBytes };
   } finally {
     await context?.close();
   }
@@ -228,11 +238,8 @@ async function storageAnatomy(page: Page): Promise<string> {
   }
 }
 
-/** What the disk pays: bytes one Send writes, and storage against the text it holds. */
-export async function benchDisk(): Promise<void> {
-  if (process.env.BENCH_SKIP_BUILD !== '1') {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
-  }
+/** The model the Sends talk to: a reply of REPLY_WORDS streamed word by word, and the analysis as the demo model writes it. */
+export async function storyUpstream() {
   const upstream = await startFakeUpstream();
   upstream.setFallback(async (req, res) => {
     if (!req.path.endsWith('/chat/completions')) return json(res, 200, { data: [] });
@@ -246,10 +253,19 @@ export async function benchDisk(): Promise<void> {
     }
     res.end('data: [DONE]\n\n');
   });
+  return upstream;
+}
+
+/** What the disk pays: bytes one Send writes, and storage against the text it holds. */
+export async function benchDisk(): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
+  }
+  const upstream = await storyUpstream();
   const app = await startApp({ FEATHERLESS_API_KEY: TEST_KEY, RELAY_UPSTREAM: upstream.url });
   try {
     const rows: [string, string][] = [];
-    for (const turns of SIZES) rows.push(...(await measure(app.url, turns)));
+    for (const turns of SIZES) rows.push(...(await measureDisk(app.url, turns)).rows);
     printTable('Disk (Debian Chromium, headless, OPFS opfs-sahpool, production build, fake upstream)', rows);
   } finally {
     await app.relay.close();

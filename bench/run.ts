@@ -15,9 +15,10 @@ import { benchMultilingual } from './multilingual.bench.ts';
 import { benchJsonRepair } from './json-repair.bench.ts';
 import { benchTokenizers } from './tokenizers.bench.ts';
 import { benchDisk } from './disk.bench.ts';
+import { benchBudget } from './budget.bench.ts';
 
 /** `npm run bench`: every benchmark, printed as tables. Numbers, never pass/fail. `npm run bench -- relay` runs one. */
-const benches: Record<string, () => Promise<void>> = { 'event-log': benchEventLog, relay: benchRelay, prompt: benchPrompt, retrieval: benchRetrieval, browser: benchBrowser, chat: benchChat, steer: benchSteer, crash: benchCrash, lore: benchLore, import: benchImport, scale: benchScale, sync: benchSync, analysis: benchAnalysis, languages: benchMultilingual, json: benchJsonRepair, tokenizers: benchTokenizers, disk: benchDisk };
+const benches: Record<string, () => Promise<void>> = { 'event-log': benchEventLog, relay: benchRelay, prompt: benchPrompt, retrieval: benchRetrieval, browser: benchBrowser, chat: benchChat, steer: benchSteer, crash: benchCrash, lore: benchLore, import: benchImport, scale: benchScale, sync: benchSync, analysis: benchAnalysis, languages: benchMultilingual, json: benchJsonRepair, tokenizers: benchTokenizers, disk: benchDisk, budget: benchBudget };
 const only = process.argv.slice(2);
 for (const [name, bench] of Object.entries(benches)) {
   if (only.length === 0 || only.includes(name)) await bench();
