@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
-import { launchBrowser, openTab, startApp, waitForDatabase } from '../tests/e2e/harness.ts';
+import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
 import { benchColdStart } from './browser.bench.ts';
 import { openFromList, restoreStories } from './chat.bench.ts';
-import { countWrites, databaseWorker, measureDisk, storyUpstream, untilQuiet } from './disk.bench.ts';
+import { countWrites, databaseWorker, measureDisk, storedAfterReopen, storyUpstream, untilQuiet } from './disk.bench.ts';
 import { fmt, median } from './table.ts';
 
 /**
@@ -49,18 +49,6 @@ async function scrollBack(page: Page, baseUrl: string, chatId: string): Promise<
   }, SCROLL_CAP_MS);
 }
 
-/** Storage over the text, read with the page opened afresh (an open access handle holds quota beyond its file). */
-async function storageRatio(page: Page, textBytes: number): Promise<number> {
-  await page.reload();
-  await waitForDatabase(page);
-  const stored = await page.evaluate(async () => {
-    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
-    const details = estimate.usageDetails ?? {};
-    return (estimate.usage ?? 0) - (details.caches ?? 0) - (details.serviceWorkerRegistrations ?? 0);
-  });
-  return stored / textBytes;
-}
-
 const slowest = (values: number[]) => Math.max(...values);
 const timed = (values: number[], digits = 0) => `${fmt(slowest(values), digits)} ms (median ${fmt(median(values), digits)})`;
 
@@ -95,7 +83,7 @@ async function opensAt(url: string, turns: number, rows: Row[]): Promise<void> {
       rows.push({ figure: '"Jump to the start" / "Jump to a date": click -> there', target: '200 ms', measured: 'not built yet', met: false });
     }
     if (turns === 100_000) {
-      const ratio = await storageRatio(page, textBytes);
+      const ratio = (await storedAfterReopen(page)) / textBytes;
       rows.push({ figure: `storage at ${label} turns / the text of its messages`, target: '4x', measured: `${fmt(ratio, 1)}x`, met: ratio <= 4 });
     }
   } finally {

@@ -65,7 +65,7 @@ const written = (worker: Worker) => worker.evaluate(() => structuredClone((globa
 
 export async function databaseWorker(page: Page): Promise<Worker> {
   for (let i = 0; i < 100; i++) {
-    const worker = page.workers().find((w) => w.url().includes('/db.worker') || w.url().includes('db.worker'));
+    const worker = page.workers().find((w) => w.url().includes('db.worker'));
     if (worker) return worker;
     await page.waitForTimeout(100);
   }
@@ -98,8 +98,14 @@ async function send(page: Page, i: number): Promise<void> {
   await page.waitForTimeout(SETTLE_MS);
 }
 
-/** Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service worker). */
-async function storedBytes(page: Page): Promise<number> {
+/**
+ * Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service
+ * worker), read with the page opened afresh: an open access handle holds quota beyond its file's
+ * size (Chromium grants it in growing steps and gives the rest back at close).
+ */
+export async function storedAfterReopen(page: Page): Promise<number> {
+  await page.reload();
+  await waitForDatabase(page);
   return page.evaluate(async () => {
     const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
     const details = estimate.usageDetails ?? {};
@@ -165,19 +171,15 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const copied = perSend.reduce((sum, one) => sum + Object.entries(one.byFile).reduce((n, [file, bytes]) => n + (file.endsWith('-wal') ? 0 : bytes), 0), 0);
     const worst = perSend.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const typical = [...perSend].sort((a, b) => a.bytes - b.bytes)[Math.floor(SENDS / 2)]!;
-    const anatomy = typical.walFrames.length ? await walAnatomy(page, typical.walFrames) : undefined;
+    const anatomy = await databaseAnatomy(page, typical.walFrames);
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
-    // An open access handle holds quota beyond its file's size (Chromium grants it in growing
-    // steps and gives the rest back at close): the usage is read after the page is opened afresh.
-    await page.reload();
-    await waitForDatabase(page);
-    const stored = await storedBytes(page);
+    const stored = await storedAfterReopen(page);
     const label = turns.toLocaleString('en-US');
     const rows: [string, string][] = [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
       [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
-      ...(anatomy ? ([[`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.pages]] as [string, string][]) : []),
-      [`${label} turns: where the database's bytes are (MB)`, await storageAnatomy(page)],
+      [`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.frames],
+      [`${label} turns: where the database's bytes are (MB)`, anatomy.stored],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
     ];
     return { rows, perSendBytes: total / SENDS, storageRatio: stored / textBytes };
@@ -200,39 +202,29 @@ async function databaseCopy(page: Page): Promise<Database> {
   return db;
 }
 
-/** Which tables and indexes a Send's WAL frames were pages of: the database file read by SQLite's dbstat. */
-async function walAnatomy(page: Page, frames: [number, boolean][]): Promise<{ commits: number; pages: string }> {
+/**
+ * Which tables and indexes a Send's WAL frames were pages of, and the database's largest ones in
+ * MB: the database file read by SQLite's dbstat.
+ */
+async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise<{ commits: number; frames: string; stored: string }> {
   const db = await databaseCopy(page);
   try {
     const owner = new Map<number, string>();
     for (const row of db.selectObjects('SELECT name, pageno FROM dbstat')) owner.set(row.pageno as number, row.name as string);
-    if (process.env.BENCH_DISK_COMMITS === '1') {
-      let commit: string[] = [];
-      for (const [page, ends] of frames) {
-        commit.push(owner.get(page) ?? String(page));
-        if (ends) [console.log(`commit: ${commit.join(' ')}`), (commit = [])];
-      }
-    }
     const counts = new Map<string, number>();
     for (const [page] of frames) {
       const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    const pages = [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ');
-    return { commits: frames.filter(([, commit]) => commit).length, pages };
-  } finally {
-    db.close();
-  }
-}
-
-/** The database's largest tables and indexes, in MB. */
-async function storageAnatomy(page: Page): Promise<string> {
-  const db = await databaseCopy(page);
-  try {
-    return db
+    const stored = db
       .selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12')
       .map((row) => `${row.name} ${fmt((row.bytes as number) / KB / KB, 2)}`)
       .join(', ');
+    return {
+      commits: frames.filter(([, commit]) => commit).length,
+      frames: [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`).join(', ') || 'none',
+      stored,
+    };
   } finally {
     db.close();
   }

@@ -32,9 +32,9 @@ describe('backups from Settings', () => {
 
     await page.goto(`${app.url}/bots`);
     await createBot(page, 'Written after');
-    await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept', 'Written after']);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Kept', 'Written after']);
     const other = await openTab(context, `${app.url}/bots`);
-    await expect.poll(() => botList(other).allTextContents()).toEqual(['Kept', 'Written after']);
+    await expect.poll(() => botList(other).allTextContents(), { timeout: 15_000 }).toEqual(['Kept', 'Written after']);
 
     await page.goto(`${app.url}/settings`);
     await page.locator('.backup-section input[type=file]').setInputFiles(path);
@@ -43,9 +43,9 @@ describe('backups from Settings', () => {
     expect(await dialog.textContent()).toMatch(/1 bot.*0 chats.*0 turns.*\d+ events?, every one checked/s);
     expect(await dialog.textContent()).toMatch(/backup of these same stories/);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${app.url}/bots`);
-    await expect.poll(() => botList(page).allTextContents()).toEqual(['Kept', 'Written after']); // cancelling changed nothing
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Kept', 'Written after']); // cancelling changed nothing
 
     await page.goto(`${app.url}/settings`);
     await page.locator('.backup-section input[type=file]').setInputFiles(path);
@@ -89,7 +89,7 @@ describe('backups from Settings', () => {
     writeFileSync(damaged, gzipSync(`${changed.join('\n')}\n`));
 
     await page.locator('.backup-section input[type=file]').setInputFiles(damaged);
-    await expect.poll(() => page.getByTestId('backup-message').textContent()).toMatch(new RegExp(`Line ${lines.length} of the backup has a checksum that does not match`));
+    await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 15_000 }).toMatch(new RegExp(`Line ${lines.length} of the backup has a checksum that does not match`));
     // Said beside the button that asked, not under the page title far above (issue 13).
     const gap = await page.evaluate(() => {
       const button = document.querySelector('.backup-section label.button')!.getBoundingClientRect();
@@ -100,7 +100,7 @@ describe('backups from Settings', () => {
     expect(gap).toBeLessThan(80);
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.goto(`${app.url}/bots`);
-    await expect.poll(() => botList(page).allTextContents()).toEqual(['Untouched']);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Untouched']);
     expect((await keptBackups(page)).filter((n) => n.includes('before-restore'))).toEqual([]);
   });
 
@@ -113,7 +113,7 @@ describe('backups from Settings', () => {
 
     await page.goto(`${app.url}/settings`);
     const table = page.getByRole('table', { name: 'Backups in this browser' });
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 15_000 }).toBe(1);
     expect(await table.locator('tbody tr').textContent()).toMatch(/Daily.*1 bot, 0 chats, \d+ events?/);
     const download = page.waitForEvent('download');
     await table.getByRole('button', { name: /^Download the backup of/ }).click();
@@ -128,7 +128,7 @@ describe('backups from Settings', () => {
     await page.getByRole('dialog', { name: 'Restore this backup?' }).getByRole('button', { name: 'Restore' }).click();
     await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/Restored from roleplay-engine-.*-daily\.jsonl\.gz/);
     await page.goto(`${app.url}/bots`);
-    await expect.poll(() => botList(page).allTextContents()).toEqual(['Daily']);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Daily']);
   });
 });
 
