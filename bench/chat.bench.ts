@@ -25,7 +25,10 @@ const SENDS = Number(process.env.BENCH_SENDS ?? 20);
 export const STORY_LINE = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. ';
 
 export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string; textBytes: number }> {
-  const { engine } = await openTestEngine({ now: Date.now });
+  // A minute of real time per event from 1 January 2025: 10,000 turns span about 10 days, so a
+  // jump to a date of real time has days to choose from.
+  let now = Date.UTC(2025, 0, 1);
+  const { engine } = await openTestEngine({ now: () => (now += 60_000) });
   const kickoff = defaultKickoff({ name: 'Mira', initialRelationship: '' }, new Date(2026, 0, 1, 20));
   engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
   const botId = engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);

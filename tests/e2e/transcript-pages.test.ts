@@ -12,10 +12,15 @@ afterEach(async () => {
   context = undefined;
 });
 
-/** A story of `exchanges` numbered exchanges, made by the engine in Node, restored in a page that then opens it. */
-async function openNumberedStory(exchanges: number) {
-  const { engine, chat } = await openStory();
+/**
+ * A story of `exchanges` numbered exchanges, made by the engine in Node, restored in a page that
+ * then opens it. `dayOf(i)`: the day (from 1 January 2026) exchange i was played on.
+ */
+async function openNumberedStory(exchanges: number, dayOf: (exchange: number) => number = () => 0) {
+  let now = Date.UTC(2026, 0, 1, 12);
+  const { engine, chat } = await openStory({ now: () => now++ });
   for (let i = 1; i <= exchanges; i++) {
+    now = Math.max(now, Date.UTC(2026, 0, 1 + dayOf(i), 12));
     const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
     engine.turns.finishTurn(started, { text: `Mira answers line ${i}.`, usage: null, truncated: false, reason: null, error: null });
   }
@@ -32,19 +37,18 @@ describe('a long transcript in pages', () => {
     const page = await openNumberedStory(40);
     const replies = () => page.locator('.turn.assistant .story-text').allTextContents();
     await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.'))).toBe(true);
-    // The chat opens on its latest turns; a click brings earlier ones, and the rest come as the
-    // reader scrolls up. On a slow machine the pages near the top may all have come in before the
-    // click lands, and the button is gone with nothing left to load: only then is a missed click fine.
+    // The chat opens on its latest turns; earlier ones come a page at a time, as a reader scrolling
+    // up line by line has them: the held pages stay joined to the newest one.
     expect(await replies()).not.toContainEqual(expect.stringContaining('answers line 1.'));
     const earlier = page.getByRole('button', { name: 'Load earlier turns' });
-    await earlier.click({ timeout: 15_000 }).catch(async (error: unknown) => {
-      if ((await earlier.count()) > 0) throw error;
-    });
     await expect
-      .poll(async () => {
-        await page.locator('.transcript').evaluate((el) => (el.scrollTop = 0));
-        return (await replies()).some((t) => t.includes('answers line 1.'));
-      })
+      .poll(
+        async () => {
+          if ((await earlier.count()) > 0) await earlier.click({ timeout: 15_000 }).catch(() => undefined);
+          return (await replies()).some((t) => t.includes('answers line 1.'));
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true);
 
     for (let n = 0; n < 2; n++) {
@@ -68,5 +72,76 @@ describe('a long transcript in pages', () => {
     await page.waitForTimeout(1_000);
     expect(await below()).toBeLessThan(2);
     expect(await page.locator('.turn').count()).toBeLessThan(30);
+  });
+
+  it('holds a bounded window however far the reader scrolls, and the jumps land where they say', async () => {
+    // 300 exchanges over three days of real time: 601 turns, four times what the page holds.
+    const page = await openNumberedStory(300, (i) => Math.floor((i - 1) / 100));
+    const transcript = page.locator('.transcript');
+    const numbersShown = (kind: 'user' | 'assistant') =>
+      page.locator(`.turn.${kind} .story-text`).evaluateAll((els) => els.flatMap((el) => /(?:Line|answers line) (\d+)\./.exec(el.textContent ?? '')?.[1] ?? []).map(Number));
+    /** The numbered lines of the player's wholly or partly on screen. */
+    const linesInView = () =>
+      transcript.evaluate((scroller) => {
+        const view = scroller.getBoundingClientRect();
+        return [...scroller.querySelectorAll('.turn.user')]
+          .filter((turn) => turn.getBoundingClientRect().bottom > view.top && turn.getBoundingClientRect().top < view.bottom)
+          .flatMap((turn) => /Line (\d+)\./.exec(turn.textContent ?? '')?.[1] ?? [])
+          .map(Number);
+      });
+    await expect.poll(async () => (await numbersShown('assistant')).at(-1), { timeout: 15_000 }).toBe(300);
+
+    await page.getByRole('button', { name: 'Jump to the start' }).click();
+    await expect.poll(linesInView, { timeout: 15_000 }).toContain(1);
+
+    // Down through the whole story a screen at a time, waiting at each step for what is there to
+    // show: every line passes by once, in order, and the page never holds more than its window.
+    const seen: number[] = [];
+    let mostHeld = 0;
+    for (let step = 0; step < 2_000 && seen.at(-1) !== 300; step++) {
+      await expect
+        .poll(
+          () =>
+            transcript.evaluate((scroller) => {
+              // The rows held cover the view: no space standing for turns not yet there is in it.
+              const view = scroller.getBoundingClientRect();
+              return [...scroller.querySelectorAll('.transcript-space')].every((space) => {
+                const box = space.getBoundingClientRect();
+                return box.height < 1 || box.bottom <= view.top + 1 || box.top >= view.bottom - 1;
+              });
+            }),
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+      for (const line of await linesInView()) if (line > (seen.at(-1) ?? 0)) seen.push(line);
+      mostHeld = Math.max(mostHeld, await page.locator('.turn').count());
+      await transcript.evaluate((scroller) => (scroller.scrollTop += scroller.clientHeight * 0.8));
+    }
+    expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    expect(mostHeld).toBeLessThanOrEqual(150);
+    expect(mostHeld).toBeGreaterThan(20);
+
+    // A date of real time: the first turn played on or after it.
+    await page.getByRole('button', { name: 'Jump to a date' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Jump to a date' });
+    await dialog.getByRole('radio', { name: 'Real time' }).check();
+    await dialog.getByLabel('Date').fill('2026-01-02');
+    await dialog.getByRole('button', { name: 'Go' }).click();
+    await expect.poll(async () => (await linesInView())[0], { timeout: 15_000 }).toBe(101);
+    expect(await page.locator('.turn').count()).toBeLessThanOrEqual(150);
+
+    // Dragged to the top of the scrollbar: the first turns, at once, not every page on the way.
+    await transcript.evaluate((scroller) => (scroller.scrollTop = 0));
+    await expect.poll(linesInView, { timeout: 15_000 }).toContain(1);
+
+    // Back to the latest, and a reply written while the reader was away takes the view to it.
+    await page.getByRole('button', { name: 'Jump to the latest' }).click();
+    await expect.poll(async () => (await linesInView()).at(-1), { timeout: 15_000 }).toBe(300);
+    await page.getByRole('button', { name: 'Jump to the start' }).click();
+    await expect.poll(linesInView, { timeout: 15_000 }).toContain(1);
+    await page.getByRole('textbox', { name: 'Message' }).fill('"Line 301."');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await linesInView()).at(-1), { timeout: 20_000 }).toBe(301);
+    await expect.poll(() => page.getByRole('button', { name: 'Jump to the latest' }).count(), { timeout: 15_000 }).toBe(0);
   });
 });

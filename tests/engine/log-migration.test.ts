@@ -44,7 +44,7 @@ const expected = {
     activities: (frozen.chatState as { activities: Record<string, unknown>[] }).activities.map(({ holding: _held, ...a }) => ({ ...a, muted: false })),
     memories: (frozen.chatState as { memories: object[] }).memories.map((m) => ({ ...m, keywords: '' })),
   },
-  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, speakerAvatar: null, thinking: null, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null },
+  transcript: { ...frozen.transcript, turns: frozen.transcript.turns.map((t) => ({ ...t, speakerAvatar: null, thinking: null, edited: false, hidden: false, versions: null })), rewinds: [{ seq: 54, turns: 2 }], resetSeq: null, newerCursor: null },
   chats: (frozen.chats as object[]).map((c) => ({ ...c, botAvatar: null })),
 };
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../support/engine.ts';
 import { draft } from '../support/fixtures.ts';
+import type { EventDraft } from '../../src/engine/log/draft.ts';
+import type { TranscriptWindow } from '../../src/engine/queries/transcript.ts';
 import { openTestEngine } from '../support/sqlite.ts';
 import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
 
@@ -224,6 +226,52 @@ describe('turns and the transcript', () => {
     const oldest = engine.transcript(chat, { limit: 10, beforeSeq: older.olderCursor });
     expect(oldest.turns.map((t) => t.text)).toEqual(Array.from({ length: 5 }, (_, i) => `line ${i}`));
     expect(oldest.olderCursor).toBeNull();
+  });
+
+  it('opens a window anywhere in the story, pages on from it both ways, and knows its place', () => {
+    const ids = Array.from({ length: 25 }, () => engine.newId());
+    for (const [i, id] of ids.entries()) engine.append([draft.userTurn(chat, id, `line ${i}`)]);
+    const texts = (page: { turns: { text: string }[] }) => page.turns.map((t) => t.text);
+    expect(engine.transcriptLength(chat)).toBe(25);
+
+    const start = engine.transcriptWindow(chat, { index: 0 }, 8);
+    expect(texts(start)).toEqual(Array.from({ length: 8 }, (_, i) => `line ${i}`));
+    expect(start).toMatchObject({ firstIndex: 0, olderCursor: null, targetSeq: start.turns[0]!.seq });
+    const next = engine.transcript(chat, { afterSeq: start.newerCursor, limit: 8 });
+    expect(texts(next)).toEqual(Array.from({ length: 8 }, (_, i) => `line ${8 + i}`));
+
+    // A turn in the middle opens with a few before it for context, the rest after.
+    const middle = engine.transcriptWindow(chat, { index: 12 }, 8);
+    expect(texts(middle)).toEqual(Array.from({ length: 8 }, (_, i) => `line ${10 + i}`));
+    expect(middle.firstIndex).toBe(10);
+    expect(middle.targetSeq).toBe(engine.transcriptWindow(chat, { seq: middle.targetSeq! }, 8).targetSeq);
+
+    // Past the end, the last page: it reaches the end, so there is nothing newer to load.
+    const end = engine.transcriptWindow(chat, { index: 999 }, 8);
+    expect(texts(end).at(-1)).toBe('line 24');
+    expect(end.newerCursor).toBeNull();
+    expect(engine.transcript(chat, { afterSeq: end.turns.at(-1)!.seq }).turns).toEqual([]);
+  });
+
+  it('opens a window at a moment in real time and in story time', () => {
+    // An imported chat's turns carry when they were sent; a turn played here has its event's time.
+    const sentTurn = (text: string, sentAt: number): EventDraft => ({ kind: 'user_turn', chatId: chat, payload: { turnId: engine.newId(), text, segments: [], sentAt } });
+    const scene = (day: number): EventDraft => ({
+      kind: 'scene_opened',
+      chatId: chat,
+      payload: { sceneId: engine.newId(), containerId: null, participants: ['you', bot], fictionTime: `1890-05-0${day}T20:00:00` },
+    });
+    for (let i = 0; i < 6; i++) {
+      if (i === 0 || i === 3) engine.append([scene(i === 0 ? 1 : 3)]);
+      engine.append([sentTurn(`line ${i}`, Date.UTC(2026, 0, 1 + i))]);
+    }
+    const target = (page: TranscriptWindow) => page.turns.find((t) => t.seq === page.targetSeq)?.text;
+    expect(target(engine.transcriptWindow(chat, { sentAt: Date.UTC(2026, 0, 3, 12) }, 4))).toBe('line 3');
+    expect(target(engine.transcriptWindow(chat, { sentAt: Date.UTC(2030, 0, 1) }, 4))).toBe('line 5');
+    // Story time: the scene that opened on or after the date, past them all the last one.
+    expect(target(engine.transcriptWindow(chat, { storyTime: '1890-05-02' }, 4))).toBe('line 3');
+    expect(target(engine.transcriptWindow(chat, { storyTime: '0001-01-01' }, 4))).toBe('line 0');
+    expect(target(engine.transcriptWindow(chat, { storyTime: '1999-01-01' }, 4))).toBe('line 3');
   });
 
   it('lists chats newest activity first', () => {

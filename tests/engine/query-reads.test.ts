@@ -118,6 +118,8 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
     chatPersona: [chat],
     listChats: [],
     transcript: [chat, { limit: 50 }],
+    transcriptLength: [chat],
+    transcriptWindow: [chat, { storyTime: '0001-01-01' }],
     chatState: [chat],
     storyLanguage: [chat],
     recap: [chat],

@@ -1,4 +1,4 @@
-import { Show } from 'solid-js';
+import { createSignal, onCleanup, Show } from 'solid-js';
 import { t } from '../i18n/index.ts';
 import { formatStoryTime } from '../i18n/format.ts';
 import { createLiveQuery } from '../live-query.ts';
@@ -6,6 +6,10 @@ import { MenuButton, type MenuItem } from '../menu.tsx';
 import { prepareBackground } from '../picture-input.ts';
 import type { ChatScope } from './chat-scope.ts';
 import { Editable } from './editable.tsx';
+import { TranscriptJumps } from './transcript-jumps.tsx';
+
+/** Where the header is one tight line (styles.css says the same). */
+const PHONE = '(max-width: 640px)';
 
 /** One line: the chat's title (editable), its clock, place and weather, the quiet "updating memories" marker, Story state and the chat's menu (its background, Delete chat). */
 export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onToggleDrawer: () => void; onDelete: () => void; onRecap: () => void }) {
@@ -23,7 +27,19 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
       ...(background.shown ? [{ label: t('header.noBackground'), onSelect: () => setBackground('none') }] : []),
     ];
   };
+  let askDate = () => {};
+  const phoneQuery = window.matchMedia(PHONE);
+  const [phone, setPhone] = createSignal(phoneQuery.matches);
+  const onPhoneChange = () => setPhone(phoneQuery.matches);
+  phoneQuery.addEventListener('change', onPhoneChange);
+  onCleanup(() => phoneQuery.removeEventListener('change', onPhoneChange));
   const chatActions = (): MenuItem[] => [
+    ...(phone()
+      ? [
+          { label: t('story.jumpStart'), onSelect: () => chat.goTo({ index: 0 }) },
+          { label: t('story.jumpDate'), onSelect: () => askDate() },
+        ]
+      : []),
     { label: t('header.previously'), onSelect: props.onRecap, hint: t('header.previouslyHint') },
     ...backgroundActions(),
     {
@@ -61,6 +77,7 @@ export function ChatHeader(props: { chat: ChatScope; drawerOpen: boolean; onTogg
           </p>
         </div>
         <div class="row header-actions">
+          <TranscriptJumps goTo={chat.goTo} fictionTime={header()?.fictionTime} askDate={(open) => (askDate = open)} />
           <button type="button" class="small quiet drawer-toggle" aria-expanded={props.drawerOpen} aria-controls="story-drawer" onClick={props.onToggleDrawer}>
             {props.drawerOpen ? t('header.hideStoryState') : t('header.storyState')}
           </button>

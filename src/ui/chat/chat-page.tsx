@@ -13,7 +13,7 @@ import { RewindDialog } from './rewind-dialog.tsx';
 import { SpeakerPortrait } from './speaker-portrait.tsx';
 import { StoryDrawer } from './drawer/story-drawer.tsx';
 import { createTranscriptPages } from './transcript-pages.ts';
-import { TranscriptView } from './transcript-view.tsx';
+import { firstRowInView, TranscriptView } from './transcript-view.tsx';
 import { t } from '../i18n/index.ts';
 import { createSyncStatus, storyArriving } from '../sync-status.ts';
 
@@ -27,10 +27,13 @@ export function ChatPage() {
   const chatId = () => params.id;
   let scroller: HTMLDivElement | undefined;
   // An earlier page loaded above the view keeps the reader's place: what they were looking at stays where it was.
-  const keepPlace = async (load: () => Promise<void>) => {
-    const height = scroller?.scrollHeight ?? 0;
-    await load();
-    queueMicrotask(() => scroller && (scroller.scrollTop += scroller.scrollHeight - height));
+  // Turns loaded or let go above the view would move what the reader is reading: the first row in
+  // view stays where it was on screen.
+  const keepPlace = async (change: () => Promise<void>) => {
+    const anchor = scroller && firstRowInView(scroller);
+    const was = anchor?.getBoundingClientRect().top ?? 0;
+    await change();
+    if (scroller && anchor?.isConnected) scroller.scrollTop += anchor.getBoundingClientRect().top - was;
   };
   const pages = createTranscriptPages(client, chatId, keepPlace);
   const chat = createChatScope(client, chatId, pages, navigate);

@@ -1,5 +1,5 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
-import { closingMarker, type TranscriptTurn } from '../../engine/for-ui.ts';
+import { closingMarker, type TranscriptPlace, type TranscriptTurn } from '../../engine/for-ui.ts';
 import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
@@ -20,6 +20,8 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
   const [inspecting, setInspecting] = createSignal<string | null>(null);
   const [rewindFrom, setRewindFrom] = createSignal<number | null>(null);
   const [rewound, setRewound] = createSignal<{ seq: number; turns: number } | null>(null);
+  /** How the transcript shown goes to a place in the story (the view sets it; the header's jumps call it). */
+  const [goTo, setGoTo] = createSignal<(place: TranscriptPlace) => void>(() => undefined);
   createEffect(on(chatId, () => (setRewindFrom(null), setRewound(null), setInspecting(null), setEditing(null), clearError())));
   const { live, textOf, thinkingOf } = createLiveReply(client, chatId, pages.streaming);
   const versions = createMemo(() => (pages.streaming() ? null : (pages.last()?.versions ?? null)));
@@ -85,6 +87,8 @@ export function createChatScope(client: AppClient, chatId: Accessor<string>, pag
     setRewindFrom,
     rewound,
     versions,
+    goTo: (place: TranscriptPlace) => goTo()(place),
+    setGoTo: (go: (place: TranscriptPlace) => void) => setGoTo(() => go),
     /** The out-of-character marker and its closing mirror, as the settings have them. */
     ooc: createMemo((): [string, string] => {
       const marker = settings()?.oocMarker ?? '((';

@@ -1,15 +1,23 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
-import type { RewoundStretch, TranscriptTurn } from '../../engine/for-ui.ts';
+import type { RewoundStretch, TranscriptPlace, TranscriptTurn } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { createStableList } from './stable-list.ts';
 
 /**
  * A chat opens on its latest 20 turns (what fills a screen or two: laying out 50 long ones was a
- * fifth of opening a 10,000-turn chat); earlier turns come 50 at a time as the reader scrolls up.
+ * fifth of opening a 10,000-turn chat); the rest come 25 at a time as the reader scrolls, a page
+ * small enough to lay out within one frame.
  */
 const FIRST_PAGE = 20;
-const PAGE = 50;
+const PAGE = 25;
+/** A jump opens this many turns around where it lands. */
+const JUMP_PAGE = 40;
+/**
+ * The most turns the page holds at once, however far the reader scrolls: past it, the turns
+ * farthest from where they read go, and the space they took stands in for them.
+ */
+export const MOST_TURNS_HELD = 150;
 
 /** One row of the transcript as shown: a turn, the stub where a rewind hid some, or the reset divider. */
 export type TranscriptItem =
@@ -17,46 +25,70 @@ export type TranscriptItem =
   | { kind: 'rewound'; stretch: RewoundStretch }
   | { kind: 'reset' };
 
+/** Which end of the held turns a change is at: the view keeps the reader's place around it. */
+export type HeldEnd = 'older' | 'newer';
+
 /**
- * The chat's story as the page holds it: the newest page (live), the earlier pages loaded as the
- * reader scrolls up, and the rows they make. `keepPlace` runs around a page loaded above the view.
+ * The chat's story as the page holds it: a bounded window of turns somewhere in the story. At the
+ * end of the story the window ends with the newest page (live); scrolled or jumped away from it,
+ * it is a stretch that pages on either way. `keepPlace` runs around every change to what is held,
+ * so the reader's place stays where it was.
  */
-export function createTranscriptPages(client: AppClient, chatId: Accessor<string>, keepPlace: (load: () => Promise<void>) => Promise<void>) {
+export function createTranscriptPages(client: AppClient, chatId: Accessor<string>, keepPlace: (change: () => Promise<void>) => Promise<void>) {
   // The transcript is asked for first: the worker answers one query at a time, in order, and the
-  // story is what the reader waits for (the header's state comes a moment after).
+  // story is what the reader waits for (the header's state and the story's length come after).
   const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: FIRST_PAGE }));
-  const [older, setOlder] = createSignal<TranscriptTurn[]>([]);
-  const [olderRewinds, setOlderRewinds] = createSignal<RewoundStretch[]>([]);
+  const length = createLiveQuery(client, { query: 'transcriptLength', chatId }, () => client.engine.transcriptLength(chatId()));
+  /** The turns held before the newest page (or all of them, away from the end), and their stubs. */
+  const [held, setHeld] = createSignal<TranscriptTurn[]>([]);
+  const [heldRewinds, setHeldRewinds] = createSignal<RewoundStretch[]>([]);
   const [olderCursor, setOlderCursor] = createSignal<number | null | undefined>(undefined);
+  /** Away from the end of the story: the seq to load the next turns after. Null at the end. */
+  const [newerCursor, setNewerCursor] = createSignal<number | null>(null);
+  /** Away from the end: how many turns come before the first held one. */
+  const [awayIndex, setAwayIndex] = createSignal(0);
+  const atEnd = () => newerCursor() === null;
   /**
-   * Where the loaded earlier pages end: the first turn of the newest page when they were loaded.
+   * Where the held earlier pages end: the first turn of the newest page when they were loaded.
    * The newest page slides forward as the story goes on (it is always the latest turns); what
    * slides out of it joins the earlier pages here, or it would vanish between the two.
    */
   let joinedAt: number | null = null;
-  const forgetOlder = () => {
-    setOlder([]);
-    setOlderRewinds([]);
+  /** Bumped whenever what is held is replaced: a page that arrives for an older generation is dropped. */
+  let generation = 0;
+  const forgetHeld = () => {
+    generation++;
+    setHeld([]);
+    setHeldRewinds([]);
     setOlderCursor(undefined);
+    setNewerCursor(null);
+    setAwayIndex(0);
     joinedAt = null;
   };
 
-  // Older pages go stale when the story is rebuilt (rewind, regenerate) or another tab took over.
+  // Held pages go stale when the story is rebuilt (rewind, regenerate) or another tab took over.
   onCleanup(
     client.onChange((notice) => {
-      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) forgetOlder();
+      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) forgetHeld();
     }),
   );
-  createEffect(on(chatId, forgetOlder));
+  createEffect(on(chatId, forgetHeld));
 
   const stableTurns = createStableList<TranscriptTurn>((turn) => JSON.stringify(turn));
-  const turns = createMemo(() => stableTurns([...older(), ...(latest()?.turns ?? [])]));
+  /** The turns shown, in story order. */
+  const turns = createMemo(() => stableTurns(atEnd() ? [...held(), ...(latest()?.turns ?? [])] : held()));
+  const rewinds = () => (atEnd() ? [...heldRewinds(), ...(latest()?.rewinds ?? [])] : heldRewinds());
+  /** How many turns of the story come before the first one shown. */
+  const firstIndex = createMemo(() => (atEnd() ? Math.max(0, (length() ?? turns().length) - turns().length) : awayIndex()));
+  /** How many come after the last one shown (none at the end). */
+  const afterCount = createMemo(() => (atEnd() ? 0 : Math.max(0, (length() ?? 0) - awayIndex() - turns().length)));
+
   const stableItems = createStableList<TranscriptItem>((item) =>
     item.kind === 'turn' ? `turn ${item.turn.turnId} ${JSON.stringify(item.turn)} ${item.next?.seq ?? ''}` : item.kind === 'rewound' ? `rewound ${item.stretch.seq} ${item.stretch.turns}` : 'reset',
   );
   /** The transcript as shown: turns, a stub where a rewind in force hid some, the reset divider. */
   const items = createMemo(() => {
-    const stubs = [...olderRewinds(), ...(latest()?.rewinds ?? [])];
+    const stubs = rewinds();
     const list: TranscriptItem[] = [];
     const all = turns();
     const resetSeq = latest()?.resetSeq ?? null;
@@ -64,16 +96,17 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     let dividerShown = false;
     all.forEach((turn, i) => {
       while (s < stubs.length && stubs[s]!.seq < turn.seq) list.push({ kind: 'rewound', stretch: stubs[s++]! });
-      if (resetSeq !== null && !dividerShown && turn.seq > resetSeq && i > 0) {
+      if (resetSeq !== null && !dividerShown && turn.seq > resetSeq && (i > 0 || firstIndex() > 0)) {
         list.push({ kind: 'reset' });
         dividerShown = true;
       }
       list.push({ kind: 'turn', turn, next: all[i + 1] });
     });
     while (s < stubs.length) list.push({ kind: 'rewound', stretch: stubs[s++]! });
-    if (resetSeq !== null && !dividerShown && all.length > 0 && all.at(-1)!.seq < resetSeq) list.push({ kind: 'reset' });
+    if (resetSeq !== null && !dividerShown && atEnd() && all.length > 0 && all.at(-1)!.seq < resetSeq) list.push({ kind: 'reset' });
     return stableItems(list);
   });
+  /** The seq to load earlier turns before, or null at the story's start. */
   const cursor = () => (olderCursor() === undefined ? (latest()?.olderCursor ?? null) : olderCursor());
 
   let joining = false;
@@ -84,8 +117,8 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
       for (;;) {
         const first = latest()?.turns[0]?.seq;
         const from = joinedAt;
-        if (from === null || first === undefined || first <= from) return;
-        const loaded = older();
+        if (!atEnd() || from === null || first === undefined || first <= from) return;
+        const loaded = held();
         const slid: TranscriptTurn[] = [];
         const stubs: RewoundStretch[] = [];
         for (let before: number | null = first; before !== null && before > from; ) {
@@ -94,10 +127,10 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
           stubs.unshift(...page.rewinds.filter((r) => r.seq >= from && r.seq < before!));
           before = page.olderCursor;
         }
-        // A rebuild or another chat cleared the earlier pages meanwhile: nothing to join to.
-        if (older() !== loaded || joinedAt !== from) continue;
-        setOlder([...loaded, ...slid]);
-        setOlderRewinds((current) => [...current, ...stubs]);
+        // A rebuild, a jump or another chat replaced what is held meanwhile: nothing to join to.
+        if (held() !== loaded || joinedAt !== from) continue;
+        setHeld([...loaded, ...slid]);
+        setHeldRewinds((current) => [...current, ...stubs]);
         joinedAt = first;
       }
     } finally {
@@ -106,37 +139,146 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
   };
   createEffect(on(latest, () => void joinSlidOut()));
 
+  /**
+   * Holds no more than MOST_TURNS_HELD turns: the ones at `end` go. At the end of the story,
+   * letting the newest go leaves it: what stays pages on towards the end.
+   */
+  const letGo = (end: HeldEnd) => {
+    const all = turns();
+    const extra = all.length - MOST_TURNS_HELD;
+    if (extra <= 0) return;
+    const stubs = rewinds();
+    if (end === 'older') {
+      const kept = all.slice(extra);
+      const firstKept = kept[0]!.seq;
+      if (atEnd()) setHeld(held().filter((t) => t.seq >= firstKept));
+      else {
+        setHeld(kept);
+        setAwayIndex(awayIndex() + extra);
+      }
+      // A stub before the first turn kept belongs to the page before it, loaded again with it.
+      setHeldRewinds(heldRewinds().filter((r) => r.seq > firstKept));
+      setOlderCursor(firstKept);
+      return;
+    }
+    const kept = all.slice(0, all.length - extra);
+    const firstGone = all[kept.length]!.seq;
+    if (atEnd()) {
+      setAwayIndex(firstIndex());
+      joinedAt = null;
+    }
+    setHeld(kept);
+    setHeldRewinds(stubs.filter((r) => r.seq < firstGone));
+    setNewerCursor(kept.at(-1)!.seq);
+  };
+
   const loadOlderPage = async () => {
     const before = cursor();
     if (before === null) return;
-    if (older().length === 0) joinedAt = latest()?.turns[0]?.seq ?? null;
+    const at = generation;
+    if (atEnd() && held().length === 0) joinedAt = latest()?.turns[0]?.seq ?? null;
+    const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
+    if (at !== generation) return;
     await keepPlace(async () => {
-      const page = await client.engine.transcript(chatId(), { beforeSeq: before, limit: PAGE });
-      setOlder((current) => [...page.turns, ...current]);
-      setOlderRewinds((current) => [...page.rewinds, ...current]);
+      setHeld((current) => [...page.turns, ...current]);
+      setHeldRewinds((current) => [...page.rewinds, ...current]);
       setOlderCursor(page.olderCursor);
+      if (!atEnd()) setAwayIndex(Math.max(0, awayIndex() - page.turns.length));
+      letGo('newer');
     });
   };
-  // One page at a time: a second call while one loads waits for it (the same cursor twice would
-  // show its turns twice).
-  let loadingOlder: Promise<void> | null = null;
-  const loadOlder = (): Promise<void> => (loadingOlder ??= loadOlderPage().finally(() => (loadingOlder = null)));
 
-  const streaming = createMemo(() => turns().find((t) => t.status === 'streaming'));
-  const last = createMemo(() => turns().at(-1));
+  /** Away from the end: the next turns; the page that reaches the end joins the live newest page. */
+  const loadNewerPage = async () => {
+    const after = newerCursor();
+    if (after === null) return;
+    const at = generation;
+    const page = await client.engine.transcript(chatId(), { afterSeq: after, limit: PAGE });
+    if (at !== generation) return;
+    await keepPlace(async () => {
+      const reachedEnd = page.newerCursor === null;
+      const newest = latest()?.turns[0]?.seq;
+      if (reachedEnd && newest !== undefined) {
+        // Held from here on are the turns before the newest page; the page itself is live.
+        setHeld([...held(), ...page.turns].filter((t) => t.seq < newest));
+        setHeldRewinds([...heldRewinds(), ...page.rewinds].filter((r) => r.seq < newest));
+        setNewerCursor(null);
+        joinedAt = newest;
+        if (held().length === 0) setOlderCursor(undefined);
+      } else {
+        setHeld([...held(), ...page.turns]);
+        setHeldRewinds([...heldRewinds(), ...page.rewinds]);
+        setNewerCursor(page.newerCursor ?? page.turns.at(-1)?.seq ?? after);
+      }
+      letGo('older');
+    });
+  };
+
+  // One load at a time: a second call while one runs waits for it (the same cursor twice would
+  // show its turns twice).
+  let loading: Promise<void> | null = null;
+  const one = (load: () => Promise<void>): Promise<void> => (loading ??= load().finally(() => (loading = null)));
+  const loadOlder = () => one(loadOlderPage);
+  const loadNewer = () => one(loadNewerPage);
+
+  /**
+   * Holds the turns around a place in the story instead (a jump, a search hit) and returns the
+   * seq of the turn it landed on, or null in a story with no turns.
+   */
+  const jumpTo = async (place: TranscriptPlace): Promise<number | null> => {
+    await loading;
+    const at = ++generation;
+    const window = await client.engine.transcriptWindow(chatId(), place, JUMP_PAGE);
+    if (at !== generation) return null;
+    const newest = latest()?.turns[0]?.seq;
+    if (window.newerCursor === null && newest !== undefined) {
+      // It reaches the end: the newest page is live, and what comes before it is held.
+      setHeld(window.turns.filter((t) => t.seq < newest));
+      setHeldRewinds(window.rewinds.filter((r) => r.seq < newest));
+      setOlderCursor(window.turns[0]!.seq < newest ? window.olderCursor : undefined);
+      setNewerCursor(null);
+      joinedAt = newest;
+    } else {
+      setHeld(window.turns);
+      setHeldRewinds(window.rewinds);
+      setOlderCursor(window.olderCursor);
+      setNewerCursor(window.newerCursor ?? window.turns.at(-1)?.seq ?? null);
+      setAwayIndex(window.firstIndex);
+      joinedAt = null;
+    }
+    return window.targetSeq;
+  };
+
+  /** Back to the end of the story: only the newest page is held. */
+  const jumpToEnd = () => forgetHeld();
+
+  // The latest turns, wherever the reader is: the reply being written is always among them.
+  const newestTurns = () => latest()?.turns ?? [];
+  /** A turn of the newest page as the transcript shows it, when it does (the views compare by identity). */
+  const asShown = (turn: TranscriptTurn | undefined) => turn && (turns().find((t) => t.turnId === turn.turnId) ?? turn);
+  const streaming = createMemo(() => newestTurns().find((t) => t.status === 'streaming'));
+  /** The story's latest turn. */
+  const last = createMemo(() => (atEnd() ? turns().at(-1) : asShown(newestTurns().at(-1))));
   return {
     latest,
     turns,
     items,
-    /** The seq to load earlier turns before, or null at the story's start. */
     cursor,
+    /** Whether the end of the story is held (and follows it live). */
+    atEnd,
+    firstIndex,
+    afterCount,
+    length: () => length() ?? turns().length,
     loadOlder,
+    loadNewer,
+    jumpTo,
+    jumpToEnd,
     streaming,
     last,
     /** Above the reset divider: history the narrator no longer reads, so not a reply to steer. */
     beforeReset: (turn: TranscriptTurn) => (latest()?.resetSeq ?? 0) > turn.seq,
-    /** The newest of your messages still shown: the one "Save and regenerate" applies to. */
-    latestOfYours: createMemo(() => [...turns()].reverse().find((t) => t.role === 'user' && !t.hidden)),
+    /** The newest of your messages: the one "Save and regenerate" applies to. */
+    latestOfYours: createMemo(() => asShown([...(atEnd() ? turns() : newestTurns())].reverse().find((t) => t.role === 'user' && !t.hidden))),
   };
 }
 
