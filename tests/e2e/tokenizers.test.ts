@@ -49,7 +49,6 @@ describe("a model family's own tokenizer", () => {
       // Time for the helper to start (it waits for a quiet moment) and build the tokenizer.
       if (!said.at(-1)!.startsWith('Counted with the Llama 3')) await page.waitForTimeout(2_500);
     }
-    console.log("SAID", JSON.stringify(said), JSON.stringify(fetched));
     expect(said.at(-1)).toBe('Counted with the Llama 3 tokenizer, the model’s own.');
     for (const earlier of said.slice(0, -1)) expect(earlier).toMatch(/^Estimated from lengths, a little high, while the (Llama 3|cl100k) tokenizer loaded\.$/);
     // One tokenizer file, fetched once and gzipped (its config beside it is small and sent as it is).
