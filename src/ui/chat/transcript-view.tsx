@@ -246,7 +246,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
         <button type="button" class="jump-latest small" onClick={toLatest}>
           <svg aria-hidden="true" width="14" height="14" viewBox="0 0 16 16" fill="none" stroke="currentColor" stroke-width="1.5">
             <path d="M3 13.5h10M8 2v8M4.5 6.5 8 10l3.5-3.5" />
-          </svg>{' '}
+          </svg>
           {t('story.jumpLatest')}
         </button>
       </Show>
