@@ -178,3 +178,30 @@ it('catches a query that reads a table it does not declare', async () => {
   expect(read.has('edges')).toBe(true);
   expect(read.has('memories')).toBe(true);
 });
+
+it('opens a page of the transcript without walking every reply of the log (a 10,000-turn chat opens as a new one does)', async () => {
+  const { engine, db, statements } = await recordingStory();
+  const bot = engine.newId();
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  const chat = engine.startChat(bot, kickoffInput());
+  for (let i = 0; i < 3; i++) {
+    const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
+    engine.turns.finishTurn(started, { text: `Mira answers ${i}.`, usage: null, truncated: false, reason: null, error: null });
+  }
+  const again = engine.turns.regenerate(chat);
+  engine.turns.finishTurn(again, { text: 'Another answer.', usage: null, truncated: false, reason: null, error: null });
+  statements.clear();
+  const page = engine.transcript(chat, { limit: 20 });
+  engine.transcriptWindow(chat, { index: 0 }, 20);
+  engine.transcript(chat, { afterSeq: page.turns[0]!.seq, limit: 20 });
+  // A scan of the log, or of an index over it, visits every event (or every reply); so does a walk
+  // of replies by their kind alone (a rare kind, a rewind, may be walked so).
+  const walks = [...statements].flatMap((sql) =>
+    db
+      .all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .map((row) => row.detail)
+      .filter((detail) => /^SCAN (events|[a-z])\b/.test(detail) || (/INDEX events_by_kind \(kind=\?\)$/.test(detail) && !sql.includes("'chat_rewound'")))
+      .map((detail) => `${detail} in ${sql.replace(/\s+/g, ' ').slice(0, 120)}`),
+  );
+  expect(walks).toEqual([]);
+});

@@ -231,7 +231,9 @@ export function transcriptWindow(db: Db, chatId: string, place: TranscriptPlace,
 }
 
 /**
- * Which of these replies are forks: of the replies with versions at all (one indexed look each),
+ * Which of these replies are forks: of the replies with versions at all (one indexed look each: the
+ * planner, left to itself, walked every reply started by kind, 33 ms a page at 10,000 turns; `+e.id`
+ * keeps the id's TEXT affinity off the indexed expression, which would otherwise not match it),
  * those with two versions that each carry turns written after them.
  */
 function forksAmong(db: Db, startedSeqs: number[]): number[] {
@@ -239,7 +241,8 @@ function forksAmong(db: Db, startedSeqs: number[]): number[] {
   const withVersions = db.all<{ seq: number; id: string }>(
     `SELECT e.seq, e.id FROM events e WHERE e.seq IN (SELECT value FROM json_each(?1))
        AND (json_extract(e.payload, '$.regenerateOf') IS NOT NULL
-         OR EXISTS (SELECT 1 FROM events r WHERE json_extract(r.payload, '$.regenerateOf') = e.id AND r.kind = 'assistant_turn_started'))`,
+         OR EXISTS (SELECT 1 FROM events r INDEXED BY events_by_regenerated
+                   WHERE json_extract(r.payload, '$.regenerateOf') = +e.id AND r.kind = 'assistant_turn_started'))`,
     [JSON.stringify(startedSeqs)],
   );
   return withVersions.filter((row) => replyVersions(db, row.id).filter((v) => hasContinuation(db, v.id)).length >= 2).map((row) => row.seq);
