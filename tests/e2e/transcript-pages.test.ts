@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { openStory } from '../support/story.ts';
-import { browsers, openTab, servedApp } from './harness.ts';
+import { browsers, messageAction, openTab, servedApp } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -143,5 +143,29 @@ describe('a long transcript in pages', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await linesInView()).at(-1), { timeout: 20_000 }).toBe(301);
     await expect.poll(() => page.getByRole('button', { name: 'Jump to the latest' }).count(), { timeout: 15_000 }).toBe(0);
+  });
+
+  it('keeps the reader where they were when a turn far back is edited', async () => {
+    const page = await openNumberedStory(120);
+    const transcript = page.locator('.transcript');
+    const linesInView = () =>
+      transcript.evaluate((scroller) => {
+        const view = scroller.getBoundingClientRect();
+        return [...scroller.querySelectorAll('.turn.user')]
+          .filter((turn) => turn.getBoundingClientRect().bottom > view.top && turn.getBoundingClientRect().top < view.bottom)
+          .map((turn) => turn.querySelector('.story-text')?.textContent ?? '');
+      });
+    await expect.poll(() => page.locator('.turn.assistant').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Jump to the start' }).click();
+    await expect.poll(linesInView, { timeout: 15_000 }).toContain('"Line 2."');
+
+    const second = page.locator('.turn.user').filter({ hasText: '"Line 2."' });
+    await messageAction(second, 'Edit');
+    await page.getByRole('textbox', { name: 'Edit message' }).fill('"Line 2, said again."');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // The edit rebuilds the story's tables: the turns held are read again, in place.
+    await expect.poll(linesInView, { timeout: 15_000 }).toContain('"Line 2, said again."');
+    expect(await linesInView()).toContain('"Line 1."');
+    expect(await page.getByRole('button', { name: 'Jump to the latest' }).count()).toBe(1);
   });
 });

@@ -239,6 +239,8 @@ describe('turns and the transcript', () => {
     expect(start).toMatchObject({ firstIndex: 0, olderCursor: null, targetSeq: start.turns[0]!.seq });
     const next = engine.transcript(chat, { afterSeq: start.newerCursor, limit: 8 });
     expect(texts(next)).toEqual(Array.from({ length: 8 }, (_, i) => `line ${8 + i}`));
+    // It knows turns lie before it, so the view pages back from it too.
+    expect(next.olderCursor).toBe(next.turns[0]!.seq);
 
     // A turn in the middle opens with a few before it for context, the rest after.
     const middle = engine.transcriptWindow(chat, { index: 12 }, 8);

@@ -138,11 +138,18 @@ function turnOf(r: TurnRow): TranscriptTurn {
 
 /**
  * A page from the rows on either side of where it was opened (each with its one extra row), with
- * its stubs and versions. `older` nearest first, `newer` in story order; `beforeSeq`, when the page
- * was asked for before a turn, is that turn.
+ * its stubs and versions. `older` nearest first, `newer` in story order; `beforeSeq` / `afterSeq`,
+ * when the page was asked for before or after a turn, is that turn.
  */
-function pageOf(db: Db, chatId: string, rows: { older: TurnRow[]; olderLimit: number; newer: TurnRow[]; newerLimit: number; beforeSeq?: number }): TranscriptPage {
-  const hasOlder = rows.older.length > rows.olderLimit;
+function pageOf(
+  db: Db,
+  chatId: string,
+  rows: { older: TurnRow[]; olderLimit: number; newer: TurnRow[]; newerLimit: number; beforeSeq?: number; afterSeq?: number },
+): TranscriptPage {
+  // A page asked for after a turn has older turns when that turn (or one before it) is there.
+  const hasOlder =
+    rows.older.length > rows.olderLimit ||
+    (rows.afterSeq !== undefined && db.get('SELECT 1 AS x FROM transcript WHERE chat_id = ? AND seq <= ? LIMIT 1', [chatId, rows.afterSeq]) !== undefined);
   const next = rows.beforeSeq ?? rows.newer[rows.newerLimit]?.seq;
   const turns = [...rows.older.slice(0, rows.olderLimit).reverse(), ...rows.newer.slice(0, rows.newerLimit)].map(turnOf);
   const resetSeq = hostResetSeq(db, chatId) || null;
@@ -175,7 +182,9 @@ export function chatTranscript(
   options: { beforeSeq?: number | null; afterSeq?: number | null; limit?: number } = {},
 ): TranscriptPage {
   const limit = pageSize(options.limit);
-  if (options.afterSeq != null) return pageOf(db, chatId, { older: [], olderLimit: 0, newer: turnsBeside(db, chatId, 'after', options.afterSeq, limit), newerLimit: limit });
+  if (options.afterSeq != null) {
+    return pageOf(db, chatId, { older: [], olderLimit: 0, newer: turnsBeside(db, chatId, 'after', options.afterSeq, limit), newerLimit: limit, afterSeq: options.afterSeq });
+  }
   const older = turnsBeside(db, chatId, 'before', options.beforeSeq ?? Number.MAX_SAFE_INTEGER, limit);
   return pageOf(db, chatId, { older, olderLimit: limit, newer: [], newerLimit: 0, ...(options.beforeSeq == null ? {} : { beforeSeq: options.beforeSeq }) });
 }

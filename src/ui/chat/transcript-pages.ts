@@ -66,18 +66,22 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     joinedAt = null;
   };
 
-  // Held pages go stale when the story is rebuilt (rewind, regenerate) or another tab took over.
+  // Held turns go stale when the story is rebuilt (an edit, a rewind, a regenerate) or another tab
+  // took over: they are read again from the first one held, so the reader stays where they were.
   onCleanup(
     client.onChange((notice) => {
-      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) forgetHeld();
+      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) void readHeldAgain();
     }),
   );
   createEffect(on(chatId, forgetHeld));
 
   const stableTurns = createStableList<TranscriptTurn>((turn) => JSON.stringify(turn));
   /** The turns shown, in story order. */
-  const turns = createMemo(() => stableTurns(atEnd() ? [...held(), ...(latest()?.turns ?? [])] : held()));
-  const rewinds = () => (atEnd() ? [...heldRewinds(), ...(latest()?.rewinds ?? [])] : heldRewinds());
+  // At the end, what is held stops where the newest page starts: after a rewind the newest page
+  // may start earlier than when the held turns were read.
+  const newestFrom = () => latest()?.turns[0]?.seq ?? Number.MAX_SAFE_INTEGER;
+  const turns = createMemo(() => stableTurns(atEnd() ? [...held().filter((t) => t.seq < newestFrom()), ...(latest()?.turns ?? [])] : held()));
+  const rewinds = () => (atEnd() ? [...heldRewinds().filter((r) => r.seq < newestFrom()), ...(latest()?.rewinds ?? [])] : heldRewinds());
   /** How many turns of the story come before the first one shown. */
   const firstIndex = createMemo(() => (atEnd() ? Math.max(0, (length() ?? turns().length) - turns().length) : awayIndex()));
   /** How many come after the last one shown (none at the end). */
@@ -247,6 +251,36 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
       joinedAt = null;
     }
     return window.targetSeq;
+  };
+
+  const readHeldAgain = async () => {
+    const first = held()[0];
+    if (!first) return forgetHeld();
+    const at = ++generation;
+    const wasAtEnd = atEnd();
+    // At the end, with room for turns the change added, so the page read reaches the end again.
+    const count = wasAtEnd ? turns().length + PAGE : held().length;
+    const page = await client.engine.transcript(chatId(), { afterSeq: Math.max(0, first.seq - 1), limit: count });
+    if (at !== generation) return;
+    await keepPlace(async () => {
+      const newest = latest()?.turns[0]?.seq;
+      if (page.newerCursor === null && newest !== undefined) {
+        const before = page.turns.filter((t) => t.seq < newest);
+        setHeld(before);
+        setHeldRewinds(page.rewinds.filter((r) => r.seq < newest));
+        setNewerCursor(null);
+        setOlderCursor(before.length > 0 ? page.olderCursor : undefined);
+        joinedAt = newest;
+        letGo('older');
+        return;
+      }
+      if (wasAtEnd) joinedAt = null;
+      setAwayIndex(Math.max(0, firstIndex()));
+      setHeld(page.turns);
+      setHeldRewinds(page.rewinds);
+      setNewerCursor(page.newerCursor ?? page.turns.at(-1)?.seq ?? null);
+      setOlderCursor(page.olderCursor);
+    });
   };
 
   /** Back to the end of the story: only the newest page is held. */
