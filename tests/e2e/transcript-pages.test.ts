@@ -145,7 +145,7 @@ describe('a long transcript in pages', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Jump to the latest' }).count(), { timeout: 15_000 }).toBe(0);
   });
 
-  it('keeps the reader where they were when a turn far back is edited', async () => {
+  it('keeps the reader where they were when a turn far back is edited or deleted', async () => {
     const page = await openNumberedStory(120);
     const transcript = page.locator('.transcript');
     const linesInView = () =>
@@ -167,5 +167,10 @@ describe('a long transcript in pages', () => {
     await expect.poll(linesInView, { timeout: 15_000 }).toContain('"Line 2, said again."');
     expect(await linesInView()).toContain('"Line 1."');
     expect(await page.getByRole('button', { name: 'Jump to the latest' }).count()).toBe(1);
+
+    // A message deleted there is no rebuild, but the turns held are read again all the same.
+    await messageAction(page.locator('.turn.user').filter({ hasText: '"Line 3."' }), 'Delete');
+    await expect.poll(() => page.getByTestId('deleted-stub').count(), { timeout: 15_000 }).toBe(1);
+    expect(await linesInView()).toContain('"Line 1."');
   });
 });

@@ -66,11 +66,13 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     joinedAt = null;
   };
 
-  // Held turns go stale when the story is rebuilt (an edit, a rewind, a regenerate) or another tab
-  // took over: they are read again from the first one held, so the reader stays where they were.
+  // Held turns go stale when the chat's transcript changes (a message deleted, an edit, a rewind)
+  // or another tab took over: they are read again from the first one held, so the reader stays
+  // where they were. The newest page is a live query of its own.
   onCleanup(
     client.onChange((notice) => {
-      if (notice === 'everything' || (notice.rebuilt && (notice.chats.length === 0 || notice.chats.includes(chatId())))) void readHeldAgain();
+      const ours = notice === 'everything' || (notice.rebuilt ? notice.chats.length === 0 || notice.chats.includes(chatId()) : notice.queries.includes('transcript') && notice.chats.includes(chatId()));
+      if (ours && held().length > 0) readHeldSoon();
     }),
   );
   createEffect(on(chatId, forgetHeld));
@@ -253,10 +255,28 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     return window.targetSeq;
   };
 
+  // One reading at a time; changes meanwhile (a reply's saves) make one more, not one each.
+  let reading: Promise<void> | null = null;
+  let readAgain = false;
+  const readHeldSoon = () => {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = readHeldAgain().finally(() => {
+      reading = null;
+      if (readAgain) {
+        readAgain = false;
+        readHeldSoon();
+      }
+    });
+  };
   const readHeldAgain = async () => {
+    // After a page being loaded lands, and dropped if a jump or another chat replaces what is held.
+    await loading;
     const first = held()[0];
-    if (!first) return forgetHeld();
-    const at = ++generation;
+    if (!first) return;
+    const at = generation;
     const wasAtEnd = atEnd();
     // At the end, with room for turns the change added, so the page read reaches the end again.
     const count = wasAtEnd ? turns().length + PAGE : held().length;
