@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browsers, freshProfile, messageAction, openTab, servedApp, storyReady } from './harness.ts';
+import { browsers, freshProfile, chatAction, messageAction, openTab, servedApp, storyReady } from './harness.ts';
 import { violations } from './axe.ts';
 
 const app = servedApp();
@@ -69,6 +69,12 @@ describe('accessibility', () => {
       await messageAction(page.locator('.turn').first(), 'Rewind to here');
       await page.getByRole('dialog', { name: 'Rewind to here?' }).getByRole('button', { name: 'Cancel' }).waitFor();
       await check(`rewind ${size}`);
+      await page.keyboard.press('Escape');
+      // "Jump to a date": a button in the header, on a phone in the chat's menu.
+      if (width < 640) await chatAction(page, 'Jump to a date');
+      else await page.getByRole('button', { name: 'Jump to a date' }).click();
+      await page.getByRole('dialog', { name: 'Jump to a date' }).getByRole('radio', { name: 'Real time' }).waitFor();
+      await check(`jump to a date ${size}`);
       await page.keyboard.press('Escape');
 
       await page.goto(`${app.url}/chats`);
