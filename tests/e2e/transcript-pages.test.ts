@@ -36,7 +36,7 @@ describe('a long transcript in pages', () => {
   it('keeps every turn on screen when the story goes on after earlier pages were loaded', async () => {
     const page = await openNumberedStory(40);
     const replies = () => page.locator('.turn.assistant .story-text').allTextContents();
-    await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.'))).toBe(true);
+    await expect.poll(async () => (await replies()).some((t) => t.includes('answers line 40.')), { timeout: 15_000 }).toBe(true);
     // The chat opens on its latest turns; earlier ones come a page at a time, as a reader scrolling
     // up line by line has them: the held pages stay joined to the newest one.
     expect(await replies()).not.toContainEqual(expect.stringContaining('answers line 1.'));
@@ -67,7 +67,7 @@ describe('a long transcript in pages', () => {
   it('opens on the newest reply, fully in view once the page has settled', async () => {
     const page = await openNumberedStory(40);
     const below = () => page.locator('.transcript').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-    await expect.poll(async () => (await page.locator('.turn.assistant .story-text').last().textContent()) ?? '').toContain('answers line 40.');
+    await expect.poll(async () => (await page.locator('.turn.assistant .story-text').last().textContent()) ?? '', { timeout: 15_000 }).toContain('answers line 40.');
     // The composer's buttons and the newest turn's footer arrive after the turns; the view follows.
     await page.waitForTimeout(1_000);
     expect(await below()).toBeLessThan(2);
