@@ -23,7 +23,7 @@ export type { ValueChangeEntry } from './queries/value-history.ts';
 export type { FieldDef, FieldValue, TrackedField } from './state/fields.ts';
 export { fieldKind, fieldText, FIELD_TYPES } from './state/fields.ts';
 export { MATCH_END, MATCH_START, type SearchHit } from './queries/search.ts';
-export type { TranscriptPlace, TranscriptTurn } from './queries/transcript.ts';
+export type { TranscriptPage, TranscriptPlace, TranscriptTurn } from './queries/transcript.ts';
 export type { RewindImpact, RewoundStretch } from './rewind/commands.ts';
 export type { PromptReport } from './turn/prompt-report.ts';
 export { TOKENIZER_NAMES, type CountedWith, type TokenizerFamily } from './turn/tokenizer-family.ts';

@@ -1,5 +1,5 @@
 import { createEffect, createMemo, createSignal, on, onCleanup, type Accessor } from 'solid-js';
-import type { RewoundStretch, TranscriptPlace, TranscriptTurn } from '../../engine/for-ui.ts';
+import type { RewoundStretch, TranscriptPage, TranscriptPlace, TranscriptTurn } from '../../engine/for-ui.ts';
 import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { createStableList } from './stable-list.ts';
@@ -178,6 +178,29 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     setNewerCursor(kept.at(-1)!.seq);
   };
 
+  /**
+   * Holds a stretch of turns in story order (with its stubs and cursors): where it reaches the end
+   * of the story, the turns before the live newest page; elsewhere all of it, `index` turns in.
+   */
+  const hold = (stretch: Pick<TranscriptPage, 'turns' | 'rewinds' | 'olderCursor' | 'newerCursor'>, index: number) => {
+    const newest = latest()?.turns[0]?.seq;
+    if (stretch.newerCursor === null && newest !== undefined) {
+      const before = stretch.turns.filter((t) => t.seq < newest);
+      setHeld(before);
+      setHeldRewinds(stretch.rewinds.filter((r) => r.seq < newest));
+      setOlderCursor(before.length > 0 ? stretch.olderCursor : undefined);
+      setNewerCursor(null);
+      joinedAt = newest;
+      return;
+    }
+    setHeld(stretch.turns);
+    setHeldRewinds(stretch.rewinds);
+    setOlderCursor(stretch.olderCursor);
+    setNewerCursor(stretch.newerCursor ?? stretch.turns.at(-1)?.seq ?? null);
+    setAwayIndex(index);
+    joinedAt = null;
+  };
+
   const loadOlderPage = async () => {
     const before = cursor();
     if (before === null) return;
@@ -202,20 +225,7 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     const page = await client.engine.transcript(chatId(), { afterSeq: after, limit: PAGE });
     if (at !== generation) return;
     await keepPlace(async () => {
-      const reachedEnd = page.newerCursor === null;
-      const newest = latest()?.turns[0]?.seq;
-      if (reachedEnd && newest !== undefined) {
-        // Held from here on are the turns before the newest page; the page itself is live.
-        setHeld([...held(), ...page.turns].filter((t) => t.seq < newest));
-        setHeldRewinds([...heldRewinds(), ...page.rewinds].filter((r) => r.seq < newest));
-        setNewerCursor(null);
-        joinedAt = newest;
-        if (held().length === 0) setOlderCursor(undefined);
-      } else {
-        setHeld([...held(), ...page.turns]);
-        setHeldRewinds([...heldRewinds(), ...page.rewinds]);
-        setNewerCursor(page.newerCursor ?? page.turns.at(-1)?.seq ?? after);
-      }
+      hold({ turns: [...held(), ...page.turns], rewinds: [...heldRewinds(), ...page.rewinds], olderCursor: cursor() ?? null, newerCursor: page.newerCursor }, awayIndex());
       letGo('older');
     });
   };
@@ -236,22 +246,7 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     const at = ++generation;
     const window = await client.engine.transcriptWindow(chatId(), place, JUMP_PAGE);
     if (at !== generation) return null;
-    const newest = latest()?.turns[0]?.seq;
-    if (window.newerCursor === null && newest !== undefined) {
-      // It reaches the end: the newest page is live, and what comes before it is held.
-      setHeld(window.turns.filter((t) => t.seq < newest));
-      setHeldRewinds(window.rewinds.filter((r) => r.seq < newest));
-      setOlderCursor(window.turns[0]!.seq < newest ? window.olderCursor : undefined);
-      setNewerCursor(null);
-      joinedAt = newest;
-    } else {
-      setHeld(window.turns);
-      setHeldRewinds(window.rewinds);
-      setOlderCursor(window.olderCursor);
-      setNewerCursor(window.newerCursor ?? window.turns.at(-1)?.seq ?? null);
-      setAwayIndex(window.firstIndex);
-      joinedAt = null;
-    }
+    hold(window, window.firstIndex);
     return window.targetSeq;
   };
 
@@ -277,29 +272,13 @@ export function createTranscriptPages(client: AppClient, chatId: Accessor<string
     const first = held()[0];
     if (!first) return;
     const at = generation;
-    const wasAtEnd = atEnd();
     // At the end, with room for turns the change added, so the page read reaches the end again.
-    const count = wasAtEnd ? turns().length + PAGE : held().length;
+    const count = atEnd() ? turns().length + PAGE : held().length;
     const page = await client.engine.transcript(chatId(), { afterSeq: Math.max(0, first.seq - 1), limit: count });
     if (at !== generation) return;
     await keepPlace(async () => {
-      const newest = latest()?.turns[0]?.seq;
-      if (page.newerCursor === null && newest !== undefined) {
-        const before = page.turns.filter((t) => t.seq < newest);
-        setHeld(before);
-        setHeldRewinds(page.rewinds.filter((r) => r.seq < newest));
-        setNewerCursor(null);
-        setOlderCursor(before.length > 0 ? page.olderCursor : undefined);
-        joinedAt = newest;
-        letGo('older');
-        return;
-      }
-      if (wasAtEnd) joinedAt = null;
-      setAwayIndex(Math.max(0, firstIndex()));
-      setHeld(page.turns);
-      setHeldRewinds(page.rewinds);
-      setNewerCursor(page.newerCursor ?? page.turns.at(-1)?.seq ?? null);
-      setOlderCursor(page.olderCursor);
+      hold(page, firstIndex());
+      letGo('older');
     });
   };
 
