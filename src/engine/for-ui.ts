@@ -4,6 +4,8 @@
  * imports engine code from here and nowhere deeper (`for-ui-files.ts` for what it loads when
  * first needed), so the engine can move its files freely; `npm test` checks it (dependency-cruiser).
  */
+// First: the schemas below are made with zod told not to probe for eval (the CSP refuses it).
+import './zod-without-eval.ts';
 export type { EngineClient, LiveQueryName, QueryName } from './api.ts';
 export { importTopic, SEARCH_INDEX_TOPIC, streamTopic, SYNC_TOPIC, type SearchIndexProgress, type StreamMessage } from './leader/stream.ts';
 export type { StreamState } from './leader/narrator.ts';

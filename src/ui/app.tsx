@@ -10,22 +10,22 @@ const LorebookPage = lazy(() => import('./pages/lorebook-page.tsx').then((m) => 
 // idle, so opening one does not wait for it.
 const ChatPage = lazy(() => import('./chat/chat-page.tsx').then((m) => ({ default: m.ChatPage })));
 const DeletedPage = lazy(() => import('./pages/deleted-page.tsx').then((m) => ({ default: m.DeletedPage })));
+// Settings and the bots carry the forms' schemas (zod): a start on the chat list loads neither.
+const SettingsPage = lazy(() => import('./pages/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+const BotsPage = lazy(() => import('./pages/bots-page.tsx').then((m) => ({ default: m.BotsPage })));
 import { createAppUpdate } from './app-update.ts';
 import { ClientContext } from './context.ts';
-import { SEARCH_INDEX_TOPIC, type SearchIndexProgress } from '../engine/for-ui.ts';
+import { SEARCH_INDEX_TOPIC, type SearchIndexProgress } from '../engine/for-first-screen.ts';
 import { createEngineClient } from './engine-client.ts';
 import { Shell } from './layout/shell.tsx';
-import { BotsPage } from './pages/bots-page.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
-import { SettingsPage } from './pages/settings-page.tsx';
 import { createRelayHealth } from './relay-health.ts';
 import { createStorageHealth } from './storage-health.ts';
 import { t } from './i18n/index.ts';
 import { createUnsavedWindow } from './unsaved-window.ts';
+import { hasFirstChatList, KNOWN_DB_KEY } from './first-chat-list.ts';
 
-/** The id of the database this browser last opened, to tell "missing" from "first run". */
-const KNOWN_DB_KEY = 'roleplay-engine/database-id';
 
 export function App() {
   const client = createEngineClient();
@@ -97,6 +97,9 @@ export function App() {
     if (database?.kind === 'ready' && mode === 'opfs' && !knownDbId()) remember(database.dbId);
   });
 
+  // A start on the chat list with the list the leader kept paints it at once; every other start
+  // says the stories are opening until the database answers.
+  const paintedEarly = hasFirstChatList();
   const Layout = (props: RouteSectionProps) => (
     <Switch>
       <Match when={problem()}>
@@ -111,7 +114,7 @@ export function App() {
           />
         )}
       </Match>
-      <Match when={client.status().database === null}>
+      <Match when={client.status().database === null && !paintedEarly}>
         <main class="problem" aria-busy="true">
           <p class="muted">{t('misc.opening')}</p>
         </main>

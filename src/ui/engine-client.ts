@@ -18,10 +18,12 @@ function testHooksFromUrl(): TestHooks | undefined {
   const params = new URLSearchParams(location.search);
   const delay = Number(params.get('e2e-command-delay'));
   const forceMemory = params.get('e2e-storage') === 'memory';
-  if (!delay && !forceMemory) return undefined;
+  const openDelay = Number(params.get('e2e-open-delay'));
+  if (!delay && !forceMemory && !openDelay) return undefined;
   return {
     ...(delay ? { commandDelayMs: delay, phase: params.get('e2e-phase') === 'after-commit' ? ('after-commit' as const) : ('before-commit' as const) } : {}),
     ...(forceMemory ? { forceMemory } : {}),
+    ...(openDelay ? { openDelayMs: openDelay } : {}),
   };
 }
 

@@ -22,9 +22,10 @@ function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
  * table it reads (and its chat), on a seq gap, or when another tab took over. Queries off screen are disposed
  * with their component and cost nothing.
  */
-export function createLiveQuery<T>(client: AppClient, scope: LiveQueryScope, fetcher: () => Promise<T>): Resource<T> {
+export function createLiveQuery<T>(client: AppClient, scope: LiveQueryScope, fetcher: () => Promise<T>, shownFirst?: T): Resource<T> {
   const source = () => scope.chatId?.() ?? true;
-  const [data, { refetch }] = createResource(source, () => fetcher());
+  // `shownFirst` (the chat list the leader kept) is shown while the first answer is on its way.
+  const [data, { refetch }] = createResource(source, () => fetcher(), shownFirst === undefined ? {} : { initialValue: shownFirst });
   const stop = client.onChange((notice) => {
     if (notice === 'everything' || affects(notice, scope)) void refetch();
   });

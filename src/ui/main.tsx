@@ -1,11 +1,12 @@
-// First, so no schema is parsed before zod is told not to probe for eval.
-import '../browser/zod-without-eval.ts';
+// The first screen makes no schema: zod loads with the first screen that does, through
+// engine/for-ui.ts, which tells it not to probe for eval before any schema is made.
 import { render } from 'solid-js/web';
 import { logPolicyViolations } from '../browser/policy-violations.ts';
 import { allowOwnScriptsOnly } from '../browser/trusted-types.ts';
 import { App } from './app.tsx';
 import { startLook } from './look.ts';
 import { loadUiLanguage } from './i18n/index.ts';
+import { loadFirstChatList } from './first-chat-list.ts';
 import { hasDeviceToken, PAIR, relayToken } from './relay-token.ts';
 import './styles.css';
 
@@ -22,5 +23,7 @@ else if (relayToken() && !hasDeviceToken()) void import('./device-token.ts').the
 startLook();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-// The interface's words in the player's language, fetched before the first screen (English is at hand).
-void Promise.allSettled([loadUiLanguage(), paired]).finally(() => render(() => <App />, root));
+// The interface's words in the player's language, fetched before the first screen (English is at
+// hand), and on the chat list the list as the leader last kept it, painted before the database opens.
+const onTheList = location.pathname === '/' || location.pathname === '/chats';
+void Promise.allSettled([loadUiLanguage(), paired, onTheList ? loadFirstChatList() : undefined]).finally(() => render(() => <App />, root));

@@ -1,5 +1,6 @@
 import { createEffect, createSignal, on, onCleanup, onMount } from 'solid-js';
-import { SYNC_TOPIC, type SyncStatus } from '../engine/for-ui.ts';
+import { SYNC_TOPIC } from '../engine/for-first-screen.ts';
+import type { SyncStatus } from '../engine/for-ui.ts';
 import type { AppClient } from './engine-client.ts';
 
 /** A pull this large with no total known (a server that does not say) still counts as arriving. */

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import '../browser/zod-without-eval.ts';
+import '../engine/zod-without-eval.ts';
 import * as Comlink from 'comlink';
 import { logPolicyViolations } from '../browser/policy-violations.ts';
 import { botFromCard, readCard } from '../engine/for-ui-files.ts';

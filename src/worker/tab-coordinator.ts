@@ -1,4 +1,4 @@
-import '../browser/zod-without-eval.ts';
+import '../engine/zod-without-eval.ts';
 import { declarationOf } from '../engine/api.ts';
 import { createIdClock } from '../engine/ids.ts';
 import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/leader.ts';
@@ -13,6 +13,8 @@ import { whenQuiet } from './quiet.ts';
 import { describeStorageFailure, isStorageFailure } from './storage-failure.ts';
 import { syncThroughRelay } from './sync-service.ts';
 import { TokenizerService } from './tokenizer-service.ts';
+import { ChatListKeeper, snapshotOf } from './chat-list-keeper.ts';
+import type { ChatListItem } from '../engine/queries/chats.ts';
 import { CHANNEL_NAME, DATABASE_LOCK, readMessage, type ChangeNotice, type DatabaseState, type LeaderInfo, type StorageMode, type TabMessage } from './protocol.ts';
 
 export const STORAGE_TOPIC = 'storage';
@@ -35,6 +37,8 @@ export interface TestHooks {
   phase?: 'before-commit' | 'after-commit';
   /** Behave as a browser without OPFS or Web Locks (a private window) would. */
   forceMemory?: boolean;
+  /** Hold the database this long before opening it, as a slow device would: what shows meanwhile. */
+  openDelayMs?: number;
 }
 
 /** How long after taking the lead the SDK loads: after the first screen. */
@@ -49,6 +53,7 @@ const WARM_UP_AFTER_LEAD_MS = 300;
 export class TabCoordinator {
   private readonly backups = new BackupService();
   private readonly tokenizer = new TokenizerService();
+  private readonly chatList = new ChatListKeeper();
   private readonly ids = createIdClock(Date.now, (n) => crypto.getRandomValues(new Uint8Array(n)));
   private readonly newId = () => this.ids.next();
   private channel: BroadcastChannel | undefined;
@@ -97,6 +102,7 @@ export class TabCoordinator {
     self.addEventListener('online', () => this.leader?.syncRetry());
     this.setStatus({ ...this.status, role: 'follower' });
     void navigator.locks.request(DATABASE_LOCK, async () => {
+      if (this.hooks.openDelayMs) await new Promise((resolve) => setTimeout(resolve, this.hooks.openDelayMs));
       await this.lead(await this.openOrReport());
       // Held until this worker ends: closing or crashing the tab releases it to the next in line.
       await new Promise<never>(() => {});
@@ -144,6 +150,10 @@ export class TabCoordinator {
       : undefined;
     this.setStatus({ role: 'leader', storage: database.storage, database: database.state, epoch });
     this.leader?.start();
+    if (database.storage === 'opfs') {
+      if (this.leader) this.keepChatList();
+      else void this.chatList.forget();
+    }
     // Once the tab has shown what it opened on, the SDK loads (a first Send needs it), then the
     // analyses a previous leader left unfinished run; the tokenizer helper starts when all is quiet.
     const leader = this.leader;
@@ -171,10 +181,20 @@ export class TabCoordinator {
       const notice: ChangeNotice = { epoch, ...event.change };
       this.post({ type: 'changed', ...notice });
       this.emit({ type: 'changed', notice });
+      if (this.database?.storage === 'opfs' && (notice.rebuilt || notice.queries.includes('listChats'))) this.keepChatList();
     } else {
       this.post({ type: 'publish', epoch, topic: event.topic, seq: event.seq, data: event.data });
       this.emit(event);
     }
+  }
+
+  /** The list as it stands now, for the first paint of a tab that starts cold. */
+  private keepChatList(): void {
+    const { leader, database } = this;
+    if (!leader || database?.state.kind !== 'ready' || !database.engine) return;
+    const { dbId } = database.state;
+    const engine = database.engine;
+    void this.chatList.keep(async () => snapshotOf(dbId, engine.headSeq(), (await leader.call('listChats', [])) as ChatListItem[]));
   }
 
   private leaderInfo(): LeaderInfo {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { withTextChunks } from '../../src/engine/cards/png.ts';
-import { browsers, exportLog, freshProfile, openTab, servedApp } from './harness.ts';
+import { browsers, exportLog, freshProfile, openTab, servedApp, waitForDatabase } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -95,6 +95,7 @@ describe('importing a SillyTavern chat', () => {
     const page = await openTab(context, `${app.url}/`);
     await setUp(page, 'Someone else');
     await page.goto(`${app.url}/`);
+    await waitForDatabase(page);
     const before = (await exportLog(page)).events.length;
     const broken = stChat('Vale', 6).split('\n');
     broken[4] = '{"name": "Vale", "mes": "cut off';

@@ -1,4 +1,4 @@
-import { describeFictionTime, fictionMinutesBetween, storyTimeAgo, storyTimeSpan } from '../../engine/for-ui.ts';
+import { describeFictionTime, fictionMinutesBetween, storyTimeAgo, storyTimeSpan } from '../../engine/for-first-screen.ts';
 import { uiLanguage } from './index.ts';
 
 /**

@@ -2,19 +2,22 @@ import { plainText } from '../chat/inline-spans.ts';
 import { formatStoryTime } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import { A, Navigate, useNavigate, useSearchParams } from '@solidjs/router';
-import { createResource, createSignal, For, Match, Show, Switch } from 'solid-js';
-import { ChatSearchResults } from './chat-search.tsx';
-import { ChatImport } from './chat-import.tsx';
+import { createResource, createSignal, For, lazy, Match, Show, Switch } from 'solid-js';
 import { createFileDrop, FileButton } from '../file-input.tsx';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
+import { takeFirstChatList } from '../first-chat-list.ts';
+
+// A search and an import load when first used: the list is painted without them.
+const ChatSearchResults = lazy(() => import('./chat-search.tsx').then((m) => ({ default: m.ChatSearchResults })));
+const ChatImport = lazy(() => import('./chat-import.tsx').then((m) => ({ default: m.ChatImport })));
 
 /** Where a user lands. A first visit is led on: who you are, then a bot, then its kickoff. */
 export function ChatsPage() {
   const client = useClient();
-  const chats = createLiveQuery(client, { query: 'listChats' }, () => client.engine.listChats());
+  const chats = createLiveQuery(client, { query: 'listChats' }, () => client.engine.listChats(), takeFirstChatList());
   // A chat deleted from its page lands here, with a way back.
   const [params, setParams] = useSearchParams<{ deleted?: string; title?: string }>();
   const { run: restore, busy: restoring, error: restoreError } = createAction();
