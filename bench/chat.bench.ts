@@ -7,7 +7,7 @@ import { draft } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
 import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
-import { launchBrowser, openTab, startApp } from '../tests/e2e/harness.ts';
+import { launchBrowser, openTab, startApp, waitForDatabase } from '../tests/e2e/harness.ts';
 import { demoReply } from '../relay/demo-model.ts';
 import type { CompletionRequest } from '../relay/request-body.ts';
 import { fmt, median, printTable } from './table.ts';
@@ -62,6 +62,9 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
 export async function openFromList(page: Page, baseUrl: string, chatId: string): Promise<number> {
   await page.goto(`${baseUrl}/chats`);
   await page.locator(`a[href="/chats/${chatId}"]`).waitFor();
+  // The list paints before the database has opened (the list the leader keeps): an open is timed
+  // from a list whose database is ready, as a player's click comes after that.
+  await waitForDatabase(page);
   return page.evaluate(async (chatId) => {
     const link = document.querySelector<HTMLAnchorElement>(`a[href="/chats/${chatId}"]`)!;
     const start = performance.now();

@@ -4,7 +4,7 @@ import { demoReply } from '../../relay/demo-model.ts';
 import type { CompletionRequest } from '../../relay/request-body.ts';
 import { json, sseChunk, startFakeUpstream, startSse, type FakeUpstream } from '../support/fake-upstream.ts';
 import { TEST_KEY } from '../support/relay-harness.ts';
-import { exportLog, launchBrowser, message, openTab, role, startApp, storyReady } from './harness.ts';
+import { exportLog, launchBrowser, message, openTab, role, startApp, storyReady, waitForDatabase } from './harness.ts';
 
 let context: BrowserContext | undefined;
 const apps: Awaited<ReturnType<typeof startApp>>[] = [];
@@ -109,8 +109,11 @@ describe('the living state of a chat', () => {
       await expect.poll(() => role(leader)).toBe('leader');
       const chatId = await storyReady(leader);
       await leader.goto(`${app.url}/chats/${chatId}`);
+      // The reload hands the lock to the tab's new worker: only then does a second tab follow it.
+      await waitForDatabase(leader);
+      await expect.poll(() => role(leader), { timeout: 15_000 }).toBe('leader');
       const follower = await openTab(context, `${app.url}/chats/${chatId}`);
-      await expect.poll(() => role(follower)).toBe('follower');
+      await expect.poll(() => role(follower), { timeout: 15_000 }).toBe('follower');
 
       await play(leader, '"Keep this map safe."', 2);
       await expect.poll(() => analysisRequests, { timeout: 10_000 }).toBe(1);
