@@ -59,18 +59,21 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
 }
 
 /** From a click in the chat list to the transcript painted: measured inside the page. */
-export async function openFromList(page: Page, baseUrl: string, chatId: string): Promise<number> {
+export async function openFromList(page: Page, baseUrl: string, chatId: string, { lookFirstMs = 0 } = {}): Promise<number> {
   await page.goto(`${baseUrl}/chats`);
   await page.locator(`a[href="/chats/${chatId}"]`).waitFor();
   // The list paints before the database has opened (the list the leader keeps): an open is timed
-  // from a list whose database is ready, as a player's click comes after that.
+  // from a list whose database is ready, as a player's click comes after that; `lookFirstMs` is the
+  // moment a player looks at the list before choosing (the top chats' first pages are read then).
   await waitForDatabase(page);
+  if (lookFirstMs) await page.waitForTimeout(lookFirstMs);
   return page.evaluate(async (chatId) => {
     const link = document.querySelector<HTMLAnchorElement>(`a[href="/chats/${chatId}"]`)!;
     const start = performance.now();
     link.click();
+    // The last message in the page and the message box there to type in.
     await new Promise<void>((resolve) => {
-      const check = () => (document.querySelectorAll('.turn').length > 0 ? resolve() : requestAnimationFrame(check));
+      const check = () => (document.querySelector('.turn') && document.querySelector('textarea[aria-label="Message"]') ? resolve() : requestAnimationFrame(check));
       check();
     });
     await new Promise((r) => requestAnimationFrame(() => r(null))); // the frame that shows it

@@ -10,7 +10,8 @@ export interface LiveQueryScope {
   chatId?: Accessor<string | undefined>;
 }
 
-function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
+/** Whether a change notice makes a live query of `scope` stale. */
+export function affects(notice: ChangeNotice, scope: LiveQueryScope): boolean {
   const chat = scope.chatId?.();
   if (notice.rebuilt) return notice.chats.length === 0 || chat === undefined || notice.chats.includes(chat);
   if (!notice.queries.includes(scope.query)) return false;

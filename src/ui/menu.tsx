@@ -33,7 +33,9 @@ export function MenuButton(props: {
   let menu: HTMLDivElement | undefined;
   const id = `menu-${Math.random().toString(36).slice(2, 9)}`;
 
-  const labels = createMemo(() => props.items().map((item) => item.label), [], { equals: (a, b) => a.length === b.length && a.every((label, i) => label === b[i]) });
+  // Read only while the menu is open: a transcript has a menu on every turn, and working out each
+  // one's items as it was drawn was a tenth of opening a chat.
+  const labels = createMemo(() => (at() ? props.items().map((item) => item.label) : []), [], { equals: (a, b) => a.length === b.length && a.every((label, i) => label === b[i]) });
   const itemsOf = () => [...(menu?.querySelectorAll<HTMLButtonElement>('[role=menuitem]:not(:disabled)') ?? [])];
   const focusItem = (index: number) => {
     const items = itemsOf();

@@ -80,3 +80,45 @@ it('paints the chat list as the database holds it before the database has opened
   expect((cold as any).errors ?? []).toEqual([]);
   await context.close();
 });
+
+it('opens a chat from the list with its story laid out at once when its first page was read ahead, and never a page gone stale', async () => {
+  const { context } = await launchBrowser();
+  const page = await openTab(context, `${app.url}/chats`);
+  const chatId = await storyReady(page);
+  const { turns } = (await engineCall(page, 'transcript', chatId, { limit: 5 })) as { turns: { turnId: string; text: string }[] };
+  const opening = turns[0]!;
+  /** On the list for a moment (its top chats' first pages are read while it sits idle), then the chat clicked. */
+  const openAfterAMoment = async () => {
+    await page.goto(`${app.url}/chats`);
+    await page.locator(`a[href="/chats/${chatId}"]`).waitFor();
+    await page.waitForFunction(() => (globalThis as any).roleplayEngine?.status().database?.kind === 'ready', undefined, { timeout: 30_000 });
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 500))));
+  };
+  // What the page shows before any other task runs after the click (an answer from the database
+  // worker is a task of its own): the story, read ahead.
+  const clickAndLookAtOnce = () =>
+    page.evaluate(async (chatId) => {
+      document.querySelector<HTMLAnchorElement>(`a[href="/chats/${chatId}"]`)!.click();
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      return [...document.querySelectorAll('.turn')].map((turn) => turn.textContent ?? '');
+    }, chatId);
+
+  await openAfterAMoment();
+  const shown = await clickAndLookAtOnce();
+  expect(shown).toHaveLength(1);
+  expect(shown[0]).toContain(opening.text.slice(0, 20));
+
+  // The opening rewritten after its page was read ahead: the page kept is dropped, and the chat
+  // opens on what the story says now, never on what it said.
+  await openAfterAMoment();
+  await engineCall(page, 'editTurn', chatId, opening.turnId, 'The storm has passed; the harbour is calm.');
+  const seen: string[] = [];
+  await page.exposeFunction('sawTurn', (text: string) => seen.push(text));
+  await page.evaluate(() => {
+    new MutationObserver(() => document.querySelectorAll('.turn').forEach((turn) => (globalThis as any).sawTurn(turn.textContent ?? ''))).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.locator(`a[href="/chats/${chatId}"]`).click();
+  await expect.poll(() => page.locator('.turn').first().textContent(), { timeout: 15_000 }).toContain('The storm has passed; the harbour is calm.');
+  expect(seen.filter((text) => text.includes(opening.text.slice(0, 20)))).toEqual([]);
+  await context.close();
+});

@@ -3,13 +3,9 @@ import type { RewoundStretch, TranscriptPage, TranscriptPlace, TranscriptTurn } 
 import type { AppClient } from '../engine-client.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { createStableList } from './stable-list.ts';
+import { FIRST_PAGE, takeReadAhead } from '../first-pages.ts';
 
-/**
- * A chat opens on its latest 20 turns (what fills a screen or two: laying out 50 long ones was a
- * fifth of opening a 10,000-turn chat); the rest come 25 at a time as the reader scrolls, a page
- * small enough to lay out within one frame.
- */
-const FIRST_PAGE = 20;
+/** After the first page (`FIRST_PAGE`), turns come 25 at a time as the reader scrolls: a page small enough to lay out within one frame. */
 const PAGE = 25;
 /** A jump opens this many turns around where it lands. */
 const JUMP_PAGE = 40;
@@ -37,7 +33,8 @@ export type HeldEnd = 'older' | 'newer';
 export function createTranscriptPages(client: AppClient, chatId: Accessor<string>, keepPlace: (change: () => Promise<void>) => Promise<void>) {
   // The transcript is asked for first: the worker answers one query at a time, in order, and the
   // story is what the reader waits for (the header's state and the story's length come after).
-  const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: FIRST_PAGE }));
+  // A page read ahead from the chat list is laid out at once, in the open's first render.
+  const latest = createLiveQuery(client, { query: 'transcript', chatId }, () => client.engine.transcript(chatId(), { limit: FIRST_PAGE }), takeReadAhead(client, chatId()));
   const length = createLiveQuery(client, { query: 'transcriptLength', chatId }, () => client.engine.transcriptLength(chatId()));
   /** The turns held before the newest page (or all of them, away from the end), and their stubs. */
   const [held, setHeld] = createSignal<TranscriptTurn[]>([]);

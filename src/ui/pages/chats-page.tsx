@@ -2,13 +2,17 @@ import { plainText } from '../chat/inline-spans.ts';
 import { formatStoryTime } from '../i18n/format.ts';
 import { t } from '../i18n/index.ts';
 import { A, Navigate, useNavigate, useSearchParams } from '@solidjs/router';
-import { createResource, createSignal, For, lazy, Match, Show, Switch } from 'solid-js';
+import { createEffect, createResource, createSignal, For, lazy, Match, Show, Switch } from 'solid-js';
 import { createFileDrop, FileButton } from '../file-input.tsx';
 import { createAction } from '../action.ts';
 import { Avatar } from '../avatar.tsx';
 import { useClient } from '../context.ts';
 import { createLiveQuery } from '../live-query.ts';
 import { takeFirstChatList } from '../first-chat-list.ts';
+import { readAhead } from '../first-pages.ts';
+
+/** How many chats from the top of the list have their first page read ahead. */
+const READ_AHEAD = 3;
 
 // A search and an import load when first used: the list is painted without them.
 const ChatSearchResults = lazy(() => import('./chat-search.tsx').then((m) => ({ default: m.ChatSearchResults })));
@@ -34,6 +38,16 @@ export function ChatsPage() {
   const [chatFile, setChatFile] = createSignal<File | null>(null);
   const drop = createFileDrop(setChatFile);
   const navigate = useNavigate();
+  // The chats at the top are the likeliest to be opened: their first pages are read while the
+  // list sits idle, so opening one lays the story out at once; so is the one a pointer (a finger
+  // touching down too) or the keyboard comes to.
+  let readAheadDone = false;
+  createEffect(() => {
+    const list = chats();
+    if (readAheadDone || !list?.length) return;
+    readAheadDone = true;
+    (globalThis.requestIdleCallback ?? setTimeout)(() => list.slice(0, READ_AHEAD).forEach((chat) => readAhead(client, chat.id)));
+  });
   const [firstRun] = createResource(async () => {
     const [you, bots] = await Promise.all([client.engine.getYou(), client.engine.listBots()]);
     return { needsYou: !you, needsBot: bots.length === 0 };
@@ -118,7 +132,12 @@ export function ChatsPage() {
                   <For each={list()}>
                     {(chat) => (
                       <li class="card chat-card">
-                        <A href={`/chats/${chat.id}`} class="card-link with-avatar">
+                        <A
+                          href={`/chats/${chat.id}`}
+                          class="card-link with-avatar"
+                          onPointerEnter={() => readAhead(client, chat.id)}
+                          onFocus={() => readAhead(client, chat.id)}
+                        >
                           <Avatar client={client} name={chat.botName ?? '?'} hash={chat.botAvatar} size="large" />
                           <span class="card-text">
                           <span class="card-title">
