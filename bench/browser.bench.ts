@@ -152,7 +152,10 @@ export async function benchColdStart(url: string, runs = COLD_STARTS): Promise<{
     await page.goto(`${url}/chats`);
     await page.locator('ul[aria-label="Chats"] a').first().waitFor();
     await page.waitForFunction(() => (globalThis as unknown as { readyAt?: number }).readyAt !== undefined, undefined, { timeout: 30_000 });
-    const at = await page.evaluate(() => globalThis as unknown as { listAt: number; readyAt: number });
+    const at = await page.evaluate(() => {
+      const g = globalThis as unknown as { listAt: number; readyAt: number };
+      return { listAt: g.listAt, readyAt: g.readyAt };
+    });
     starts.push(at.listAt);
     ready.push(at.readyAt);
     await page.close();

@@ -4,7 +4,8 @@ import { affects } from './live-query.ts';
 
 /**
  * A chat opens on its latest 20 turns (what fills a screen or two: laying out 50 long ones was a
- * fifth of opening a 10,000-turn chat).
+ * fifth of opening a 10,000-turn chat). Ten would lay out ~8 ms sooner, but ten short turns leave a
+ * tall screen unfilled, and loading the turns above at once moved the view off the newest reply.
  */
 export const FIRST_PAGE = 20;
 

@@ -60,10 +60,15 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
     return { top: above!.getBoundingClientRect().bottom - top, bottom: below!.getBoundingClientRect().top - top };
   };
 
-  let navigating = false;
+  /**
+   * Jumps in flight. The view follows the scroll again only when the last has landed: a jump that
+   * lands while a newer one is on its way (its turns are dropped) following the scroll started
+   * another jump, which the next one dropped, without end.
+   */
+  let navigating = 0;
   /** Opens the turns around a place and shows the one landed on at the top of the view (or centred). */
   const goTo = async (place: TranscriptPlace, align: 'start' | 'center' = 'start'): Promise<HTMLElement | null> => {
-    navigating = true;
+    navigating++;
     stick = false;
     try {
       const seq = await pages.jumpTo(place);
@@ -74,8 +79,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
       }
       return found ?? null;
     } finally {
-      navigating = false;
-      queueMicrotask(followScroll);
+      if (--navigating === 0) queueMicrotask(followScroll);
     }
   };
 
@@ -84,7 +88,7 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
    * not held (the scrollbar dragged, a fling), opens the turns there.
    */
   const followScroll = () => {
-    if (!scroller || !above || !below || navigating) return;
+    if (!scroller || !above || !below || navigating > 0) return;
     const top = scroller.scrollTop;
     const bottom = top + scroller.clientHeight;
     const held = heldSpan();
@@ -142,12 +146,17 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
     }),
   );
 
-  // A search hit opens the chat at its turn (?turn=<seq>).
+  // A search hit opens the chat at its turn (?turn=<seq>), once the story's length has sized the
+  // space around the turns held: with a first page read ahead it is there before the length, and a
+  // view placed meanwhile moved when the space did, into turns elsewhere.
+  // Once per hit: the newest page and the length are live, and each answer again would jump again.
   const [query] = useSearchParams<{ turn?: string }>();
+  let jumpedFor: string | null = null;
   createEffect(
-    on([() => query.turn, () => pages.latest() !== undefined], ([turn, loaded]) => {
+    on([() => query.turn, () => pages.latest() !== undefined && pages.length() !== undefined], ([turn, loaded]) => {
       const seq = Number(turn);
-      if (!turn || !loaded || !Number.isInteger(seq)) return;
+      if (!turn || !loaded || !Number.isInteger(seq) || jumpedFor === `${chat.chatId()} ${turn}`) return;
+      jumpedFor = `${chat.chatId()} ${turn}`;
       void goTo({ seq }, 'center').then((found) => {
         if (!found) return;
         found.classList.add('found');
