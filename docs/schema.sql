@@ -15,11 +15,11 @@ CREATE TABLE activity (
   PRIMARY KEY (chat_id, entity)
 ) STRICT;
 
-CREATE TRIGGER journal_activity_delete AFTER DELETE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'delete', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
+CREATE TRIGGER journal_activity_delete AFTER DELETE ON activity WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'delete', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
 
-CREATE TRIGGER journal_activity_insert AFTER INSERT ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'activity', json_object('chat_id', NEW.chat_id, 'entity', NEW.entity), 'insert', NULL); END;
+CREATE TRIGGER journal_activity_insert AFTER INSERT ON activity WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'activity', json_object('chat_id', NEW.chat_id, 'entity', NEW.entity), 'insert', NULL); END;
 
-CREATE TRIGGER journal_activity_update AFTER UPDATE ON activity WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'update', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
+CREATE TRIGGER journal_activity_update AFTER UPDATE ON activity WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'activity', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity), 'update', json_object('chat_id', OLD.chat_id, 'entity', OLD.entity, 'container_id', OLD.container_id, 'slot', OLD.slot, 'posture', OLD.posture, 'action', OLD.action, 'attention', OLD.attention, 'holding', OLD.holding, 'status', OLD.status, 'updated_seq', OLD.updated_seq, 'muted', OLD.muted)); END;
 
 CREATE TABLE bot_cards (
   bot_id TEXT PRIMARY KEY,
@@ -51,11 +51,11 @@ CREATE TABLE chat_lorebooks (
   PRIMARY KEY (chat_id, lorebook_id)
 ) STRICT;
 
-CREATE TRIGGER journal_chat_lorebooks_delete AFTER DELETE ON chat_lorebooks WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_lorebooks', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id), 'delete', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id)); END;
+CREATE TRIGGER journal_chat_lorebooks_delete AFTER DELETE ON chat_lorebooks WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'chat_lorebooks', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id), 'delete', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id)); END;
 
-CREATE TRIGGER journal_chat_lorebooks_insert AFTER INSERT ON chat_lorebooks WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'chat_lorebooks', json_object('chat_id', NEW.chat_id, 'lorebook_id', NEW.lorebook_id), 'insert', NULL); END;
+CREATE TRIGGER journal_chat_lorebooks_insert AFTER INSERT ON chat_lorebooks WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'chat_lorebooks', json_object('chat_id', NEW.chat_id, 'lorebook_id', NEW.lorebook_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chat_lorebooks_update AFTER UPDATE ON chat_lorebooks WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_lorebooks', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id), 'update', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id)); END;
+CREATE TRIGGER journal_chat_lorebooks_update AFTER UPDATE ON chat_lorebooks WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'chat_lorebooks', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id), 'update', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id)); END;
 
 CREATE TABLE chat_state (
   chat_id TEXT PRIMARY KEY,
@@ -65,11 +65,11 @@ CREATE TABLE chat_state (
   narrative_anchor TEXT NOT NULL
 , director_note TEXT NOT NULL DEFAULT '', reply_order TEXT NOT NULL DEFAULT 'named') STRICT;
 
-CREATE TRIGGER journal_chat_state_delete AFTER DELETE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'delete', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
+CREATE TRIGGER journal_chat_state_delete AFTER DELETE ON chat_state WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'delete', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
 
-CREATE TRIGGER journal_chat_state_insert AFTER INSERT ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'chat_state', json_object('chat_id', NEW.chat_id), 'insert', NULL); END;
+CREATE TRIGGER journal_chat_state_insert AFTER INSERT ON chat_state WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'chat_state', json_object('chat_id', NEW.chat_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chat_state_update AFTER UPDATE ON chat_state WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'update', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
+CREATE TRIGGER journal_chat_state_update AFTER UPDATE ON chat_state WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'chat_state', json_object('chat_id', OLD.chat_id), 'update', json_object('chat_id', OLD.chat_id, 'fiction_time', OLD.fiction_time, 'weather', OLD.weather, 'active_scene_id', OLD.active_scene_id, 'narrative_anchor', OLD.narrative_anchor, 'director_note', OLD.director_note, 'reply_order', OLD.reply_order)); END;
 
 CREATE TABLE chats (
   id TEXT PRIMARY KEY,
@@ -80,11 +80,11 @@ CREATE TABLE chats (
   last_seq INTEGER NOT NULL                -- newest event of this chat, for "newest first"
 , deleted_ts INTEGER, sampler TEXT, persona_id TEXT, background TEXT, language TEXT) STRICT;
 
-CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
+CREATE TRIGGER journal_chats_delete AFTER DELETE ON chats WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.id, 'chats', json_object('id', OLD.id), 'delete', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
 
-CREATE TRIGGER journal_chats_insert AFTER INSERT ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.id, 'chats', json_object('id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_chats_insert AFTER INSERT ON chats WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.id, 'chats', json_object('id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler, persona_id, background, language ON chats WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
+CREATE TRIGGER journal_chats_update AFTER UPDATE OF id, bot_id, title, created_ts, created_seq, deleted_ts, sampler, persona_id, background, language ON chats WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.id, 'chats', json_object('id', OLD.id), 'update', json_object('id', OLD.id, 'bot_id', OLD.bot_id, 'title', OLD.title, 'created_ts', OLD.created_ts, 'created_seq', OLD.created_seq, 'last_seq', OLD.last_seq, 'deleted_ts', OLD.deleted_ts, 'sampler', OLD.sampler, 'persona_id', OLD.persona_id, 'background', OLD.background, 'language', OLD.language)); END;
 
 CREATE TABLE classifier_failures (
   seq INTEGER PRIMARY KEY,                 -- the classifier_failed event
@@ -97,11 +97,11 @@ CREATE TABLE classifier_failures (
   attempts INTEGER NOT NULL
 ) STRICT;
 
-CREATE TRIGGER journal_classifier_failures_delete AFTER DELETE ON classifier_failures WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'classifier_failures', json_object('seq', OLD.seq), 'delete', json_object('seq', OLD.seq, 'chat_id', OLD.chat_id, 'ts', OLD.ts, 'task', OLD.task, 'model', OLD.model, 'raw', OLD.raw, 'error', OLD.error, 'attempts', OLD.attempts)); END;
+CREATE TRIGGER journal_classifier_failures_delete AFTER DELETE ON classifier_failures WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'classifier_failures', json_object('seq', OLD.seq), 'delete', json_object('seq', OLD.seq, 'chat_id', OLD.chat_id, 'ts', OLD.ts, 'task', OLD.task, 'model', OLD.model, 'raw', OLD.raw, 'error', OLD.error, 'attempts', OLD.attempts)); END;
 
-CREATE TRIGGER journal_classifier_failures_insert AFTER INSERT ON classifier_failures WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'classifier_failures', json_object('seq', NEW.seq), 'insert', NULL); END;
+CREATE TRIGGER journal_classifier_failures_insert AFTER INSERT ON classifier_failures WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'classifier_failures', json_object('seq', NEW.seq), 'insert', NULL); END;
 
-CREATE TRIGGER journal_classifier_failures_update AFTER UPDATE ON classifier_failures WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'classifier_failures', json_object('seq', OLD.seq), 'update', json_object('seq', OLD.seq, 'chat_id', OLD.chat_id, 'ts', OLD.ts, 'task', OLD.task, 'model', OLD.model, 'raw', OLD.raw, 'error', OLD.error, 'attempts', OLD.attempts)); END;
+CREATE TRIGGER journal_classifier_failures_update AFTER UPDATE ON classifier_failures WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'classifier_failures', json_object('seq', OLD.seq), 'update', json_object('seq', OLD.seq, 'chat_id', OLD.chat_id, 'ts', OLD.ts, 'task', OLD.task, 'model', OLD.model, 'raw', OLD.raw, 'error', OLD.error, 'attempts', OLD.attempts)); END;
 
 CREATE TABLE "containers" (
   chat_id TEXT NOT NULL,
@@ -114,11 +114,11 @@ CREATE TABLE "containers" (
   PRIMARY KEY (chat_id, id)
 ) STRICT;
 
-CREATE TRIGGER journal_containers_delete AFTER DELETE ON containers WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'containers', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'type', OLD.type, 'properties', OLD.properties, 'parent_id', OLD.parent_id, 'created_seq', OLD.created_seq)); END;
+CREATE TRIGGER journal_containers_delete AFTER DELETE ON containers WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'containers', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'type', OLD.type, 'properties', OLD.properties, 'parent_id', OLD.parent_id, 'created_seq', OLD.created_seq)); END;
 
-CREATE TRIGGER journal_containers_insert AFTER INSERT ON containers WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'containers', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_containers_insert AFTER INSERT ON containers WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'containers', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_containers_update AFTER UPDATE ON containers WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'containers', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'type', OLD.type, 'properties', OLD.properties, 'parent_id', OLD.parent_id, 'created_seq', OLD.created_seq)); END;
+CREATE TRIGGER journal_containers_update AFTER UPDATE ON containers WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'containers', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'type', OLD.type, 'properties', OLD.properties, 'parent_id', OLD.parent_id, 'created_seq', OLD.created_seq)); END;
 
 CREATE TABLE database_identity (
   id TEXT NOT NULL,
@@ -135,11 +135,11 @@ CREATE TABLE edge_facts (
   PRIMARY KEY (chat_id, source, target, fact_key)
 ) STRICT;
 
-CREATE TRIGGER journal_edge_facts_delete AFTER DELETE ON edge_facts WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'delete', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
+CREATE TRIGGER journal_edge_facts_delete AFTER DELETE ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'delete', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
 
-CREATE TRIGGER journal_edge_facts_insert AFTER INSERT ON edge_facts WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'edge_facts', json_object('chat_id', NEW.chat_id, 'source', NEW.source, 'target', NEW.target, 'fact_key', NEW.fact_key), 'insert', NULL); END;
+CREATE TRIGGER journal_edge_facts_insert AFTER INSERT ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'edge_facts', json_object('chat_id', NEW.chat_id, 'source', NEW.source, 'target', NEW.target, 'fact_key', NEW.fact_key), 'insert', NULL); END;
 
-CREATE TRIGGER journal_edge_facts_update AFTER UPDATE ON edge_facts WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'update', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
+CREATE TRIGGER journal_edge_facts_update AFTER UPDATE ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'update', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
 
 CREATE TABLE edges (
   chat_id TEXT NOT NULL,
@@ -153,11 +153,11 @@ CREATE TABLE edges (
   PRIMARY KEY (chat_id, source, target)
 ) STRICT;
 
-CREATE TRIGGER journal_edges_delete AFTER DELETE ON edges WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'delete', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'affinity', OLD.affinity, 'trust', OLD.trust, 'summary', OLD.summary, 'last_interaction', OLD.last_interaction, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_edges_delete AFTER DELETE ON edges WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'delete', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'affinity', OLD.affinity, 'trust', OLD.trust, 'summary', OLD.summary, 'last_interaction', OLD.last_interaction, 'updated_seq', OLD.updated_seq)); END;
 
-CREATE TRIGGER journal_edges_insert AFTER INSERT ON edges WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'edges', json_object('chat_id', NEW.chat_id, 'source', NEW.source, 'target', NEW.target), 'insert', NULL); END;
+CREATE TRIGGER journal_edges_insert AFTER INSERT ON edges WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'edges', json_object('chat_id', NEW.chat_id, 'source', NEW.source, 'target', NEW.target), 'insert', NULL); END;
 
-CREATE TRIGGER journal_edges_update AFTER UPDATE ON edges WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'update', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'affinity', OLD.affinity, 'trust', OLD.trust, 'summary', OLD.summary, 'last_interaction', OLD.last_interaction, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_edges_update AFTER UPDATE ON edges WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'update', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'affinity', OLD.affinity, 'trust', OLD.trust, 'summary', OLD.summary, 'last_interaction', OLD.last_interaction, 'updated_seq', OLD.updated_seq)); END;
 
 CREATE TABLE "events" (
   seq INTEGER PRIMARY KEY,                 -- local arrival order only; nothing refers to it
@@ -208,11 +208,11 @@ CREATE TABLE field_defs (
   PRIMARY KEY (chat_id, id)
 ) STRICT;
 
-CREATE TRIGGER journal_field_defs_delete AFTER DELETE ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
+CREATE TRIGGER journal_field_defs_delete AFTER DELETE ON field_defs WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
 
-CREATE TRIGGER journal_field_defs_insert AFTER INSERT ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'field_defs', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_field_defs_insert AFTER INSERT ON field_defs WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'field_defs', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_field_defs_update AFTER UPDATE ON field_defs WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
+CREATE TRIGGER journal_field_defs_update AFTER UPDATE ON field_defs WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'field_defs', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'about', OLD.about, 'type', OLD.type, 'per', OLD.per, 'min', OLD.min, 'max', OLD.max, 'choices', OLD.choices, 'removed', OLD.removed, 'defined_seq', OLD.defined_seq)); END;
 
 CREATE TABLE field_values (
   chat_id TEXT NOT NULL,
@@ -224,11 +224,11 @@ CREATE TABLE field_values (
   PRIMARY KEY (chat_id, id)
 ) STRICT;
 
-CREATE TRIGGER journal_field_values_delete AFTER DELETE ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
+CREATE TRIGGER journal_field_values_delete AFTER DELETE ON field_values WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
 
-CREATE TRIGGER journal_field_values_insert AFTER INSERT ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'field_values', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_field_values_insert AFTER INSERT ON field_values WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'field_values', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_field_values_update AFTER UPDATE ON field_values WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
+CREATE TRIGGER journal_field_values_update AFTER UPDATE ON field_values WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'field_values', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'field_id', OLD.field_id, 'owner', OLD.owner, 'value', OLD.value, 'set_seq', OLD.set_seq)); END;
 
 CREATE TABLE images (
   hash TEXT PRIMARY KEY,                   -- hex SHA-256 of the bytes
@@ -252,20 +252,15 @@ CREATE TABLE items (
   PRIMARY KEY (chat_id, id)
 ) STRICT;
 
-CREATE TRIGGER journal_items_delete AFTER DELETE ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_items_delete AFTER DELETE ON items WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
 
-CREATE TRIGGER journal_items_insert AFTER INSERT ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'items', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_items_insert AFTER INSERT ON items WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'items', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_items_update AFTER UPDATE ON items WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
+CREATE TRIGGER journal_items_update AFTER UPDATE ON items WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'items', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'name', OLD.name, 'holder', OLD.holder, 'place', OLD.place, 'state', OLD.state, 'gone', OLD.gone, 'created_seq', OLD.created_seq, 'updated_seq', OLD.updated_seq)); END;
 
 CREATE TABLE journal_horizon (
   chat_id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL
-) STRICT;
-
-CREATE TABLE journal_switch (
-  only INTEGER PRIMARY KEY CHECK (only = 1),
-  seq INTEGER
 ) STRICT;
 
 CREATE TABLE lore_entries (
@@ -314,11 +309,11 @@ CREATE INDEX memories_by_scene ON memories (chat_id, scene_id, owner_id) WHERE s
 
 CREATE INDEX memories_by_time ON memories (owner_id, chat_id, fiction_time);
 
-CREATE TRIGGER journal_memories_delete AFTER DELETE ON memories WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'memories', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
+CREATE TRIGGER journal_memories_delete AFTER DELETE ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'memories', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
 
-CREATE TRIGGER journal_memories_insert AFTER INSERT ON memories WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'memories', json_object('created_seq', NEW.created_seq), 'insert', NULL); END;
+CREATE TRIGGER journal_memories_insert AFTER INSERT ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'memories', json_object('created_seq', NEW.created_seq), 'insert', NULL); END;
 
-CREATE TRIGGER journal_memories_update AFTER UPDATE ON memories WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'memories', json_object('created_seq', OLD.created_seq), 'update', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
+CREATE TRIGGER journal_memories_update AFTER UPDATE ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'memories', json_object('created_seq', OLD.created_seq), 'update', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
 
 CREATE TRIGGER memories_context_fts_delete AFTER DELETE ON memories BEGIN
   DELETE FROM memories_context_fts WHERE rowid = old.created_seq;
@@ -438,11 +433,11 @@ CREATE TABLE "scene_summaries" (
   PRIMARY KEY (chat_id, scene_id, owner_id)
 ) STRICT;
 
-CREATE TRIGGER journal_scene_summaries_delete AFTER DELETE ON scene_summaries WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'scene_summaries', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id), 'delete', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id, 'seq', OLD.seq, 'ok', OLD.ok)); END;
+CREATE TRIGGER journal_scene_summaries_delete AFTER DELETE ON scene_summaries WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'scene_summaries', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id), 'delete', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id, 'seq', OLD.seq, 'ok', OLD.ok)); END;
 
-CREATE TRIGGER journal_scene_summaries_insert AFTER INSERT ON scene_summaries WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'scene_summaries', json_object('chat_id', NEW.chat_id, 'scene_id', NEW.scene_id, 'owner_id', NEW.owner_id), 'insert', NULL); END;
+CREATE TRIGGER journal_scene_summaries_insert AFTER INSERT ON scene_summaries WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'scene_summaries', json_object('chat_id', NEW.chat_id, 'scene_id', NEW.scene_id, 'owner_id', NEW.owner_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_scene_summaries_update AFTER UPDATE ON scene_summaries WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'scene_summaries', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id), 'update', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id, 'seq', OLD.seq, 'ok', OLD.ok)); END;
+CREATE TRIGGER journal_scene_summaries_update AFTER UPDATE ON scene_summaries WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'scene_summaries', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id), 'update', json_object('chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'owner_id', OLD.owner_id, 'seq', OLD.seq, 'ok', OLD.ok)); END;
 
 CREATE TABLE "scenes" (
   chat_id TEXT NOT NULL,
@@ -460,11 +455,11 @@ CREATE TABLE "scenes" (
 
 CREATE INDEX scenes_by_chat ON scenes (chat_id, opened_seq);
 
-CREATE TRIGGER journal_scenes_delete AFTER DELETE ON scenes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'scenes', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'container_id', OLD.container_id, 'participants', OLD.participants, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'closed_seq', OLD.closed_seq, 'closed_fiction_time', OLD.closed_fiction_time, 'close_reason', OLD.close_reason, 'significance', OLD.significance)); END;
+CREATE TRIGGER journal_scenes_delete AFTER DELETE ON scenes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'scenes', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'container_id', OLD.container_id, 'participants', OLD.participants, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'closed_seq', OLD.closed_seq, 'closed_fiction_time', OLD.closed_fiction_time, 'close_reason', OLD.close_reason, 'significance', OLD.significance)); END;
 
-CREATE TRIGGER journal_scenes_insert AFTER INSERT ON scenes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'scenes', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_scenes_insert AFTER INSERT ON scenes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'scenes', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_scenes_update AFTER UPDATE ON scenes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'scenes', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'container_id', OLD.container_id, 'participants', OLD.participants, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'closed_seq', OLD.closed_seq, 'closed_fiction_time', OLD.closed_fiction_time, 'close_reason', OLD.close_reason, 'significance', OLD.significance)); END;
+CREATE TRIGGER journal_scenes_update AFTER UPDATE ON scenes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'scenes', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'container_id', OLD.container_id, 'participants', OLD.participants, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'closed_seq', OLD.closed_seq, 'closed_fiction_time', OLD.closed_fiction_time, 'close_reason', OLD.close_reason, 'significance', OLD.significance)); END;
 
 CREATE TABLE settings (
   key TEXT PRIMARY KEY,
@@ -480,11 +475,11 @@ CREATE TABLE state_edits (
   PRIMARY KEY (chat_id, target, field)
 ) STRICT;
 
-CREATE TRIGGER journal_state_edits_delete AFTER DELETE ON state_edits WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'state_edits', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq)); END;
+CREATE TRIGGER journal_state_edits_delete AFTER DELETE ON state_edits WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'state_edits', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq)); END;
 
-CREATE TRIGGER journal_state_edits_insert AFTER INSERT ON state_edits WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'state_edits', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field), 'insert', NULL); END;
+CREATE TRIGGER journal_state_edits_insert AFTER INSERT ON state_edits WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'state_edits', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field), 'insert', NULL); END;
 
-CREATE TRIGGER journal_state_edits_update AFTER UPDATE ON state_edits WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'state_edits', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field), 'update', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq)); END;
+CREATE TRIGGER journal_state_edits_update AFTER UPDATE ON state_edits WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'state_edits', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field), 'update', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq)); END;
 
 CREATE TABLE "stream_checkpoints" (
   chat_id TEXT NOT NULL,
@@ -535,11 +530,11 @@ CREATE TABLE threads (
 
 CREATE INDEX threads_by_status ON threads (chat_id, status, opened_seq);
 
-CREATE TRIGGER journal_threads_delete AFTER DELETE ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
+CREATE TRIGGER journal_threads_delete AFTER DELETE ON threads WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'delete', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
 
-CREATE TRIGGER journal_threads_insert AFTER INSERT ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'threads', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
+CREATE TRIGGER journal_threads_insert AFTER INSERT ON threads WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'threads', json_object('chat_id', NEW.chat_id, 'id', NEW.id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
+CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', json_object('chat_id', OLD.chat_id, 'id', OLD.id, 'kind', OLD.kind, 'text', OLD.text, 'status', OLD.status, 'opened_seq', OLD.opened_seq, 'opened_fiction_time', OLD.opened_fiction_time, 'resolved_seq', OLD.resolved_seq, 'resolved_fiction_time', OLD.resolved_fiction_time)); END;
 
 CREATE TABLE "transcript" (
   chat_id TEXT NOT NULL,
@@ -568,11 +563,11 @@ CREATE INDEX transcript_by_seq ON transcript (seq);
 
 CREATE INDEX transcript_unanalyzed ON transcript (chat_id, seq) WHERE role = 'assistant' AND analyzed_seq IS NULL;
 
-CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
+CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
-CREATE TRIGGER journal_transcript_insert AFTER INSERT ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'transcript', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;
+CREATE TRIGGER journal_transcript_insert AFTER INSERT ON transcript WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'transcript', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
+CREATE TRIGGER journal_transcript_update AFTER UPDATE ON transcript WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
@@ -625,11 +620,11 @@ CREATE TABLE value_changes (
   PRIMARY KEY (chat_id, target, field, seq, part)
 ) STRICT;
 
-CREATE TRIGGER journal_value_changes_delete AFTER DELETE ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+CREATE TRIGGER journal_value_changes_delete AFTER DELETE ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
 
-CREATE TRIGGER journal_value_changes_insert AFTER INSERT ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), NEW.chat_id, 'value_changes', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
+CREATE TRIGGER journal_value_changes_insert AFTER INSERT ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'value_changes', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
 
-CREATE TRIGGER journal_value_changes_update AFTER UPDATE ON value_changes WHEN (SELECT seq FROM journal_switch) IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES ((SELECT seq FROM journal_switch), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+CREATE TRIGGER journal_value_changes_update AFTER UPDATE ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
 
 CREATE TABLE visibility (
   seq INTEGER PRIMARY KEY,

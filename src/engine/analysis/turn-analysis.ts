@@ -4,6 +4,7 @@ import { languageInstruction } from '../text/language.ts';
 import type { Db } from '../db/port.ts';
 import type { LogContext } from '../log/context.ts';
 import { appendEvents } from '../log/append.ts';
+import { indexFewWaitingMemories } from '../queries/search-index.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { factKey } from '../events/edges.ts';
 import { makeRoomForPin } from '../memory/pins.ts';
@@ -461,6 +462,8 @@ export function recordAnalysis(ctx: LogContext, chatId: string, seq: number, ana
     }
     drafts.push({ kind: 'turn_analyzed', chatId, payload: { turnId: turn.turnId, ok: meta.ok, model: meta.model, significance: analysis.significance } });
     appendEvents(ctx, drafts.map((d) => ({ ...d, causeId: idOfSeq(ctx.db, seq) ?? null })));
+    // Searchable as soon as they are written, in this same commit.
+    indexFewWaitingMemories(db);
     return true;
   });
 }

@@ -61,6 +61,20 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     deterministic: true,
     xFunc: (_context, text) => (typeof text === 'string' ? spacedForSearch(text) : text),
   });
+  // The projection journal's switch (engine/log/journal.ts): the seq whose changes the journal's
+  // triggers record, or null. A value of this connection, not a row: setting it and clearing it
+  // wrote a page to disk in every commit that projected an event. A transaction that ends, either
+  // way, leaves it off, as the row it replaced was rolled back with its transaction.
+  let journalSeq: number | null = null;
+  database.createFunction({ name: 'journal_seq', arity: 0, xFunc: () => journalSeq });
+  database.createFunction({
+    name: 'set_journal_seq',
+    arity: 1,
+    xFunc: (_context, seq) => {
+      journalSeq = typeof seq === 'number' ? seq : typeof seq === 'bigint' ? Number(seq) : null;
+      return null;
+    },
+  });
 
   let scratch = 0;
   let scratchBytes = 0;
@@ -253,6 +267,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
         result = fn();
       } catch (error) {
         depth--;
+        if (outer) journalSeq = null;
         undo(outer, savepoint);
         throw error;
       }
@@ -263,10 +278,12 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
         // back, or may hold the transaction open; either way it ends here, undone, and the caller
         // sees why. The depth goes down exactly once, so the next transaction starts clean.
         depth--;
+        if (outer) journalSeq = null;
         undo(outer, savepoint);
         throw error;
       }
       depth--;
+      if (outer) journalSeq = null;
       return result;
     },
     get inTransaction() {

@@ -81,9 +81,9 @@ function journalTriggers(db: Db): Map<string, string> {
       wanted.set(
         `journal_${table}_${op}`,
         `CREATE TRIGGER journal_${table}_${op} AFTER ${watched(op)} ON ${table} ` +
-          `WHEN (SELECT seq FROM journal_switch) IS NOT NULL ` +
+          `WHEN journal_seq() IS NOT NULL ` +
           `BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) ` +
-          `VALUES ((SELECT seq FROM journal_switch), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
+          `VALUES (journal_seq(), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
       );
     record('insert', 'NEW', 'NULL');
     record('update', 'OLD', old);
@@ -94,7 +94,7 @@ function journalTriggers(db: Db): Map<string, string> {
 
 /**
  * Makes the journal's triggers (part of the schema since migration 0023) match the chat tables'
- * columns, and its switch off: run when the database opens. Nothing is written when all is as it
+ * columns: run when the database opens. Nothing is written when all is as it
  * should be; a table given a column by a later migration gets its triggers rewritten here, so its
  * undo never loses that column.
  */
@@ -105,39 +105,42 @@ export function ensureJournal(db: Db): void {
   );
   const stale = [...have.keys()].filter((name) => have.get(name) !== wanted.get(name));
   const missing = [...wanted.keys()].filter((name) => have.get(name) !== wanted.get(name));
-  const switchedOn = db.get<{ seq: number | null }>('SELECT seq FROM journal_switch')?.seq != null;
-  if (stale.length === 0 && missing.length === 0 && !switchedOn) return;
+  if (stale.length === 0 && missing.length === 0) return;
   db.transaction(() => {
     for (const name of stale) db.exec(`DROP TRIGGER ${name}`);
     for (const name of missing) db.exec(wanted.get(name)!);
-    // Left on only by a write that never finished outside a transaction: nothing is being recorded now.
-    db.run('UPDATE journal_switch SET seq = NULL');
   });
 }
 
 /**
  * For a replay of many events in one transaction: records what follows under `seq` (null: records
  * nothing), setting the switch only when it changes, so consecutive journaled events cost one
- * statement each instead of two. The caller sets null at the end; an error rolls the switch back
- * with the transaction.
+ * statement each instead of two. The caller sets null at the end; the transaction's end, either
+ * way, turns it off.
  */
 export function journalingSwitch(db: Db): (seq: number | null) => void {
   let current: number | null = null;
-  db.run('UPDATE journal_switch SET seq = NULL');
+  switchJournal(db, null);
   return (seq) => {
     if (seq === current) return;
-    db.run('UPDATE journal_switch SET seq = ?', [seq]);
+    switchJournal(db, seq);
     current = seq;
   };
 }
 
+/**
+ * The switch the journal's triggers read (`journal_seq()`): a value of the connection
+ * (`db/sqlite-db.ts`), so turning it on and off writes nothing to disk.
+ */
+const switchJournal = (db: Db, seq: number | null) => void db.get('SELECT set_journal_seq(?) AS x', [seq]);
+
 /** Runs `apply` with its writes to chat rows recorded under `seq`. */
 export function journaled(db: Db, seq: number, apply: () => void): void {
-  db.run('UPDATE journal_switch SET seq = ?', [seq]);
+  switchJournal(db, seq);
   try {
     apply();
   } finally {
-    db.run('UPDATE journal_switch SET seq = NULL');
+    switchJournal(db, null);
   }
 }
 

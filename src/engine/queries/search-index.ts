@@ -106,6 +106,19 @@ export function indexPendingSearch(db: Db, limit: number = SEARCH_INDEX_BATCH): 
   return memories + (story >= STORY_INDEX_GATHERS ? story : 0);
 }
 
+/**
+ * Indexes the memories waiting, in the caller's transaction, when they are few (a turn's analysis
+ * just wrote them): a pass of their own after the commit wrote the waiting tables and the indexes'
+ * structure to disk once more, a sixth of what a Send wrote. A backlog (an import, a migration)
+ * stays for the background pass, in steps.
+ */
+export function indexFewWaitingMemories(db: Db, most = 40): void {
+  const waiting = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} LIMIT ${most + 1})`)!.n;
+  if (waiting(MEMORIES.pending) > most || waiting('memories_context_fts_pending') > most) return;
+  indexPending(db, MEMORIES, most);
+  indexPendingContext(db, most);
+}
+
 /** Indexes every waiting row of one index; usually none wait (the leader's pass got there first). */
 function indexAllPending(db: Db, index: DeferredIndex): void {
   if (!db.get(`SELECT 1 AS x FROM ${index.pending} LIMIT 1`)) return;
