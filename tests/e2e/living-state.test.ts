@@ -71,15 +71,15 @@ describe('the living state of a chat', () => {
     expect(after.memories[1]!.keywords.split(', ').length).toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.getByTestId('memory').nth(1).getByTestId('memory-keywords').textContent(), { timeout: 15_000 }).toBe(`Found by: ${after.memories[1]!.keywords}`);
     await expect.poll(() => page.getByTestId('pin-count').textContent(), { timeout: 15_000 }).toBe('pinned 0/8');
-    await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 20:02');
+    await expect.poll(() => page.getByTestId('fiction-time').textContent(), { timeout: 15_000 }).toBe('1 January 2026, 20:02');
 
     // Pinning a memory and moving the clock by hand go through the engine and come back live.
     // Each pin button is named after its memory, not just "Pin".
     await page.getByTestId('memory').nth(1).getByRole('button', { name: /^Pin “.*lighthouse map/ }).click();
-    await expect.poll(() => page.getByTestId('pin-count').textContent()).toBe('pinned 1/8');
+    await expect.poll(() => page.getByTestId('pin-count').textContent(), { timeout: 15_000 }).toBe('pinned 1/8');
     expect((await drawer(page, chatId)).memories.filter((m) => m.pinned).map((m) => m.summary)[0]).toContain('lighthouse map');
     await page.getByRole('button', { name: '+1 hour' }).click();
-    await expect.poll(() => page.getByTestId('fiction-time').textContent()).toBe('1 January 2026, 21:02');
+    await expect.poll(() => page.getByTestId('fiction-time').textContent(), { timeout: 15_000 }).toBe('1 January 2026, 21:02');
   });
 
   it('shows "updating memories" while the analysis runs, and a new leader finishes an analysis the old one left, once', async () => {
@@ -106,7 +106,7 @@ describe('the living state of a chat', () => {
     try {
       ({ context } = await launchBrowser());
       const leader = await openTab(context, `${app.url}/`);
-      await expect.poll(() => role(leader)).toBe('leader');
+      await expect.poll(() => role(leader), { timeout: 15_000 }).toBe('leader');
       const chatId = await storyReady(leader);
       await leader.goto(`${app.url}/chats/${chatId}`);
       // The reload hands the lock to the tab's new worker: only then does a second tab follow it.
@@ -117,8 +117,8 @@ describe('the living state of a chat', () => {
 
       await play(leader, '"Keep this map safe."', 2);
       await expect.poll(() => analysisRequests, { timeout: 10_000 }).toBe(1);
-      await expect.poll(() => follower.getByTestId('updating-memories').count()).toBe(1);
-      await expect.poll(() => leader.getByTestId('updating-memories').count()).toBe(1);
+      await expect.poll(() => follower.getByTestId('updating-memories').count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => leader.getByTestId('updating-memories').count(), { timeout: 15_000 }).toBe(1);
 
       // The leader goes away mid-analysis; the follower takes over and runs the job again.
       await leader.close();
