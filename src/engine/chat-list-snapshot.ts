@@ -11,8 +11,6 @@ export interface ChatListSnapshot {
   version: 1;
   /** The database it was read from: a list from another one is never shown. */
   dbId: string;
-  /** The log's head when it was read. */
-  seq: number;
   chats: ChatListItem[];
 }
 
@@ -44,6 +42,6 @@ export function readChatListSnapshot(text: string, dbId: string): ChatListSnapsh
   }
   if (typeof parsed !== 'object' || parsed === null) return null;
   const s = parsed as Record<string, unknown>;
-  if (s.version !== 1 || s.dbId !== dbId || typeof s.seq !== 'number' || !Array.isArray(s.chats) || !s.chats.every(isChat)) return null;
+  if (s.version !== 1 || s.dbId !== dbId || !Array.isArray(s.chats) || !s.chats.every(isChat)) return null;
   return parsed as ChatListSnapshot;
 }

@@ -13,7 +13,7 @@ import { whenQuiet } from './quiet.ts';
 import { describeStorageFailure, isStorageFailure } from './storage-failure.ts';
 import { syncThroughRelay } from './sync-service.ts';
 import { TokenizerService } from './tokenizer-service.ts';
-import { ChatListKeeper, snapshotOf } from './chat-list-keeper.ts';
+import { ChatListKeeper } from './chat-list-keeper.ts';
 import type { ChatListItem } from '../engine/queries/chats.ts';
 import { CHANNEL_NAME, DATABASE_LOCK, readMessage, type ChangeNotice, type DatabaseState, type LeaderInfo, type StorageMode, type TabMessage } from './protocol.ts';
 
@@ -191,10 +191,9 @@ export class TabCoordinator {
   /** The list as it stands now, for the first paint of a tab that starts cold. */
   private keepChatList(): void {
     const { leader, database } = this;
-    if (!leader || database?.state.kind !== 'ready' || !database.engine) return;
+    if (!leader || database?.state.kind !== 'ready') return;
     const { dbId } = database.state;
-    const engine = database.engine;
-    void this.chatList.keep(async () => snapshotOf(dbId, engine.headSeq(), (await leader.call('listChats', [])) as ChatListItem[]));
+    void this.chatList.keep(async () => ({ version: 1, dbId, chats: (await leader.call('listChats', [])) as ChatListItem[] }));
   }
 
   private leaderInfo(): LeaderInfo {
