@@ -13,7 +13,7 @@ import { loadSqlite } from '../tests/support/sqlite.ts';
 
 /** `BENCH_DISK_SIZES=1000` to run fewer. */
 const SIZES = (process.env.BENCH_DISK_SIZES ?? '1000,10000').split(',').map(Number);
-const SENDS = 20;
+const SENDS = Number(process.env.BENCH_DISK_SENDS ?? 20);
 /** After the analysis, the quiet in which anything still queued (search index, checkpoints) is written. */
 const SETTLE_MS = 1_500;
 /** A reply of ~140 words streamed over ~3 s: a model writing about 50 tokens a second. */
@@ -215,6 +215,13 @@ async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise
     for (const [page] of frames) {
       const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
       counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    if (process.env.BENCH_DISK_COMMITS === '1') {
+      let one: string[] = [];
+      for (const [page, commit] of frames) {
+        one.push(owner.get(page) ?? (page === 1 ? 'header' : 'free'));
+        if (commit) [one] = [[], console.log(`commit of ${one.length} frames: ${one.join(', ')}`)];
+      }
     }
     const stored = db
       .selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12')

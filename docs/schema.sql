@@ -177,6 +177,9 @@ CREATE INDEX events_by_chat ON events (chat_id, id);
 
 CREATE INDEX events_by_kind ON events (kind, id);
 
+CREATE INDEX events_by_prompt_text ON events (chat_id, json_extract(payload, '$.hash'))
+  WHERE kind = 'prompt_text_kept';
+
 CREATE INDEX events_by_regenerated ON events (json_extract(payload, '$.regenerateOf'))
   WHERE kind = 'assistant_turn_started';
 

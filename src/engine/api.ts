@@ -30,7 +30,7 @@ import { transcriptCalls } from './queries/transcript.ts';
 import { rewindCalls } from './rewind/commands.ts';
 import { settingsCalls } from './settings/calls.ts';
 import { storyCalls } from './story/commands.ts';
-import { promptReportCalls } from './turn/prompt-report.ts';
+import { promptReportCalls } from './turn/reply-prompt.ts';
 import { turnEditCalls } from './turn/turn-edits.ts';
 import { versionCalls } from './turn/turn-commands.ts';
 import type { CallEnv } from './call.ts';

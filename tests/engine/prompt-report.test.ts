@@ -70,3 +70,72 @@ describe('the prompt inspector ("why did it say that")', () => {
     expect(engine.replyPrompt(chat, turn.turnId)).toBeNull();
   });
 });
+
+describe("a card's words in the log", () => {
+  const card = `A wry ship captain who has sailed the northern route for twenty years. ${'She keeps her charts dry, her crew loyal and her temper short; she trusts the sea more than any harbour master. '.repeat(30)}`;
+  const keptTexts = () => db.all<{ text: string }>("SELECT json_extract(payload, '$.text') AS text FROM events WHERE kind = 'prompt_text_kept' AND chat_id = ? ORDER BY id", [chat]).map((r) => r.text);
+  const persona = (turnId: string, inChat = chat) => engine.replyPrompt(inChat, turnId)!.parts.find((p) => p.label === 'persona')!.text;
+
+  it('are logged once per chat, and every reply still shows them in "Why this reply?"', async () => {
+    engine.saveBot({ ...draft.bot(bot).payload, name: 'Mira', persona: card }, bot);
+    const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('Mira nods.', 'Mira frowns.', 'Mira laughs.', 'Mira sighs.').client));
+    for (const line of ['"Ahoy."', '"The map?"', '"Tell me of the storm."']) {
+      await client.sendTurn(chat, line);
+      await leader.idle();
+    }
+    const replies = engine.transcript(chat).turns.filter((t) => t.role === 'assistant' && t.text.startsWith('Mira'));
+    expect(replies).toHaveLength(3);
+    expect(keptTexts().filter((t) => t.includes('northern route'))).toHaveLength(1);
+    // No reply's own event carries the card again.
+    const payloads = db.all<{ payload: string }>("SELECT payload FROM events WHERE kind = 'assistant_turn' AND chat_id = ?", [chat]);
+    expect(payloads.filter((p) => p.payload.includes('northern route'))).toEqual([]);
+    for (const reply of replies) expect(persona(reply.turnId)).toContain('northern route for twenty years');
+
+    // A rewind past the first reply hides the event holding the words: the next reply logs them again.
+    engine.rewind(chat, replies[0]!.seq);
+    await client.sendTurn(chat, '"Again, from the top."');
+    await leader.idle();
+    const anew = engine.transcript(chat).turns.at(-1)!;
+    expect(anew.text).toBe('Mira sighs.');
+    expect(keptTexts().filter((t) => t.includes('northern route'))).toHaveLength(2);
+    expect(persona(anew.turnId)).toContain('northern route for twenty years');
+
+    // A branch copies what its replies name.
+    const branch = engine.branchChat(chat, anew.seq);
+    const copied = engine.transcript(branch).turns.at(-1)!;
+    expect(persona(copied.turnId, branch)).toContain('northern route for twenty years');
+  });
+
+  it('names the story turns it told without copying them, and reads their names back from the transcript', async () => {
+    const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('Mira nods.', 'Mira frowns at the chart.', 'Mira laughs.').client));
+    for (const line of ['"Ahoy."', '"The map?"', '"Tell me of the storm."']) {
+      await client.sendTurn(chat, line);
+      await leader.idle();
+    }
+    const last = engine.transcript(chat).turns.at(-1)!;
+    const stored = JSON.parse(db.get<{ p: string }>("SELECT json_extract(payload, '$.prompt') AS p FROM events WHERE kind = 'assistant_turn' ORDER BY seq DESC LIMIT 1")!.p);
+    // One part for the whole run: no turn's words in the log twice.
+    expect(stored.parts.filter((p: { story?: unknown }) => p.story)).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain('frowns at the chart');
+    const story = engine.replyPrompt(chat, last.turnId)!.parts.filter((p) => p.turnId);
+    expect(story.map((p) => p.label)).toEqual(['Mira: The storm hits as you board.', 'Ada: "Ahoy."', 'Mira: Mira nods.', 'Ada: "The map?"', 'Mira: Mira frowns at the chart.', 'Ada: "Tell me of the storm."'].slice(0, story.length));
+    expect(story.length).toBeGreaterThanOrEqual(5);
+    expect(story.every((p) => p.tokens > 0 && p.kept)).toBe(true);
+
+    // A turn hidden since leaves the run unmatched: each is named by its place, its cost as it was.
+    const frown = engine.transcript(chat).turns.find((t) => t.text === 'Mira frowns at the chart.')!;
+    await client.setTurnHidden(chat, frown.turnId, true);
+    const after = engine.replyPrompt(chat, last.turnId)!.parts.filter((p) => p.label.startsWith('story turn'));
+    expect(after.map((p) => p.tokens)).toEqual(story.map((p) => p.tokens));
+    expect(after[0]!.label).toBe(`story turn 1 of ${story.length}`);
+  });
+
+  it('a short part stays in the report itself', async () => {
+    const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('Mira nods.').client));
+    await client.sendTurn(chat, '"Ahoy."');
+    await leader.idle();
+    const reply = engine.transcript(chat).turns.at(-1)!;
+    expect(keptTexts().some((t) => t.includes('A wry ship captain.'))).toBe(false);
+    expect(persona(reply.turnId)).toBe('Mira: A wry ship captain.\nTraits: wry, loyal.');
+  });
+});

@@ -93,7 +93,8 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
   const { leader, client } = testLeader(engine, llm);
   // A story with something in every table a query can read.
   const bot = engine.newId();
-  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira' })]);
+  // A card long enough that its words are kept apart from the reply's report (`prompt_text_kept`).
+  engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira', persona: 'A captain who knows every reef of the coast. '.repeat(8) })]);
   const chat = engine.startChat(bot, kickoffInput());
   await client.sendTurn(chat, '"Take the lantern."');
   await leader.idle();

@@ -16,6 +16,7 @@ import { assistantTurn, assistantTurnStarted, replyContinued, replyVersionChosen
 import { activityChange, sceneClosed, sceneOpened } from './world.ts';
 import { TRACKED_EVENTS } from '../state/tracked-values.ts';
 import { changeUndone } from './value-changes.ts';
+import { promptTextKept } from './prompt-texts.ts';
 
 /** Every event kind the log may hold. A kind is never removed or renamed: old logs must replay. */
 export const EVENT_DEFINITIONS = [
@@ -67,6 +68,7 @@ export const EVENT_DEFINITIONS = [
   lorebookAttached,
   lorebookRemoved,
   changeUndone,
+  promptTextKept,
   ...TRACKED_EVENTS,
 ] as const;
 

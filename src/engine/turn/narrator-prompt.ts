@@ -8,7 +8,7 @@ import type { Memory } from '../memory/memory-row.ts';
 import { pinnedMemories, searchMemories } from '../memory/retrieval.ts';
 import { chatTranscript, type TranscriptTurn } from '../queries/transcript.ts';
 import type { Settings } from '../settings/settings.ts';
-import { inCharacterText } from './parse.ts';
+import { historyLabel, historyText } from './history-turn.ts';
 import { describeItem } from '../state/items.ts';
 import { fieldText } from '../state/fields.ts';
 import { assemblePrompt, type AssembledPrompt, type PromptPart } from './prompt.ts';
@@ -171,7 +171,7 @@ export function narratorPrompt(
   const resetSeq = page.resetSeq ?? 0;
   const history = shown
     .filter((t) => t.seq > resetSeq)
-    .map((turn) => ({ turn, text: turn.role === 'user' ? inCharacterText(turn.segments ?? [{ type: 'narration', text: turn.text }]) : turn.text }))
+    .map((turn) => ({ turn, text: historyText(turn) }))
     .filter((h) => h.text.trim() !== '');
   const answering = history.at(-1)?.turn.role === 'user' ? history.pop() : undefined;
   // A reset story starts again from the bot's kickoff.
@@ -186,9 +186,7 @@ export function narratorPrompt(
     if (!recent && counted > settings.narrativeBudget.soft) break;
     const tokens = count(text);
     counted += tokens;
-    // Named as the player reads the story: who spoke, and how it began.
-    const opening = text.length > 60 ? `${text.slice(0, 60).trimEnd()}…` : text;
-    kept.push({ tier: recent ? 'should' : 'nice', label: `${turn.speakerName}: ${opening}`, slot: 'history', role: turn.role, text, keep: 10 + index, tokens });
+    kept.push({ tier: recent ? 'should' : 'nice', label: historyLabel(turn.speakerName, text), slot: 'history', role: turn.role, text, keep: 10 + index, tokens, turnId: turn.turnId });
   }
   parts.push(...kept.reverse());
 

@@ -5,7 +5,26 @@ import type { Memory } from '../memory/memory-row.ts';
 import type { ScoredMemory } from '../memory/retrieval.ts';
 import type { AssembledPrompt, Budget } from './prompt.ts';
 import { COUNTED_WITH, TOKENIZER_FAMILIES } from './tokenizer-family.ts';
-import { defineQuery, id } from '../call.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { VISIBLE } from '../log/visibility.ts';
+
+const promptTextHashSchema = z.string().regex(/^[0-9a-f]{32}$/);
+
+/**
+ * The story turns a prompt told, as the log keeps them: the first and last by id, and each one's
+ * tokens, tier ('s' should, 'n' nice) and whether it fit. Their names come from the transcript when
+ * the report is read. Kept whole, a report named every turn of its window with its opening words:
+ * ~130 bytes a turn, 20 KB a reply at a 6,000-token budget, most of what a long story stored.
+ */
+const storyRun = z.object({
+  from: uuid,
+  to: uuid,
+  tiers: z.string().regex(/^[sn]*$/).max(10_000),
+  tokens: z.array(z.number().int().min(0)).max(10_000),
+  dropped: z.array(z.number().int().min(0)).max(10_000),
+});
+export type StoryRun = z.infer<typeof storyRun>;
 
 /**
  * "Why did it say that": the prompt that produced a reply, kept with the reply (in its
@@ -24,6 +43,12 @@ export const promptReport = z.object({
         tokens: z.number().int().min(0),
         kept: z.boolean(),
         text: z.string().max(40_000).nullable(),
+        /** Where the words are when the chat keeps them apart (`prompt_text_kept`); text is null then. */
+        textHash: promptTextHashSchema.optional(),
+        /** The story turn this part told (not stored: the log keeps a run of them as one `story` part). */
+        turnId: uuid.optional(),
+        /** As stored, a run of story turns in one part: see `storyRun`. Read back as one part per turn. */
+        story: storyRun.optional(),
       }),
     )
     .max(600),
@@ -67,6 +92,7 @@ export function reportOf(assembled: AssembledPrompt, budget: Budget, pinned: rea
       tokens: p.tokens,
       kept: p.kept,
       text: p.slot === 'system' || p.label === "director's note" ? p.text.slice(0, 40_000) : null,
+      ...(p.turnId ? { turnId: p.turnId } : {}),
     })),
     memories: [
       ...pinned.map((m) => ({ id: m.id, summary: m.summary.slice(0, 4_000), pinned: true, significance: m.significance, score: null, relevance: null, recency: null, matched: [] })),
@@ -84,17 +110,64 @@ export function reportOf(assembled: AssembledPrompt, budget: Budget, pinned: rea
   };
 }
 
-/** The report stored with a reply as it stands (its latest assistant_turn), or null for replies written before reports were kept. */
-export function replyPrompt(db: Db, chatId: string, turnId: string): PromptReport | null {
-  const row = db.get<{ prompt: string | null }>(
-    `SELECT json_extract(e.payload, '$.prompt') AS prompt FROM transcript t JOIN events e ON e.seq = t.finished_seq
-     WHERE t.turn_id = ? AND t.chat_id = ? AND t.role = 'assistant'`,
-    [turnId, chatId],
-  );
-  return row?.prompt ? (JSON.parse(row.prompt) as PromptReport) : null;
+/** Shorter texts stay in the report: an event of their own would cost more than they do. */
+export const KEPT_APART_FROM = 240;
+
+/** The name a text is kept by: the first 128 bits of its SHA-256, the same on every device. */
+export const promptTextHash = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
+
+// The partial index `events_by_prompt_text` (migration 0047) answers these: the kind term and the
+// expression must read exactly so for SQLite to use it.
+export const KEPT_TEXT = `kind = 'prompt_text_kept' AND chat_id = ? AND json_extract(payload, '$.hash') = ?`;
+
+/**
+ * The report as a reply's event keeps it, and the texts to log before it (`prompt_text_kept`):
+ * each long part's words are logged once per chat (a text a rewind took away is logged again) and
+ * the part names them by hash; the story turns are one `story` part.
+ */
+export function reportForTheLog(db: Db, chatId: string, report: PromptReport): { report: PromptReport; texts: { hash: string; text: string }[] } {
+  const texts: { hash: string; text: string }[] = [];
+  const logged = new Set<string>();
+  const parts = storyRuns(report.parts).map((part) => {
+    if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
+    const hash = promptTextHash(part.text);
+    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM events e WHERE ${KEPT_TEXT} AND ${VISIBLE('e')}`, [chatId, hash])) {
+      texts.push({ hash, text: part.text });
+    }
+    logged.add(hash);
+    return { ...part, text: null, textHash: hash };
+  });
+  return { report: { ...report, parts }, texts };
 }
 
-export const promptReportCalls = {
-  /** "Why this reply?": the prompt that produced it, by tier, with the memories and why they were chosen. */
-  replyPrompt: defineQuery({ args: z.tuple([id, id]), run: ({ db }, chatId, turnId) => replyPrompt(db, chatId, turnId) }),
-};
+type ReportPart = PromptReport['parts'][number];
+
+/** Each run of consecutive story-turn parts as one `story` part, where it stood. */
+function storyRuns(parts: readonly ReportPart[]): ReportPart[] {
+  const out: ReportPart[] = [];
+  for (let i = 0; i < parts.length; ) {
+    const first = parts[i]!;
+    if (!first.turnId) {
+      out.push(first);
+      i++;
+      continue;
+    }
+    const run: ReportPart[] = [];
+    while (i < parts.length && parts[i]!.turnId) run.push(parts[i++]!);
+    out.push({
+      label: 'story',
+      tier: run.some((p) => p.tier === 'should') ? 'should' : 'nice',
+      tokens: run.reduce((sum, p) => sum + p.tokens, 0),
+      kept: run.some((p) => p.kept),
+      text: null,
+      story: {
+        from: run[0]!.turnId!,
+        to: run.at(-1)!.turnId!,
+        tiers: run.map((p) => (p.tier === 'nice' ? 'n' : 's')).join(''),
+        tokens: run.map((p) => p.tokens),
+        dropped: run.flatMap((p, index) => (p.kept ? [] : [index])),
+      },
+    });
+  }
+  return out;
+}

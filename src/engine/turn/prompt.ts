@@ -20,6 +20,8 @@ export interface PromptPart {
   text: string;
   /** Within a tier, lower is dropped first. History keeps story order regardless. */
   keep: number;
+  /** The story turn a history part tells, so the report can name it without copying it. */
+  turnId?: string;
 }
 
 export interface Budget {
@@ -35,7 +37,7 @@ export interface AssembledPrompt {
   dropped: string[];
   overHardBudget: boolean;
   /** Every part in prompt order, with its cost and whether it made it in: the inspector's list. */
-  parts: { label: string; tier: Tier; slot: PromptPart['slot']; tokens: number; kept: boolean; text: string }[];
+  parts: { label: string; tier: Tier; slot: PromptPart['slot']; tokens: number; kept: boolean; text: string; turnId?: string }[];
 }
 
 
@@ -78,7 +80,15 @@ export function assemblePrompt(parts: readonly PromptPart[], budget: Budget, cou
     tokensByTier,
     dropped,
     overHardBudget: total > budget.hard,
-    parts: costed.map((c) => ({ label: c.part.label, tier: c.part.tier, slot: c.part.slot, tokens: c.tokens, kept: kept.has(c), text: c.part.text })),
+    parts: costed.map((c) => ({
+      label: c.part.label,
+      tier: c.part.tier,
+      slot: c.part.slot,
+      tokens: c.tokens,
+      kept: kept.has(c),
+      text: c.part.text,
+      ...(c.part.turnId ? { turnId: c.part.turnId } : {}),
+    })),
   };
 }
 

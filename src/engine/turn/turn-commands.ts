@@ -9,7 +9,7 @@ import { idOfSeq, replyVersions, versionOfReply } from '../log/visibility.ts';
 import { readSettings } from '../settings/settings.ts';
 import { hostResetSeq } from '../queries/chats.ts';
 import type { NarrationResult } from './narrate.ts';
-import type { PromptReport } from './prompt-report.ts';
+import { reportForTheLog, type PromptReport } from './prompt-report.ts';
 import { inCharacterText, parseUserText } from './parse.ts';
 import { followedByVersion, followedReply, hasContinuation } from './followed-reply.ts';
 import type { EntityRef } from '../events/fields.ts';
@@ -141,7 +141,9 @@ export function turnCommands(ctx: LogContext) {
       return db.transaction(() => {
         const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE chat_id = ? AND turn_id = ?', [turn.chatId, turn.turnId]);
         if (!row || row.status !== 'streaming') return false;
+        const kept = prompt ? reportForTheLog(db, turn.chatId, prompt) : undefined;
         appendEvents(ctx, [
+          ...(kept?.texts ?? []).map((payload) => ({ kind: 'prompt_text_kept' as const, chatId: turn.chatId, payload })),
           {
             kind: 'assistant_turn',
             chatId: turn.chatId,
@@ -159,7 +161,7 @@ export function turnCommands(ctx: LogContext) {
               usage: result.usage,
               error: result.error,
               ...(result.thinking ? { thinking: result.thinking } : {}),
-              ...(prompt ? { prompt: { ...prompt, ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}), ...(result.trimmedLabel ? { trimmedLabel: result.trimmedLabel } : {}) } } : {}),
+              ...(kept ? { prompt: { ...kept.report, ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}), ...(result.trimmedLabel ? { trimmedLabel: result.trimmedLabel } : {}) } } : {}),
             },
           },
         ]);
