@@ -175,7 +175,8 @@ CREATE INDEX events_by_cause ON events (cause_id) WHERE cause_id IS NOT NULL;
 
 CREATE INDEX events_by_chat ON events (chat_id, id);
 
-CREATE INDEX events_by_kind ON events (kind, id);
+CREATE INDEX events_by_kind ON events (kind, id)
+  WHERE kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit');
 
 CREATE INDEX events_by_prompt_text ON events (chat_id, json_extract(payload, '$.hash'))
   WHERE kind = 'prompt_text_kept';
@@ -190,8 +191,12 @@ END;
 
 CREATE TRIGGER events_are_permanent BEFORE DELETE ON events
 WHEN OLD.kind = 'purged'
-  OR (NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.chats') c WHERE p.kind = 'purged' AND c.value = OLD.chat_id)
-      AND NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.events') e WHERE p.kind = 'purged' AND e.value = OLD.id))
+  OR (NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.chats') c
+                  WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
+                    AND c.value = OLD.chat_id)
+      AND NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.events') e
+                      WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
+                        AND e.value = OLD.id))
 BEGIN
   SELECT RAISE(ABORT, 'events are never deleted: a rewind or an undo is a new event, and only a logged purge removes data');
 END;
@@ -611,7 +616,7 @@ CREATE TABLE "undone_changes" (
 
 CREATE INDEX undone_changes_by_marker ON undone_changes (undone_by);
 
-CREATE TABLE value_changes (
+CREATE TABLE "value_changes" (
   chat_id TEXT NOT NULL,
   target TEXT NOT NULL,
   field TEXT NOT NULL,
@@ -621,7 +626,7 @@ CREATE TABLE value_changes (
   value TEXT,
   undone INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (chat_id, target, field, seq, part)
-) STRICT;
+) STRICT, WITHOUT ROWID;
 
 CREATE TRIGGER journal_value_changes_delete AFTER DELETE ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
 

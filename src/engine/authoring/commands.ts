@@ -8,6 +8,7 @@ import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
 import { checkAvatar } from './images.ts';
 import { defaultPersona } from './personas.ts';
+import { rareKind } from '../log/rare-kinds.ts';
 
 /** A read model sent back as a form (its `avatar: null`, `background: null`) means no picture: the field is left out, as events expect. */
 function withoutEmptyAvatar(fields: unknown): unknown {
@@ -179,7 +180,7 @@ export const authoringCalls = {
       const { db } = ctx;
       command(ctx, ctx.commandId, (stampFirst) => {
         const reset = db.get<{ id: string }>(
-          `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND json_extract(r.payload, '$.botId') = ? AND ${VISIBLE('r')}
+          `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') = ? AND ${VISIBLE('r')}
            ORDER BY r.id DESC LIMIT 1`,
           [botId],
         );

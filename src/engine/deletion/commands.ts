@@ -5,6 +5,7 @@ import { appendEvents } from '../log/append.ts';
 import { command, type StampFirst } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { BOT_EVENT_KINDS, removePurgedEvents } from '../log/purges.ts';
+import { rareKind } from '../log/rare-kinds.ts';
 
 /** How long a deleted chat or bot can be brought back before it is purged. */
 export const KEPT_DELETED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -42,9 +43,9 @@ function purge(ctx: LogContext, chatIds: readonly string[], botIds: readonly str
     ? db
         .all<{ id: string }>(
           `SELECT e.id FROM events e WHERE e.chat_id IS NULL AND (
-             (e.kind IN (${BOT_EVENT_KINDS.map(() => '?').join(', ')}) AND json_extract(e.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))
-             OR (e.kind = 'bot_reset_undone' AND json_extract(e.payload, '$.reset') IN
-               (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND json_extract(r.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))))`,
+             (e.kind IN (${BOT_EVENT_KINDS.map(() => '?').join(', ')}) AND ${rareKind('e')} AND json_extract(e.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))
+             OR (e.kind = 'bot_reset_undone' AND ${rareKind('e')} AND json_extract(e.payload, '$.reset') IN
+               (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') IN (${botIds.map(() => '?').join(', ')}))))`,
           [...BOT_EVENT_KINDS, ...botIds, ...botIds],
         )
         .map((r) => r.id)
@@ -55,14 +56,14 @@ function purge(ctx: LogContext, chatIds: readonly string[], botIds: readonly str
   const goneBots = new Set(events);
   const worn = db.all<{ id: string; chat_id: string | null; avatar: string | null; background: string | null }>(
     `SELECT id, chat_id, json_extract(payload, '$.avatar') AS avatar, json_extract(payload, '$.background') AS background FROM events
-     WHERE (kind IN ('bot_authored', 'you_authored') AND chat_id IS NULL) OR kind = 'chat_background_set'`,
+     WHERE ${rareKind()} AND ((kind IN ('bot_authored', 'you_authored') AND chat_id IS NULL) OR kind = 'chat_background_set')`,
   );
   const purgedHere = (r: { id: string; chat_id: string | null }) => (r.chat_id === null ? goneBots.has(r.id) : goneChats.has(r.chat_id));
   const pictures = (r: { avatar: string | null; background: string | null }) => [r.avatar, r.background].filter((h): h is string => h !== null && h.length === 64);
   const theirs = new Set(worn.filter(purgedHere).flatMap(pictures));
   for (const r of worn) if (!purgedHere(r)) for (const hash of pictures(r)) theirs.delete(hash);
   for (const hash of theirs) {
-    const image = db.get<{ id: string }>("SELECT id FROM events WHERE kind = 'image_added' AND json_extract(payload, '$.hash') = ?", [hash]);
+    const image = db.get<{ id: string }>(`SELECT id FROM events WHERE kind = 'image_added' AND ${rareKind()} AND json_extract(payload, '$.hash') = ?`, [hash]);
     if (image) events.push(image.id);
   }
   // What this device had of every device's writing: a device that wrote later in these chats keeps a copy (log/purge-rescue.ts).

@@ -79,7 +79,8 @@ export function copyChat(db: Db, copy: ChatCopy): number {
     [head, copy.deviceId, copy.to, copy.commandId],
   );
   // The copied markers mark the copies (their rows below are copied already marked).
-  for (const row of db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE seq > ? AND kind IN (${translatedKinds}) ORDER BY id`, [head])) {
+  // `+id`: the copies are the log's last rows, read by seq; sorted by the id index, it walked the log.
+  for (const row of db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE seq > ? AND kind IN (${translatedKinds}) ORDER BY +id`, [head])) {
     definitionOf(row.kind)?.marks?.(db, fromRow(row));
   }
 

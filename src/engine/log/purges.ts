@@ -2,6 +2,7 @@ import { forgetMarks } from './visibility.ts';
 import type { Db } from '../db/port.ts';
 import type { BackupEvent } from './backup-event.ts';
 import { withoutLogGuards } from './row.ts';
+import { rareKind } from './rare-kinds.ts';
 
 /** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */
 export const BOT_EVENT_KINDS = ['bot_authored', 'bot_reset', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved'];
@@ -29,7 +30,7 @@ export function purgedSoFar(db: Db, arriving: readonly BackupEvent[] = []): Purg
   const purged: Purged = { chats: new Set(), bots: new Set(), events: new Set() };
   for (const { chat_id } of db.all<{ chat_id: string }>('SELECT chat_id FROM purged_chats')) purged.chats.add(chat_id);
   const payloads = [
-    ...db.all<{ payload: string }>("SELECT payload FROM events WHERE kind = 'purged'").map((r) => r.payload),
+    ...db.all<{ payload: string }>(`SELECT payload FROM events WHERE kind = 'purged' AND ${rareKind()}`).map((r) => r.payload),
     ...arriving.filter((e) => e.kind === 'purged').map((e) => e.payload),
   ];
   for (const text of payloads) {
@@ -82,16 +83,16 @@ export function purgeCheck(db: Db, purged: Purged, arriving: readonly BackupEven
 export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): string[] {
   const bots = JSON.stringify([...purged.bots]);
   const hosted = db
-    .all<{ c: string }>("SELECT chat_id AS c FROM events WHERE kind = 'chat_created' AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?))", [bots])
+    .all<{ c: string }>(`SELECT chat_id AS c FROM events WHERE kind = 'chat_created' AND ${rareKind()} AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?))`, [bots])
     .map((r) => r.c);
   const chats = JSON.stringify([...purged.chats, ...hosted]);
   const ids = db
     .all<{ id: string }>(
       `SELECT id FROM events WHERE kind <> 'purged' AND (
          chat_id IN (SELECT value FROM json_each(?1)) OR id IN (SELECT value FROM json_each(?2))
-         OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?3)) AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?4)))
-         OR (kind = 'bot_reset_undone' AND json_extract(payload, '$.reset') IN
-           (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND json_extract(r.payload, '$.botId') IN (SELECT value FROM json_each(?4)))))`,
+         OR (chat_id IS NULL AND ${rareKind()} AND kind IN (SELECT value FROM json_each(?3)) AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?4)))
+         OR (kind = 'bot_reset_undone' AND ${rareKind()} AND json_extract(payload, '$.reset') IN
+           (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') IN (SELECT value FROM json_each(?4)))))`,
       [chats, JSON.stringify([...purged.events]), JSON.stringify(BOT_EVENT_KINDS), bots],
     )
     .map((r) => r.id);

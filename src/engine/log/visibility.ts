@@ -1,4 +1,5 @@
 import type { Db, SqlParam } from '../db/port.ts';
+import { rareKind } from './rare-kinds.ts';
 
 /**
  * What regenerate, rewind and undo do to the log, as projected state: rows of `visibility` for
@@ -116,7 +117,7 @@ function keepOneVersionShown(db: Db, id: string, seqsJson: string, marker: { id:
          SELECT id, seq, id AS version FROM events WHERE id IN (SELECT value FROM json_each(?1)) AND json_extract(payload, '$.regenerateOf') IS NOT NULL
          UNION ALL
          SELECT id, seq, json_extract(payload, '$.version') AS version FROM events
-         WHERE kind = 'reply_version_chosen' AND json_extract(payload, '$.version') IN (SELECT value FROM json_each(?1)) AND id < ?2
+         WHERE kind = 'reply_version_chosen' AND ${rareKind()} AND json_extract(payload, '$.version') IN (SELECT value FROM json_each(?1)) AND id < ?2
        ) ORDER BY id DESC LIMIT 1`,
       [ids, marker.id],
     );

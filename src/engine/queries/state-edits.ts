@@ -3,6 +3,7 @@ import { markKey, type EditTarget } from '../events/edit-marks.ts';
 import { VISIBLE } from '../log/visibility.ts';
 import { currentValueOf } from '../state/tracked-value.ts';
 import { trackedValueOf } from '../state/tracked-values.ts';
+import { rareKind } from '../log/rare-kinds.ts';
 
 /** The value a drawer edit replaces, as the projection holds it; undefined when the target is gone. */
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
@@ -55,7 +56,7 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
 export function latestEdit(db: Db, chatId: string): { id: string; field: string } | undefined {
   return db.get<{ id: string; field: string }>(
     `SELECT e.id, json_extract(e.payload, '$.field') AS field FROM events e
-     WHERE e.chat_id = ?1 AND e.kind = 'manual_edit' AND ${VISIBLE('e')}
+     WHERE e.chat_id = ?1 AND e.kind = 'manual_edit' AND ${rareKind('e')} AND ${VISIBLE('e')}
        AND json_extract(e.payload, '$.target.type') != 'chat'
        -- an edit from before the host's reset changed what the reset has since cleared
        AND e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)

@@ -6,6 +6,7 @@ import { copyChat } from '../log/copy-chat.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
+import { rareKind } from '../log/rare-kinds.ts';
 
 /**
  * "Branch from here": a new chat whose story is this one up to and including a turn, with its state
@@ -41,7 +42,7 @@ export const branchCalls = {
           // refused plainly until branches share history instead of copying it.
           // Any bot the story mentions counts (its host, a guest, one it has feelings about).
           const reset = db.get<{ id: string }>(
-            `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${VISIBLE('r')}
+            `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND ${VISIBLE('r')}
                AND r.id > (SELECT min(id) FROM events WHERE chat_id = ?2) AND r.id < ?1
                AND EXISTS (SELECT 1 FROM events e WHERE e.chat_id = ?2 AND e.id < ?1 AND instr(e.payload, json_extract(r.payload, '$.botId')) > 0
                            UNION ALL SELECT 1 FROM chats c WHERE c.id = ?2 AND c.bot_id = json_extract(r.payload, '$.botId'))`,

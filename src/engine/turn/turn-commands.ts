@@ -93,7 +93,8 @@ export function turnCommands(ctx: LogContext) {
   /** What a re-sent begin or regenerate answers: the turn its first event started. */
   function startedBy(first: LoggedEvent): StartedTurn {
     if (first.kind === 'assistant_turn_started') return startedFrom(first.chatId!, first.seq, null);
-    const started = db.get<{ seq: number }>("SELECT seq FROM events WHERE chat_id = ? AND kind = 'assistant_turn_started' AND seq > ? ORDER BY seq LIMIT 1", [first.chatId, first.seq]);
+    // Read forward from the turn by seq (`+chat_id`: the chat's index would read the whole chat).
+    const started = db.get<{ seq: number }>("SELECT seq FROM events WHERE +chat_id = ? AND kind = 'assistant_turn_started' AND seq > ? ORDER BY seq LIMIT 1", [first.chatId, first.seq]);
     const segments = (first.payload as { segments: Parameters<typeof inCharacterText>[0] }).segments;
     return startedFrom(first.chatId!, started!.seq, inCharacterText(segments));
   }
