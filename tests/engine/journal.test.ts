@@ -26,6 +26,23 @@ describe('the projection journal', () => {
     expect(db.all<{ chat_id: string }>('SELECT chat_id FROM containers').map((c) => c.chat_id)).toEqual([b]);
   });
 
+  it("records an update by the columns it changed alone, and undoes it to the row as it was", async () => {
+    const { engine, db } = await openTestEngine();
+    const [bot, chat, turn] = [engine.newId(), engine.newId(), engine.newId()];
+    const words = 'The lantern swings over the harbour while Mira reads the charts. '.repeat(10);
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.userTurn(chat, turn, words)]);
+    const before = dumpProjections(db);
+    const [hide] = engine.append([{ kind: 'turn_hidden', chatId: chat, payload: { turnId: turn, hidden: true } }]);
+    const recorded = db.all<{ old: string }>("SELECT old FROM projection_journal WHERE seq = ? AND tbl = 'transcript' AND op = 'update'", [hide!.seq]);
+    // Hiding a turn journaled its whole row before, its words with it.
+    expect(recorded.map((r) => JSON.parse(r.old))).toEqual([{ hidden: 0 }]);
+    engine.rewind(chat, hide!.seq);
+    const after = dumpProjections(db);
+    expect(after.transcript).toEqual(before.transcript);
+    engine.rebuild();
+    expect(dumpProjections(db)).toEqual(after);
+  });
+
   it('a rebuild gives back every index it set aside, and one that fails midway leaves schema and tables as they were', async () => {
     const { engine, db } = await openTestEngine();
     const schema = () => db.all('SELECT type, name, sql FROM sqlite_master ORDER BY name');

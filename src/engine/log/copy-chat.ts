@@ -129,8 +129,9 @@ function copyJournalTail(db: Db, copy: ChatCopy, head: number, count: number): n
   const firstN = Math.max(1, count - copy.journalTail + 1);
   const first = db.get<{ old_seq: number }>('SELECT old_seq FROM temp.chat_copy WHERE n = ?', [firstN])!.old_seq;
   if (first < journalHorizon(db, copy.from)) return count + 1;
+  // json_replace: an update's record names only the columns it changed, and none is added to it.
   const rewrite = (json: string, columns: readonly string[], chatColumn: string) =>
-    `json_set(${json}, '$.${chatColumn}', ?1${columns.filter(isSeq).map((c) => `, '$.${c}', ${seqOfCopy(head, `json_extract(${json}, '$.${c}')`)}`).join('')})`;
+    `json_replace(${json}, '$.${chatColumn}', ?1${columns.filter(isSeq).map((c) => `, '$.${c}', ${seqOfCopy(head, `json_extract(${json}, '$.${c}')`)}`).join('')})`;
   const keys = chatTables(db).map(({ table, chatColumn, columns, key }) => {
     const inKey = key.filter((c) => c === chatColumn || isSeq(c));
     const keyed = inKey.length === 0 ? 'j.key' : `json_set(j.key${inKey.map((c) => `, '$.${c}', ${c === chatColumn ? '?1' : seqOfCopy(head, `json_extract(j.key, '$.${c}')`)}`).join('')})`;

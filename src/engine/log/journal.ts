@@ -73,6 +73,9 @@ function journalTriggers(db: Db): Map<string, string> {
   const wanted = new Map<string, string>();
   for (const { table, chatColumn, columns, key } of chatTables(db)) {
     const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
+    // An update records only the columns it changed: marking a reply analysed journaled its whole
+    // row, the reply's text with it, and the journal was a tenth of what a Send wrote.
+    const changed = `(SELECT json_group_object(c, v) FROM (${columns.map((c) => `SELECT '${c}' AS c, OLD.${c} AS v WHERE OLD.${c} IS NOT NEW.${c}`).join(' UNION ALL ')}))`;
     const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${row}.${c}`).join(', ')})`;
     // A chat's last_seq moves with every event: recording the whole chats row each time was a
     // quarter of a rebuild. It is not journaled; replaying a chat's tail sets it afresh (`settleLastSeq`).
@@ -86,7 +89,7 @@ function journalTriggers(db: Db): Map<string, string> {
           `VALUES (journal_seq(), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
       );
     record('insert', 'NEW', 'NULL');
-    record('update', 'OLD', old);
+    record('update', 'OLD', changed);
     record('delete', 'OLD', old);
   }
   return wanted;
@@ -160,8 +163,10 @@ export function unproject(db: Db, chatId: string, fromSeq: number): void {
     if (!shape) continue;
     const values = shape.columns.map((c) => `json_extract(?1, '$."${c}"')`);
     const where = shape.key.map((c) => `${c} = json_extract(?2, '$."${c}"')`).join(' AND ');
+    // An update's record holds the columns it changed (all of them, in a journal written before that).
+    const restored = shape.columns.map((c, i) => `${c} = CASE WHEN json_type(?1, '$."${c}"') IS NULL THEN ${c} ELSE ${values[i]} END`);
     if (r.op === 'insert') db.run(`DELETE FROM ${r.tbl} WHERE ${where}`, [null, r.key]);
-    else if (r.op === 'update') db.run(`UPDATE ${r.tbl} SET ${shape.columns.map((c, i) => `${c} = ${values[i]}`).join(', ')} WHERE ${where}`, [r.old, r.key]);
+    else if (r.op === 'update') db.run(`UPDATE ${r.tbl} SET ${restored.join(', ')} WHERE ${where}`, [r.old, r.key]);
     else db.run(`INSERT INTO ${r.tbl} (${shape.columns.join(', ')}) VALUES (${values.join(', ')})`, [r.old]);
   }
   db.run('DELETE FROM projection_journal WHERE chat_id = ? AND seq >= ?', [chatId, fromSeq]);
