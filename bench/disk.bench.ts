@@ -106,11 +106,20 @@ async function send(page: Page, i: number): Promise<void> {
 export async function storedAfterReopen(page: Page): Promise<number> {
   await page.reload();
   await waitForDatabase(page);
-  return page.evaluate(async () => {
-    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
-    const details = estimate.usageDetails ?? {};
-    return (estimate.usage ?? 0) - (details.caches ?? 0) - (details.serviceWorkerRegistrations ?? 0);
-  });
+  const stored = () =>
+    page.evaluate(async () => {
+      const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
+      const details = estimate.usageDetails ?? {};
+      return (estimate.usage ?? 0) - (details.caches ?? 0) - (details.serviceWorkerRegistrations ?? 0);
+    });
+  // Once quiet after opening, the app empties the WAL's file: read what stays, as a player's disk holds it between sessions.
+  await page.waitForTimeout(4_000);
+  let [last, now] = [-1, await stored()];
+  for (let i = 0; i < 20 && now !== last; i++) {
+    await page.waitForTimeout(1_000);
+    [last, now] = [now, await stored()];
+  }
+  return now;
 }
 
 /** Every file in the origin's private file system, with its size: where the stored bytes are. */

@@ -24,6 +24,11 @@ export interface OpenDatabase {
   fileBytes(): Uint8Array;
   /** SQLite's WebAssembly memory (it only grows: its size is the high-water mark) and its page cache. */
   memoryUse(): MemoryUse;
+  /**
+   * Copies what the WAL holds into the database and empties the WAL's file: between sessions and
+   * in a long pause, the file otherwise keeps its 4 MB (the cap it is cut to after each copy).
+   */
+  shrinkWal(): void;
   close(): void;
 }
 
@@ -98,7 +103,10 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
     if (bytes.length >= 100) bytes[18] = bytes[19] = 1;
     return bytes;
   };
-  const base = { storage, startFresh, close: () => db.close(), fileBytes, memoryUse };
+  const shrinkWal = () => {
+    if (storage === 'opfs' && !db.inTransaction) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  };
+  const base = { storage, startFresh, close: () => db.close(), fileBytes, memoryUse, shrinkWal };
   try {
     if (storage === 'opfs') db.exec(ON_DISK_PRAGMAS);
     const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);

@@ -43,6 +43,8 @@ export interface TestHooks {
 
 /** How long after taking the lead the SDK loads: after the first screen. */
 const WARM_UP_AFTER_LEAD_MS = 300;
+/** A pause in play this long (no write) empties the WAL's file (`shrinkWalWhenQuiet`). */
+const WAL_SHRINK_PAUSE_MS = 5 * 60_000;
 
 /**
  * One per tab, inside its worker. The worker holding the database lock leads: it opens the database
@@ -63,6 +65,8 @@ export class TabCoordinator {
   private leader: Leader | undefined;
   /** When this tab's leader last ran a call: heavy background work waits for a quiet moment. */
   private lastActivity = Date.now();
+  private lastWrite = 0;
+  private walShrinkTimer: ReturnType<typeof setInterval> | undefined;
   private readonly calls: CallRouter;
 
   constructor(
@@ -125,6 +129,7 @@ export class TabCoordinator {
           throw new Error('The database could not be opened, so it cannot be copied.');
         },
         memoryUse: () => ({ wasmHeapBytes: 0, pageCacheLimitBytes: 0 }),
+        shrinkWal: () => {},
         close: () => {},
       };
       return failed;
@@ -169,15 +174,47 @@ export class TabCoordinator {
     }
     if (leader && database.storage === 'opfs' && engine) this.backups.scheduleDaily(engine, () => quiet(leader));
     else this.backups.stopDaily();
+    if (leader && database.storage === 'opfs') this.shrinkWalWhenQuiet(leader);
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
     this.calls.runPendingHere();
+  }
+
+  /**
+   * Empties the WAL's file once the leader is quiet after opening (what the last session left), and
+   * again after each pause of `WAL_SHRINK_PAUSE_MS` without a write. Not after every turn: each
+   * copy rewrites the pages the turns changed, which the WAL's own copy every 1,000 pages does for
+   * many turns at once.
+   */
+  private shrinkWalWhenQuiet(leader: Leader): void {
+    const quiet = () => whenQuiet(leader, { leading: () => this.leader, lastActivity: () => this.lastActivity });
+    const shrink = () =>
+      void quiet().then((still) => {
+        if (!still) return;
+        try {
+          this.database?.shrinkWal();
+        } catch (error) {
+          console.error('Emptying the WAL failed', error);
+        }
+      });
+    shrink();
+    clearInterval(this.walShrinkTimer);
+    let lastWrite = this.lastWrite;
+    this.walShrinkTimer = setInterval(() => {
+      if (this.leader !== leader) return clearInterval(this.walShrinkTimer);
+      // One shrink per pause: after a write, and once the pause is long enough.
+      if (this.lastWrite !== lastWrite && Date.now() - this.lastWrite >= WAL_SHRINK_PAUSE_MS) {
+        lastWrite = this.lastWrite;
+        shrink();
+      }
+    }, WAL_SHRINK_PAUSE_MS / 4);
   }
 
   /** The leader's news, to every other tab and to this tab's UI, stamped with this leadership's epoch. */
   private broadcast(epoch: string, event: LeaderEvent) {
     if (this.status.role !== 'leader' || this.status.epoch !== epoch) return;
     if (event.type === 'changed') {
+      this.lastWrite = Date.now();
       const notice: ChangeNotice = { epoch, ...event.change };
       this.post({ type: 'changed', ...notice });
       this.emit({ type: 'changed', notice });

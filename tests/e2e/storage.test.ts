@@ -45,3 +45,37 @@ describe('when the browser refuses to store more', () => {
     await expect.poll(() => other.locator('[data-banner="not-saved"]').count()).toBe(0);
   });
 });
+
+describe("the WAL's file", () => {
+  it('is emptied once the app is quiet after opening, and everything written stays', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'Kept');
+    // A few megabytes of writes: the WAL's file grows with them.
+    await page.evaluate(async () => {
+      const client = (globalThis as unknown as { roleplayEngine: { engine: { saveBot(form: object, id: null): Promise<string> } } }).roleplayEngine;
+      for (let i = 0; i < 120; i++) {
+        await client.engine.saveBot({ name: `Wordy ${i}`, persona: 'x'.repeat(7_000), voiceSamples: [], traits: [], backstory: 'y'.repeat(7_000), initialRelationship: '', kickoff: '' }, null);
+      }
+    });
+    /** The size of the database's WAL in the storage pool (its header names the file it holds). */
+    const walBytes = () =>
+      page.evaluate(async () => {
+        const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
+        let size = -1;
+        for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
+          const file = await handle.getFile();
+          const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
+          if (name.endsWith('-wal')) size = file.size;
+        }
+        return size;
+      });
+    const grown = await walBytes();
+    expect(grown).toBeGreaterThan(1_000_000);
+    await page.reload();
+    await expect.poll(walBytes, { timeout: 20_000 }).toBeLessThan(10_000);
+    await page.reload();
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toContain('Kept');
+    expect((await botList(page).allTextContents()).filter((name) => name.startsWith('Wordy'))).toHaveLength(120);
+  });
+});
