@@ -112,14 +112,12 @@ export async function storedAfterReopen(page: Page): Promise<number> {
       const details = estimate.usageDetails ?? {};
       return (estimate.usage ?? 0) - (details.caches ?? 0) - (details.serviceWorkerRegistrations ?? 0);
     });
-  // Once quiet after opening, the app empties the WAL's file: read what stays, as a player's disk holds it between sessions.
-  await page.waitForTimeout(4_000);
-  let [last, now] = [-1, await stored()];
-  for (let i = 0; i < 20 && now !== last; i++) {
-    await page.waitForTimeout(1_000);
-    [last, now] = [now, await stored()];
-  }
-  return now;
+  // Once quiet after opening, the app empties the WAL's file; the quota it held is given back when
+  // its access handle closes. So: quiet, then opened afresh once more, as a player's next session finds it.
+  await page.waitForTimeout(5_000);
+  await page.reload();
+  await waitForDatabase(page);
+  return stored();
 }
 
 /** Every file in the origin's private file system, with its size: where the stored bytes are. */
