@@ -7,7 +7,7 @@ import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { draft } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
-import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
 import { CHECKPOINT_MS } from '../../src/engine/leader/narrator.ts';
 
 let engine: Engine;
@@ -172,5 +172,29 @@ describe('a turn', () => {
     const again = engine.turns.beginTurn(chat, 'Hello', 'cmd-1');
     expect(again).toEqual(first);
     expect(engine.transcript(chat).turns).toHaveLength(2);
+  });
+});
+
+describe("a player's turn in the transcript", () => {
+  const stored = (turnId: string) => db.get<{ segments: string }>('SELECT segments FROM transcript WHERE turn_id = ?', [turnId])!.segments;
+
+  it('of one part keeps only its type, not its words twice, and reads back whole', () => {
+    const [one, two] = [engine.newId(), engine.newId()];
+    const parts = [{ type: 'action' as const, text: '*waves*' }, { type: 'ooc' as const, text: 'brb' }];
+    engine.append([
+      { kind: 'user_turn', chatId: chat, payload: { turnId: one, text: '"Hold the lantern steady."', segments: [{ type: 'dialogue', text: '"Hold the lantern steady."' }] } },
+      { kind: 'user_turn', chatId: chat, payload: { turnId: two, text: '*waves* (( brb ))', segments: parts } },
+    ]);
+    expect(stored(one)).toBe('"dialogue"');
+    expect(JSON.parse(stored(two))).toHaveLength(2);
+    const turns = engine.transcript(chat).turns;
+    expect(turns.find((t) => t.turnId === one)!.segments).toEqual([{ type: 'dialogue', text: '"Hold the lantern steady."' }]);
+    expect(turns.find((t) => t.turnId === two)!.segments).toEqual(parts);
+    // A database from before: migration 0049 makes its rows the same.
+    const whole = JSON.stringify([{ type: 'dialogue', text: '"Hold the lantern steady."' }]);
+    db.run('UPDATE transcript SET segments = ? WHERE turn_id = ?', [whole, one]);
+    db.exec(readMigrations().find((m) => m.name.startsWith('0049_'))!.sql);
+    expect(stored(one)).toBe('"dialogue"');
+    expect(JSON.parse(stored(two))).toHaveLength(2);
   });
 });

@@ -11,6 +11,7 @@ import { makeRoomForPin } from '../memory/pins.ts';
 import type { Settings } from '../settings/settings.ts';
 import { inCharacterText } from '../turn/parse.ts';
 import type { Segment } from '../events/turns.ts';
+import { segmentsOf } from '../turn/stored-segments.ts';
 import { fitToTokens, type TokenCounter } from '../turn/tokens.ts';
 import { castOf, type Cast } from './cast.ts';
 import { addFictionMinutes, describeFictionTime } from '../fiction-time.ts';
@@ -161,7 +162,7 @@ function pairsOf(cast: Cast): Pair[] {
 }
 
 const spoken = (row: TranscriptRow) =>
-  row.role === 'user' ? inCharacterText(row.segments ? (JSON.parse(row.segments) as Segment[]) : [{ type: 'narration', text: row.text }]) : row.text;
+  row.role === 'user' ? inCharacterText(segmentsOf<Segment>(row.segments, row.text) ?? [{ type: 'narration', text: row.text }]) : row.text;
 
 /** The reply at `seq` and what led to it, or undefined when it is gone (regenerated, rewound) or done. */
 export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyze | undefined {

@@ -3,6 +3,7 @@ import { defineEvent, json } from './define.ts';
 import { uuid, eventId, shortText } from './fields.ts';
 import { chooseVersion, supersedeCaused } from '../log/visibility.ts';
 import { promptReport } from '../turn/prompt-report.ts';
+import { storedSegments } from '../turn/stored-segments.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -30,7 +31,7 @@ export const userTurn = defineEvent({
       // Written by the persona the chat plays now (none chosen: whoever is the default when it is read).
       `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
        VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?, ?, (SELECT persona_id FROM chats WHERE id = ?)) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
-      [p.turnId, chatId, seq, p.text, json(p.segments), seq, p.sentAt ?? null, chatId],
+      [p.turnId, chatId, seq, p.text, storedSegments(p.segments, p.text), seq, p.sentAt ?? null, chatId],
     );
   },
 });
@@ -158,7 +159,7 @@ export const turnEdited = defineEvent({
   apply(db, { chatId, payload: p }) {
     db.run('UPDATE transcript SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat_id = ?', [
       p.text,
-      p.segments ? json(p.segments) : null,
+      p.segments ? storedSegments(p.segments, p.text) : null,
       p.turnId,
       chatId,
     ]);

@@ -5,6 +5,7 @@ import { hasContinuation } from '../turn/followed-reply.ts';
 import { hostResetSeq } from './chats.ts';
 import { rewoundStretches, type RewoundStretch } from '../rewind/commands.ts';
 import type { Segment } from '../events/turns.ts';
+import { segmentsOf } from '../turn/stored-segments.ts';
 import type { EntityRef } from '../events/fields.ts';
 import { z } from 'zod';
 import { defineQuery, id, seq } from '../call.ts';
@@ -122,7 +123,7 @@ function turnOf(r: TurnRow): TranscriptTurn {
     speakerName: r.speaker_name ?? (r.speaker === 'you' ? 'You' : 'Unknown'),
     speakerAvatar: r.speaker_avatar ?? null,
     text: r.text,
-    segments: r.segments === null ? null : (JSON.parse(r.segments) as Segment[]),
+    segments: segmentsOf<Segment>(r.segments, r.text),
     status: r.status,
     reason: r.reason,
     model: r.model,
