@@ -227,7 +227,9 @@ async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise
       let one: string[] = [];
       for (const [page, commit] of frames) {
         one.push(owner.get(page) ?? (page === 1 ? 'header' : 'free'));
-        if (commit) [one] = [[], console.log(`commit of ${one.length} frames: ${one.join(', ')}`)];
+        if (!commit) continue;
+        console.log(`commit of ${one.length} frames: ${one.join(', ')}`);
+        one = [];
       }
     }
     const stored = db

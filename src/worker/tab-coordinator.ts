@@ -174,7 +174,7 @@ export class TabCoordinator {
     }
     if (leader && database.storage === 'opfs' && engine) this.backups.scheduleDaily(engine, () => quiet(leader));
     else this.backups.stopDaily();
-    if (leader && database.storage === 'opfs') this.shrinkWalWhenQuiet(leader);
+    if (leader && database.storage === 'opfs') this.shrinkWalWhenQuiet(leader, () => quiet(leader));
     this.post({ type: 'leader-ready', ...this.leaderInfo() });
     // Calls this tab had sent to the old leader: run them here. Commands are idempotent by id.
     this.calls.runPendingHere();
@@ -186,8 +186,7 @@ export class TabCoordinator {
    * copy rewrites the pages the turns changed, which the WAL's own copy every 1,000 pages does for
    * many turns at once.
    */
-  private shrinkWalWhenQuiet(leader: Leader): void {
-    const quiet = () => whenQuiet(leader, { leading: () => this.leader, lastActivity: () => this.lastActivity });
+  private shrinkWalWhenQuiet(leader: Leader, quiet: () => Promise<boolean>): void {
     const shrink = () =>
       void quiet().then((still) => {
         if (!still) return;

@@ -12,7 +12,7 @@ describe('when the browser refuses to store more', () => {
     const page = await openTab(context, `${app.url}/bots`);
     await createBot(page, 'Saved before');
     const other = await openTab(context, `${app.url}/bots`);
-    await expect.poll(() => botList(other).allTextContents()).toEqual(['Saved before']);
+    await expect.poll(() => botList(other).allTextContents(), { timeout: 15_000 }).toEqual(['Saved before']);
 
     // The origin's quota lowered to what it uses now: the database cannot grow.
     const cdp = await context.newCDPSession(page);
@@ -32,7 +32,7 @@ describe('when the browser refuses to store more', () => {
     });
     expect(refused).toMatchObject({ name: 'StorageError', message: expect.stringMatching(/^Your last change was not saved: .*Everything saved before is unchanged\.$/) });
     for (const tab of [page, other]) {
-      await expect.poll(() => tab.locator('[data-banner="not-saved"]').textContent()).toMatch(/Your last change was not saved/);
+      await expect.poll(() => tab.locator('[data-banner="not-saved"]').textContent(), { timeout: 15_000 }).toMatch(/Your last change was not saved/);
     }
     await page.reload();
     // A reload starts a new leader, which takes more than poll's default second on a busy machine.
@@ -41,8 +41,8 @@ describe('when the browser refuses to store more', () => {
 
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });
     await createBot(page, 'After');
-    await expect.poll(() => botList(other).allTextContents()).toContain('After');
-    await expect.poll(() => other.locator('[data-banner="not-saved"]').count()).toBe(0);
+    await expect.poll(() => botList(other).allTextContents(), { timeout: 15_000 }).toContain('After');
+    await expect.poll(() => other.locator('[data-banner="not-saved"]').count(), { timeout: 15_000 }).toBe(0);
   });
 });
 

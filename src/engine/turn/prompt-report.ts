@@ -8,8 +8,7 @@ import { COUNTED_WITH, TOKENIZER_FAMILIES } from './tokenizer-family.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { VISIBLE } from '../log/visibility.ts';
-
-const promptTextHashSchema = z.string().regex(/^[0-9a-f]{32}$/);
+import { promptTextHash } from '../events/prompt-texts.ts';
 
 /**
  * The story turns a prompt told, as the log keeps them: the first and last by id, and each one's
@@ -44,7 +43,7 @@ export const promptReport = z.object({
         kept: z.boolean(),
         text: z.string().max(40_000).nullable(),
         /** Where the words are when the chat keeps them apart (`prompt_text_kept`); text is null then. */
-        textHash: promptTextHashSchema.optional(),
+        textHash: promptTextHash.optional(),
         /** The story turn this part told (not stored: the log keeps a run of them as one `story` part). */
         turnId: uuid.optional(),
         /** As stored, a run of story turns in one part: see `storyRun`. Read back as one part per turn. */
@@ -111,10 +110,10 @@ export function reportOf(assembled: AssembledPrompt, budget: Budget, pinned: rea
 }
 
 /** Shorter texts stay in the report: an event of their own would cost more than they do. */
-export const KEPT_APART_FROM = 240;
+const KEPT_APART_FROM = 240;
 
-/** The name a text is kept by: the first 128 bits of its SHA-256, the same on every device. */
-export const promptTextHash = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
+/** The name a text is kept by (`promptTextHash`), the same on every device. */
+const hashOf = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
 
 // The partial index `events_by_prompt_text` (migration 0047) answers these: the kind term and the
 // expression must read exactly so for SQLite to use it.
@@ -130,7 +129,7 @@ export function reportForTheLog(db: Db, chatId: string, report: PromptReport): {
   const logged = new Set<string>();
   const parts = storyRuns(report.parts).map((part) => {
     if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
-    const hash = promptTextHash(part.text);
+    const hash = hashOf(part.text);
     if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM events e WHERE ${KEPT_TEXT} AND ${VISIBLE('e')}`, [chatId, hash])) {
       texts.push({ hash, text: part.text });
     }

@@ -142,9 +142,9 @@ export function turnCommands(ctx: LogContext) {
       return db.transaction(() => {
         const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE chat_id = ? AND turn_id = ?', [turn.chatId, turn.turnId]);
         if (!row || row.status !== 'streaming') return false;
-        const kept = prompt ? reportForTheLog(db, turn.chatId, prompt) : undefined;
+        const forTheLog = prompt ? reportForTheLog(db, turn.chatId, prompt) : undefined;
         appendEvents(ctx, [
-          ...(kept?.texts ?? []).map((payload) => ({ kind: 'prompt_text_kept' as const, chatId: turn.chatId, payload })),
+          ...(forTheLog?.texts ?? []).map((payload) => ({ kind: 'prompt_text_kept' as const, chatId: turn.chatId, payload })),
           {
             kind: 'assistant_turn',
             chatId: turn.chatId,
@@ -162,7 +162,7 @@ export function turnCommands(ctx: LogContext) {
               usage: result.usage,
               error: result.error,
               ...(result.thinking ? { thinking: result.thinking } : {}),
-              ...(kept ? { prompt: { ...kept.report, ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}), ...(result.trimmedLabel ? { trimmedLabel: result.trimmedLabel } : {}) } } : {}),
+              ...(forTheLog ? { prompt: { ...forTheLog.report, ...(result.stoppedAt ? { stoppedAt: result.stoppedAt } : {}), ...(result.trimmedLabel ? { trimmedLabel: result.trimmedLabel } : {}) } } : {}),
             },
           },
         ]);
