@@ -217,7 +217,11 @@ async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise
   const db = await databaseCopy(page);
   try {
     const owner = new Map<number, string>();
-    for (const row of db.selectObjects('SELECT name, pageno FROM dbstat')) owner.set(row.pageno as number, row.name as string);
+    const kind = new Map<number, string>();
+    for (const row of db.selectObjects('SELECT name, pageno, pagetype FROM dbstat')) {
+      owner.set(row.pageno as number, row.name as string);
+      kind.set(row.pageno as number, String(row.pagetype));
+    }
     const counts = new Map<string, number>();
     for (const [page] of frames) {
       const name = owner.get(page) ?? (page === 1 ? 'header' : 'free');
@@ -226,7 +230,7 @@ async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise
     if (process.env.BENCH_DISK_COMMITS === '1') {
       let one: string[] = [];
       for (const [page, commit] of frames) {
-        one.push(owner.get(page) ?? (page === 1 ? 'header' : 'free'));
+        one.push(`${owner.get(page) ?? (page === 1 ? 'header' : 'free')}#${page}${kind.get(page)?.[0] ?? ''}`);
         if (!commit) continue;
         console.log(`commit of ${one.length} frames: ${one.join(', ')}`);
         one = [];

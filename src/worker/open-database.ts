@@ -2,6 +2,7 @@ import type { Database, SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wa
 import { loadSqlite } from './early-start.ts';
 import { MigrationError } from '../engine/db/migrate.ts';
 import { wrapSqlite } from '../engine/db/sqlite-db.ts';
+import { trustOverwrites } from './powersafe-overwrite.ts';
 import { openEngine, type Engine } from '../engine/engine.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DatabaseState, StorageMode } from './protocol.ts';
@@ -83,6 +84,7 @@ const JOURNAL_FILE_LIMIT = 4 * 1024 * 1024;
  *   each of several B-trees, and each changed page is written whole. Smaller pages than 4 KiB
  *   wrote no less: rows and search-index blobs spill onto more pages.
  * - The WAL is capped so a restore's big transaction does not leave a big file behind.
+ * - Commits are not padded to a sector (`trustOverwrites`), which wrote a page more each.
  */
 const ON_DISK_PRAGMAS = `PRAGMA page_size = 4096; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = ${JOURNAL_FILE_LIMIT}`;
 const SQLITE_CORRUPT = 11;
@@ -146,6 +148,7 @@ export async function openOpfsDatabase(): Promise<OpenDatabase> {
   const pool = await installPool(sqlite);
   const open = async (): Promise<OpenDatabase> => {
     const database = new pool.OpfsSAHPoolDb(DB_FILE);
+    trustOverwrites(sqlite, database);
     const startFresh = async (): Promise<OpenDatabase> => {
       database.close();
       const files = pool.getFileNames();

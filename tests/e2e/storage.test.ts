@@ -1,10 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { botList, browsers, createBot, openTab, servedApp } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
 let context: BrowserContext | undefined;
+
+/**
+ * The database's WAL as stored in the pool (its pool header names the file it holds): its size,
+ * and the frames of its current run (those carrying the WAL header's salts), each page by digest.
+ */
+const walFile = (page: Page): Promise<{ size: number; frames: { page: number; commit: boolean; digest: string }[] } | null> =>
+  page.evaluate(async () => {
+    const POOL_HEADER = 4096;
+    const WAL_HEADER = 32;
+    const FRAME_HEADER = 24;
+    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
+    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
+      const file = await handle.getFile();
+      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
+      if (!name.endsWith('-wal')) continue;
+      const wal = new Uint8Array(await file.slice(POOL_HEADER).arrayBuffer());
+      const frames = [];
+      if (wal.length >= WAL_HEADER) {
+        const view = new DataView(wal.buffer);
+        const pageSize = view.getUint32(8);
+        for (let at = WAL_HEADER; at + FRAME_HEADER + pageSize <= wal.length; at += FRAME_HEADER + pageSize) {
+          if (view.getUint32(at + 8) !== view.getUint32(16) || view.getUint32(at + 12) !== view.getUint32(20)) break;
+          const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', wal.subarray(at + FRAME_HEADER, at + FRAME_HEADER + pageSize)));
+          frames.push({ page: view.getUint32(at), commit: view.getUint32(at + 4) !== 0, digest: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') });
+        }
+      }
+      return { size: file.size, frames };
+    }
+    return null;
+  });
 
 describe('when the browser refuses to store more', () => {
   it('the change is not kept, every tab says why, nothing saved before is touched, and the next write works once there is room', async () => {
@@ -58,18 +88,7 @@ describe("the WAL's file", () => {
         await client.engine.saveBot({ name: `Wordy ${i}`, persona: 'x'.repeat(7_000), voiceSamples: [], traits: [], backstory: 'y'.repeat(7_000), initialRelationship: '', kickoff: '' }, null);
       }
     });
-    /** The size of the database's WAL in the storage pool (its header names the file it holds). */
-    const walBytes = () =>
-      page.evaluate(async () => {
-        const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
-        let size = -1;
-        for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
-          const file = await handle.getFile();
-          const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
-          if (name.endsWith('-wal')) size = file.size;
-        }
-        return size;
-      });
+    const walBytes = async () => (await walFile(page))?.size ?? -1;
     const grown = await walBytes();
     expect(grown).toBeGreaterThan(1_000_000);
     await page.reload();
@@ -77,5 +96,27 @@ describe("the WAL's file", () => {
     await page.reload();
     await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toContain('Kept');
     expect((await botList(page).allTextContents()).filter((name) => name.startsWith('Wordy'))).toHaveLength(120);
+  });
+});
+
+describe('a commit', () => {
+  it('writes each page it changed once, with no copies padding the WAL', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'First');
+    await page.evaluate(async () => {
+      const client = (globalThis as unknown as { roleplayEngine: { engine: { saveBot(form: object, id: null): Promise<string> } } }).roleplayEngine;
+      for (let i = 0; i < 4; i++) {
+        await client.engine.saveBot({ name: `Brief ${i}`, persona: `Persona ${i}`, voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
+      }
+    });
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toContain('Brief 3');
+    const { frames } = (await walFile(page))!;
+    const commits = frames.filter((frame) => frame.commit);
+    expect(commits.length).toBeGreaterThanOrEqual(4);
+    // SQLite pads a commit to the disk's sector with copies of its last frame unless told a write
+    // leaves its neighbours intact: a page more on disk for every commit.
+    const copies = frames.filter((frame, i) => i > 0 && frame.commit && frames[i - 1]!.commit && frame.page === frames[i - 1]!.page && frame.digest === frames[i - 1]!.digest);
+    expect(copies).toEqual([]);
   });
 });
