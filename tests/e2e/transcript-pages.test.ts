@@ -71,7 +71,10 @@ describe('a long transcript in pages', () => {
     // The composer's buttons and the newest turn's footer arrive after the turns; the view follows.
     await page.waitForTimeout(1_000);
     expect(await below()).toBeLessThan(2);
-    expect(await page.locator('.turn').count()).toBeLessThan(30);
+    // The first frame draws the newest rows; the rest of the first page follows, above the view.
+    const held = await page.locator('.turn').count();
+    expect(held).toBeGreaterThanOrEqual(20);
+    expect(held).toBeLessThan(30);
   });
 
   it('holds a bounded window however far the reader scrolls, and the jumps land where they say', async () => {
