@@ -309,8 +309,6 @@ CREATE TABLE "memories" (
 
 CREATE INDEX memories_by_chat ON memories (chat_id, created_seq);
 
-CREATE INDEX memories_by_owner ON memories (owner_id, created_seq);
-
 CREATE INDEX memories_by_owner_chat ON memories (owner_id, chat_id, pinned, created_seq);
 
 CREATE INDEX memories_by_scene ON memories (chat_id, scene_id, owner_id) WHERE scene_id IS NOT NULL;
