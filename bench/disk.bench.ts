@@ -171,7 +171,7 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     // Until the WAL has been copied into the database once: that first copy carries the restore's
     // own pages, which are not a Send's.
     let warmUps = 0;
-    while (warmUps < 20 && !Object.entries((await sendOnce(warmUps++)).byFile).some(([file, bytes]) => !file.endsWith('-wal') && bytes > 0));
+    while (warmUps < 40 && !Object.entries((await sendOnce(warmUps++)).byFile).some(([file, bytes]) => !file.endsWith('-wal') && bytes > 0));
     const perSend: Written[] = [];
     for (let i = 0; i < SENDS; i++) perSend.push(await sendOnce(100 + i));
     const total = perSend.reduce((sum, one) => sum + one.bytes, 0);
@@ -179,6 +179,14 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const worst = perSend.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const typical = [...perSend].sort((a, b) => a.bytes - b.bytes)[Math.floor(SENDS / 2)]!;
     const anatomy = await databaseAnatomy(page, typical.walFrames);
+    // A checkpoint copies each page the WAL holds once, however many commits wrote it: the pages a
+    // window of Sends touched, shared out over them, is what copying every that many Sends costs.
+    const copiedEvery = [1, 5, 10, 20, 40].filter((k) => k <= SENDS).map((k) => {
+      let pages = 0;
+      let windows = 0;
+      for (let at = 0; at + k <= SENDS; at += k, windows++) pages += new Set(perSend.slice(at, at + k).flatMap((one) => one.walFrames.map(([p]) => p))).size;
+      return `every ${k}: ${fmt((pages / windows / k) * 4)} KB`;
+    });
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
     const stored = await storedAfterReopen(page);
     const label = turns.toLocaleString('en-US');
@@ -186,6 +194,7 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
       [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
       [`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.frames],
+      [`${label} turns: a Send's share of the copies into the database, were the WAL copied every n Sends`, copiedEvery.join(', ')],
       [`${label} turns: where the database's bytes are (MB)`, anatomy.stored],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
     ];

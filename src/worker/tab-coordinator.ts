@@ -183,7 +183,7 @@ export class TabCoordinator {
   /**
    * Empties the WAL's file once the leader is quiet after opening (what the last session left), and
    * again after each pause of `WAL_SHRINK_PAUSE_MS` without a write. Not after every turn: each
-   * copy rewrites the pages the turns changed, which the WAL's own copy every 1,000 pages does for
+   * copy rewrites the pages the turns changed, which the WAL's own copy every 2,500 pages does for
    * many turns at once.
    */
   private shrinkWalWhenQuiet(leader: Leader, quiet: () => Promise<boolean>): void {
