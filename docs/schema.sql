@@ -567,8 +567,6 @@ CREATE UNIQUE INDEX transcript_by_chat ON transcript (chat_id, seq);
 
 CREATE INDEX transcript_by_seq ON transcript (seq);
 
-CREATE INDEX transcript_unanalyzed ON transcript (chat_id, seq) WHERE role = 'assistant' AND analyzed_seq IS NULL;
-
 CREATE TRIGGER journal_transcript_delete AFTER DELETE ON transcript WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'transcript', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'seq', OLD.seq, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER journal_transcript_insert AFTER INSERT ON transcript WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'transcript', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;

@@ -321,6 +321,8 @@ describe('the analysis queue', () => {
     engine.append(drafts);
     replies.push(...db.all<{ seq: number }>("SELECT seq FROM events WHERE kind = 'assistant_turn' AND chat_id = ? ORDER BY seq", [chat]).map((r) => r.seq));
     expect(engine.analysis.pending(chat).map((j) => j.seq)).toEqual(replies.slice(-3));
+    // Across every chat too (the leader's start): each chat's last replies, read from its end.
+    expect(engine.analysis.pending().map((j) => j.seq)).toEqual(replies.slice(-3));
     await analyzeAll(scriptedLlm(analysis(), analysis(), analysis()).client);
     // Done with those, the older ones stay as they are: no backlog of the past.
     expect(engine.analysis.pending()).toEqual([]);

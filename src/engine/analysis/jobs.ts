@@ -46,7 +46,16 @@ export function pendingJobs(db: Db, deviceId: string, chatId?: string): Analysis
   const chats =
     chatId !== undefined
       ? [chatId]
-      : db.all<{ chat_id: string }>("SELECT DISTINCT chat_id FROM transcript WHERE role = 'assistant' AND analyzed_seq IS NULL").map((r) => r.chat_id);
+      : // Only a chat's last few replies can wait (ANALYSIS_WINDOW), so each chat's are read from its
+        // end: an index of the replies waiting cost two pages of every Send, one as a reply began
+        // and one as its analysis landed.
+        db
+          .all<{ chat_id: string }>(
+            `SELECT c.id AS chat_id FROM chats c WHERE EXISTS (SELECT 1 FROM (
+               SELECT t.analyzed_seq FROM transcript t WHERE t.chat_id = c.id AND t.role = 'assistant' ORDER BY t.seq DESC LIMIT ${ANALYSIS_WINDOW}
+             ) WHERE analyzed_seq IS NULL)`,
+          )
+          .map((r) => r.chat_id);
   const turns = chats.flatMap((chat) =>
     db
       .all<ReplyRow>(
