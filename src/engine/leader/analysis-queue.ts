@@ -23,11 +23,16 @@ export class AnalysisQueue {
 
   constructor(private readonly deps: QueueDeps) {}
 
-  /** Starts work on every chat with pending jobs, up to the limit. Cheap to call after any change. */
-  kick(): void {
+  /**
+   * Starts work on the chats with pending jobs, up to the limit: those named (a change's chats, after
+   * every commit: a job becomes pending only by a change in its chat), else every chat (at start,
+   * and when a slot frees). Reading every chat's last replies after each commit was most of a kick.
+   */
+  kick(chats?: readonly string[]): void {
     if (this.controller.signal.aborted) return;
     const limit = this.deps.maxChats ?? 2;
-    for (const job of this.deps.pending()) {
+    const pending = chats ? chats.filter((chat) => !this.running.has(chat)).flatMap((chat) => this.deps.pending(chat)) : this.deps.pending();
+    for (const job of pending) {
       if (this.running.size >= limit) return;
       if (this.running.has(job.chatId) || this.broken.has(job.key)) continue;
       this.running.set(job.chatId, this.work(job.chatId));

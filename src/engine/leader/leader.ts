@@ -119,7 +119,7 @@ export function createLeader(deps: LeaderDeps) {
       rebuilt,
     };
     emit({ type: 'changed', change });
-    analysis.kick();
+    analysis.kick(change.chats);
     indexSearchSoon();
   };
 

@@ -133,8 +133,6 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
       if (!scroller) return;
       settle.disconnect();
       settle.observe(scroller);
-      // The rows drawn a frame after the first land above the view: it stays at the end.
-      queueMicrotask(toEnd);
       const newest = below?.previousElementSibling;
       if (newest) settle.observe(newest);
       // Once the turns shown fill a screen, their mean height is what a turn not held stands for.
@@ -186,9 +184,18 @@ export function TranscriptView(props: { chat: ChatScope; ref: (el: HTMLDivElemen
   createEffect(
     on(chat.chatId, () => {
       setFirstFrame(true);
-      // The frame after the first has begun only once the first was shown.
-      let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => setTimeout(() => setFirstFrame(false)))));
-      onCleanup(() => cancelAnimationFrame(frame));
+      // The frame after the first has begun only once the first was shown. The rows then drawn
+      // land above the view, which stays at the end.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const showAll = () => {
+        setFirstFrame(false);
+        toEnd();
+      };
+      let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(showAll)))));
+      onCleanup(() => {
+        cancelAnimationFrame(frame);
+        clearTimeout(timer);
+      });
     }),
   );
   /** Rows of the first page left for the frame after the first (none when a search hit opens the chat elsewhere). */
