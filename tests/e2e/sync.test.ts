@@ -314,6 +314,14 @@ describe('sync between two devices', () => {
       // The phone names itself; the laptop sees both, each with when it was last seen.
       await phone.getByText(/^Devices \(\d\)$/).click();
       await phone.getByLabel("This device's name").fill('Phone');
+      // The list is read again each time it opens: what the player typed stays in the box.
+      const devicesSummary = phone.getByText(/^Devices \(\d\)$/);
+      await devicesSummary.click();
+      const reread = phone.waitForResponse((response) => response.url().endsWith('/api/devices') && response.request().method() === 'GET', { timeout: 15_000 });
+      await devicesSummary.click();
+      await reread;
+      await phone.evaluate(() => new Promise((settled) => requestAnimationFrame(() => setTimeout(settled, 0))));
+      expect(await phone.getByLabel("This device's name").inputValue()).toBe('Phone');
       await phone.getByRole('button', { name: 'Rename' }).click();
       await phone.getByText('Renamed.').waitFor({ timeout: 15_000 });
       await laptop.reload();

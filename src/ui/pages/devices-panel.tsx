@@ -1,4 +1,4 @@
-import { createResource, createSignal, For, Show } from 'solid-js';
+import { createResource, createSignal, For, Show, untrack } from 'solid-js';
 import { relayJson } from '../relay-json.ts';
 import { t, uiLanguage } from '../i18n/index.ts';
 
@@ -95,7 +95,8 @@ export function DevicesPanel() {
                     >
                       <label class="grow">
                         {t('devices.name')}
-                        <input name="name" required maxLength={60} value={self().name} />
+                        {/* Read once: the list refreshes on every open, and a bound value would put the old name back over what the player is typing. */}
+                        <input name="name" required maxLength={60} value={untrack(() => self().name)} />
                       </label>
                       <button type="submit" disabled={busy()}>
                         {t('devices.rename')}
