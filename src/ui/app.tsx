@@ -1,5 +1,5 @@
 import { Navigate, Route, Router, type RouteSectionProps } from '@solidjs/router';
-import { createEffect, createMemo, createSignal, lazy, Match, onCleanup, Switch } from 'solid-js';
+import { createEffect, createMemo, createSignal, lazy, Match, onCleanup, Show, Switch } from 'solid-js';
 
 // Screens visited now and then load when first opened (the service worker keeps them for offline use).
 const BotFormPage = lazy(() => import('./authoring/bot-form-page.tsx').then((m) => ({ default: m.BotFormPage })));
@@ -18,6 +18,7 @@ import { ClientContext } from './context.ts';
 import { SEARCH_INDEX_TOPIC, type SearchIndexProgress } from '../engine/for-first-screen.ts';
 import { createEngineClient } from './engine-client.ts';
 import { Shell } from './layout/shell.tsx';
+import { RewriteBanner } from './layout/rewrite-banner.tsx';
 import { ChatsPage } from './pages/chats-page.tsx';
 import { DatabaseProblem, type Problem } from './pages/database-problem.tsx';
 import { createRelayHealth } from './relay-health.ts';
@@ -80,6 +81,15 @@ export function App() {
       setSearchIndexing((shown) => (waiting > 0 ? { waiting, most: Math.max(waiting, shown?.most ?? 0) } : null));
     }),
   );
+  // An older database rewritten once as it opens (topic REWRITE_TOPIC of the worker): how far, until done.
+  const [rewriting, setRewriting] = createSignal<number | null>(null);
+  onCleanup(
+    client.onPublish((topic, _seq, data) => {
+      if (topic !== 'rewrite') return;
+      const { fraction } = data as { fraction: number };
+      setRewriting(fraction < 1 ? fraction : null);
+    }),
+  );
   onCleanup(
     client.onPublish((topic, _seq, data) => {
       if (topic !== 'storage') return;
@@ -117,6 +127,9 @@ export function App() {
       <Match when={client.status().database === null && !paintedEarly}>
         <main class="problem" aria-busy="true">
           <p class="muted">{t('misc.opening')}</p>
+          <Show when={rewriting() !== null}>
+            <RewriteBanner fraction={rewriting() ?? 0} />
+          </Show>
         </main>
       </Match>
       <Match when={true}>
@@ -127,6 +140,7 @@ export function App() {
           storageNearlyFull={storage.nearlyFull()}
           notSaved={notSaved()}
           searchIndexing={searchIndexing()}
+          rewriting={rewriting()}
           onDismissNotSaved={() => setNotSaved(null)}
           updateReady={appUpdate.updateReady()}
           onUpdate={() => void appUpdate.applyUpdate()}

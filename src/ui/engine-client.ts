@@ -19,11 +19,13 @@ function testHooksFromUrl(): TestHooks | undefined {
   const delay = Number(params.get('e2e-command-delay'));
   const forceMemory = params.get('e2e-storage') === 'memory';
   const openDelay = Number(params.get('e2e-open-delay'));
-  if (!delay && !forceMemory && !openDelay) return undefined;
+  const pageBytes = Number(params.get('e2e-page-bytes'));
+  if (!delay && !forceMemory && !openDelay && !pageBytes) return undefined;
   return {
     ...(delay ? { commandDelayMs: delay, phase: params.get('e2e-phase') === 'after-commit' ? ('after-commit' as const) : ('before-commit' as const) } : {}),
     ...(forceMemory ? { forceMemory } : {}),
     ...(openDelay ? { openDelayMs: openDelay } : {}),
+    ...(pageBytes ? { pageBytes } : {}),
   };
 }
 

@@ -3,7 +3,9 @@ import { loadSqlite } from './early-start.ts';
 import { MigrationError } from '../engine/db/migrate.ts';
 import { wrapSqlite } from '../engine/db/sqlite-db.ts';
 import { trustOverwrites } from './powersafe-overwrite.ts';
-import { openEngine, type Engine } from '../engine/engine.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
+import { migrate } from '../engine/db/migrate.ts';
+import { PAGE_BYTES, rewriteDatabase, rewriteReason } from './rewrite-database.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DatabaseState, StorageMode } from './protocol.ts';
 
@@ -80,9 +82,10 @@ const JOURNAL_FILE_LIMIT = 4 * 1024 * 1024;
  * - WAL writes each changed page once per commit, where the rollback journal wrote it twice (its
  *   old copy to the journal, then the page), and appends instead of seeking back and forth. A
  *   commit is still synced before it is acknowledged: a crash loses nothing committed.
- * - 4 KiB pages for a new database (the build's default is 8): most commits change a few rows in
- *   each of several B-trees, and each changed page is written whole. Smaller pages than 4 KiB
- *   wrote no less: rows and search-index blobs spill onto more pages.
+ * - 4 KiB pages (the build's default is 8): most commits change a few rows in each of several
+ *   B-trees, and each changed page is written whole. Smaller pages than 4 KiB wrote no less (2 KiB
+ *   measured again without padded commits: 423 KB a Send against ~382): rows and search-index
+ *   blobs spill onto more pages. An older database is rewritten to them once (`rewrite-database.ts`).
  * - The WAL is copied into the database every 2,500 pages (SQLite's default is 1,000): a copy
  *   writes each page the WAL holds once, and the pages a Send touches are mostly the same few
  *   dozen, so copying every ~30 Sends instead of every ~12 wrote 45 -> ~30 KB a Send. The WAL's
@@ -91,11 +94,18 @@ const JOURNAL_FILE_LIMIT = 4 * 1024 * 1024;
  * - Commits are not padded to a sector (`trustOverwrites`), which wrote a page more each.
  */
 const WAL_PAGES_BEFORE_COPY = 2_500;
-const ON_DISK_PRAGMAS = `PRAGMA page_size = 4096; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = ${JOURNAL_FILE_LIMIT}; PRAGMA wal_autocheckpoint = ${WAL_PAGES_BEFORE_COPY}`;
+const onDiskPragmas = (pageBytes: number) => `PRAGMA page_size = ${pageBytes}; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = ${JOURNAL_FILE_LIMIT}; PRAGMA wal_autocheckpoint = ${WAL_PAGES_BEFORE_COPY}`;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
-async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>): Promise<OpenDatabase> {
+export interface OpenOptions {
+  /** How far the once-only rewrite of an older database has come (`rewrite-database.ts`): 0, then up to 1. */
+  onRewrite?: (fraction: number) => void;
+  /** Tests: make a new database with these pages, as older builds did, and leave it so. */
+  pageBytes?: number;
+}
+
+async function openWith(database: Database, storage: StorageMode, startFresh: () => Promise<OpenDatabase>, options: OpenOptions = {}): Promise<OpenDatabase> {
   const sqlite = await loadSqlite();
   const db = wrapSqlite(sqlite, database);
   const memoryUse = (): MemoryUse => {
@@ -115,8 +125,21 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
   };
   const base = { storage, startFresh, close: () => db.close(), fileBytes, memoryUse, shrinkWal };
   try {
-    if (storage === 'opfs') db.exec(ON_DISK_PRAGMAS);
-    const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) }, MIGRATIONS);
+    if (storage === 'opfs') db.exec(onDiskPragmas(options.pageBytes ?? PAGE_BYTES));
+    await migrate(db, MIGRATIONS, Date.now);
+    // After the migrations: the pages of the indexes they dropped are free to give back.
+    if (storage === 'opfs' && !options.pageBytes && rewriteReason(db)) {
+      const onRewrite = options.onRewrite ?? (() => {});
+      try {
+        rewriteDatabase(sqlite, database, db, onRewrite);
+      } catch (error) {
+        // No room for the copy (it needs about twice the database), or anything else: VACUUM is one
+        // transaction, so the database is as it was, and opens so; the next start tries again.
+        console.error('Rewriting the database failed; it opens as it was', error);
+        onRewrite(1);
+      }
+    }
+    const engine = createEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) });
     const { dbId, created } = engine.identify();
     return { ...base, engine, state: { kind: 'ready', dbId, created } };
   } catch (error) {
@@ -148,7 +171,7 @@ async function quarantine(files: { bytes: Uint8Array; suffix: string }[]): Promi
 }
 
 /** The leader's database on OPFS. Only call this while holding the database lock. */
-export async function openOpfsDatabase(): Promise<OpenDatabase> {
+export async function openOpfsDatabase(options: OpenOptions = {}): Promise<OpenDatabase> {
   const sqlite = await loadSqlite();
   const pool = await installPool(sqlite);
   const open = async (): Promise<OpenDatabase> => {
@@ -164,7 +187,7 @@ export async function openOpfsDatabase(): Promise<OpenDatabase> {
       }
       return open();
     };
-    const opened = await openWith(database, 'opfs', startFresh);
+    const opened = await openWith(database, 'opfs', startFresh, options);
     // A database from before WAL kept its rollback journal between commits; its header zeroed, it
     // holds nothing SQLite would read again, only the disk space of the last big transaction.
     if (opened.state.kind === 'ready' && pool.getFileNames().includes(JOURNAL_FILE)) pool.unlink(JOURNAL_FILE);

@@ -18,6 +18,8 @@ import type { ChatListItem } from '../engine/queries/chats.ts';
 import { CHANNEL_NAME, DATABASE_LOCK, readMessage, type ChangeNotice, type DatabaseState, type LeaderInfo, type StorageMode, type TabMessage } from './protocol.ts';
 
 export const STORAGE_TOPIC = 'storage';
+/** How far the once-only rewrite of an older database has come, as it opens: `{ fraction }`, 0 to 1. */
+export const REWRITE_TOPIC = 'rewrite';
 
 export interface TabStatus {
   role: 'starting' | 'leader' | 'follower';
@@ -39,6 +41,8 @@ export interface TestHooks {
   forceMemory?: boolean;
   /** Hold the database this long before opening it, as a slow device would: what shows meanwhile. */
   openDelayMs?: number;
+  /** Make a new database with pages of this size, as builds before 4 KiB pages did, and leave it so. */
+  pageBytes?: number;
 }
 
 /** How long after taking the lead the SDK loads: after the first screen. */
@@ -117,7 +121,13 @@ export class TabCoordinator {
 
   private async openOrReport(): Promise<OpenDatabase> {
     try {
-      return await openOpfsDatabase();
+      // Before anyone leads: this tab's UI hears it, and so do the tabs waiting for the database.
+      const onRewrite = (fraction: number) => {
+        const event = { type: 'publish', topic: REWRITE_TOPIC, seq: ++this.rewriteSeq, data: { fraction } } as const;
+        this.emit(event);
+        this.post({ ...event, epoch: this.tabId });
+      };
+      return await openOpfsDatabase({ onRewrite, ...(this.hooks.pageBytes ? { pageBytes: this.hooks.pageBytes } : {}) });
     } catch (error) {
       const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const failed: OpenDatabase = {
@@ -281,6 +291,7 @@ export class TabCoordinator {
   }
 
   private storageSeq = 0;
+  private rewriteSeq = 0;
   /**
    * Tells every tab (through the leader's publish channel, topic "storage") that a write failed.
    * Tabs clear it themselves at the next change notice, a write that was kept, whoever leads then.

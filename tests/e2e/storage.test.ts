@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { botList, browsers, createBot, openTab, servedApp } from './harness.ts';
+import { openStory } from '../support/story.ts';
+import { botList, browsers, createBot, openTab, servedApp, waitForDatabase } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -35,6 +36,93 @@ const walFile = (page: Page): Promise<{ size: number; frames: { page: number; co
     }
     return null;
   });
+
+/** The page size the database is stored with: its file's header, or its WAL's while everything is still in the WAL. */
+const storedPageBytes = (page: Page): Promise<number> =>
+  page.evaluate(async () => {
+    const POOL_HEADER = 4096;
+    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
+    let inFile = 0;
+    let inWal = 0;
+    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
+      const file = await handle.getFile();
+      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
+      const head = new DataView(await file.slice(POOL_HEADER, POOL_HEADER + 100).arrayBuffer());
+      if (name.endsWith('.sqlite3') && head.byteLength >= 100) inFile = head.getUint16(16) === 1 ? 65_536 : head.getUint16(16);
+      if (name.endsWith('-wal') && head.byteLength >= 32) inWal = head.getUint32(8);
+    }
+    return inFile || inWal;
+  });
+
+describe('a database from before 4 KiB pages', () => {
+  it('is rewritten to them once as it opens, with a bar saying how far, and keeps every turn', async () => {
+    const { engine, chat } = await openStory();
+    for (let i = 1; i <= 300; i++) {
+      const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
+      engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
+    }
+    const backup = JSON.parse(JSON.stringify(engine.exportLog()));
+    ({ context } = await launchBrowser());
+    // Each rewrite bar the page shows, with its value, kept across loads.
+    await context.addInitScript(() => {
+      new MutationObserver(() => {
+        const bar = document.querySelector<HTMLProgressElement>('[data-banner="rewrite"] progress');
+        if (bar) sessionStorage.setItem('rewrite-bars', JSON.stringify([...(JSON.parse(sessionStorage.getItem('rewrite-bars') ?? '[]') as number[]), bar.value]));
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    // Made as builds before 4 KiB pages made it (the build's default of 8).
+    const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=8192`);
+    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+    expect(await storedPageBytes(page)).toBe(8192);
+    const bars = async () => JSON.parse(await page.evaluate(() => sessionStorage.getItem('rewrite-bars') ?? '[]')) as number[];
+    expect(await bars()).toEqual([]);
+
+    await page.goto(`${app.url}/chats`);
+    await waitForDatabase(page);
+    expect(await storedPageBytes(page)).toBe(4096);
+    expect((await bars()).length).toBeGreaterThan(0);
+    await page.goto(`${app.url}/chats/${chat}`);
+    await page.getByText('Mira answers line 300.', { exact: false }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Jump to the start' }).click();
+    await page.getByText('"Line 1."', { exact: true }).waitFor({ timeout: 15_000 });
+
+    // Once: the next start opens it as it is.
+    await page.evaluate(() => sessionStorage.removeItem('rewrite-bars'));
+    await page.goto(`${app.url}/chats`);
+    await waitForDatabase(page);
+    expect(await bars()).toEqual([]);
+    expect(await storedPageBytes(page)).toBe(4096);
+  });
+
+  it('opens as it was when there is no room to rewrite it, and is rewritten at a start with room', async () => {
+    const { engine, chat } = await openStory();
+    for (let i = 1; i <= 300; i++) {
+      const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
+      engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
+    }
+    const backup = JSON.parse(JSON.stringify(engine.exportLog()));
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=8192`);
+    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+    expect(await storedPageBytes(page)).toBe(8192);
+    // The origin's quota lowered to what it uses with the app open (the browser reserves room for
+    // the open files), and a little more: the copy a rewrite needs does not fit.
+    const cdp = await context.newCDPSession(page);
+    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url, quotaSize: usage + 256 * 1024 });
+    await page.goto(`${app.url}/chats/${chat}`);
+    await waitForDatabase(page);
+    await page.getByText('Mira answers line 300.', { exact: false }).waitFor({ timeout: 15_000 });
+    expect(await storedPageBytes(page)).toBe(8192);
+    await expect.poll(() => page.locator('[data-banner="rewrite"]').count(), { timeout: 15_000 }).toBe(0);
+
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });
+    await page.goto(`${app.url}/chats/${chat}`);
+    await waitForDatabase(page);
+    expect(await storedPageBytes(page)).toBe(4096);
+    await page.getByText('Mira answers line 300.', { exact: false }).waitFor({ timeout: 15_000 });
+  });
+});
 
 describe('when the browser refuses to store more', () => {
   it('the change is not kept, every tab says why, nothing saved before is touched, and the next write works once there is room', async () => {

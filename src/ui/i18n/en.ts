@@ -175,6 +175,8 @@ export const en = {
     tokenIs: '(it is the relay’s RELAY_TOKEN).',
     indexing: (percent: number) => `Indexing your stories for search: ${percent} %. Search and recall find everything once it is done.`,
     indexProgress: 'Search index progress',
+    rewriting: (percent: number) => `Making your stories lighter on the disk, once: ${percent} %. They open as soon as it is done.`,
+    rewriteProgress: 'Rewriting the stories’ storage',
     updateReady: 'A new version is ready.',
     reload: 'Reload to update',
     offline: 'Offline: your chats and memories are here to read; new replies need the relay.',

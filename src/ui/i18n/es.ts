@@ -171,6 +171,8 @@ export const es: Catalogue = {
     tokenIs: '(es el RELAY_TOKEN del relé).',
     indexing: (percent: number) => `Indexando tus historias para buscarlas: ${percent} %. La búsqueda y los recuerdos lo encontrarán todo cuando termine.`,
     indexProgress: 'Progreso del índice de búsqueda',
+    rewriting: (percent: number) => `Aligerando tus historias en el disco, una sola vez: ${percent} %. Se abren en cuanto termine.`,
+    rewriteProgress: 'Reescritura del almacenamiento de las historias',
     updateReady: 'Hay una versión nueva lista.',
     reload: 'Recargar para actualizar',
     offline: 'Sin conexión: tus chats y recuerdos se pueden leer; las respuestas nuevas necesitan el relé.',

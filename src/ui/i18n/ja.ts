@@ -171,6 +171,8 @@ export const ja: Catalogue = {
     tokenIs: '（リレーの RELAY_TOKEN です）。',
     indexing: (percent: number) => `物語を検索できるよう索引を作成中：${percent} %。完了すると検索と想起ですべてが見つかります。`,
     indexProgress: '検索索引の進み具合',
+    rewriting: (percent: number) => `物語のディスク上の保存を一度だけ軽くしています：${percent} %。終わり次第開きます。`,
+    rewriteProgress: '物語の保存の書き直し',
     updateReady: '新しいバージョンの準備ができました。',
     reload: '再読み込みして更新',
     offline: 'オフライン：チャットと記憶は読めます。新しい返信にはリレーが必要です。',

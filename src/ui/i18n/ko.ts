@@ -171,6 +171,8 @@ export const ko: Catalogue = {
     tokenIs: '(릴레이의 RELAY_TOKEN입니다).',
     indexing: (percent: number) => `이야기를 검색할 수 있도록 색인을 만드는 중: ${percent} %. 끝나면 검색과 기억이 모든 것을 찾습니다.`,
     indexProgress: '검색 색인 진행률',
+    rewriting: (percent: number) => `이야기의 디스크 저장을 한 번만 가볍게 다시 쓰는 중: ${percent} %. 끝나는 대로 열립니다.`,
+    rewriteProgress: '이야기 저장소 다시 쓰기',
     updateReady: '새 버전이 준비되었습니다.',
     reload: '새로 고쳐 업데이트',
     offline: '오프라인: 채팅과 기억은 읽을 수 있습니다. 새 답장에는 릴레이가 필요합니다.',

@@ -171,6 +171,8 @@ export const zhHans: Catalogue = {
     tokenIs: '（即中继的 RELAY_TOKEN）。',
     indexing: (percent: number) => `正在为你的故事建立搜索索引：${percent} %。完成后，搜索和回忆能找到全部内容。`,
     indexProgress: '搜索索引进度',
+    rewriting: (percent: number) => `正在一次性精简故事在磁盘上的存储：${percent} %。完成后即可打开。`,
+    rewriteProgress: '故事存储的重写',
     updateReady: '新版本已就绪。',
     reload: '重新加载以更新',
     offline: '离线：你的聊天和记忆可以阅读；新回复需要中继。',

@@ -4,6 +4,7 @@ import type { RelayHealth } from '../relay-health.ts';
 import type { TabStatus } from '../../worker/tab-coordinator.ts';
 import { t } from '../i18n/index.ts';
 import { PurgeRescueBanners } from './purge-rescue-banners.tsx';
+import { RewriteBanner } from './rewrite-banner.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 
 export interface ShellProps {
@@ -16,6 +17,8 @@ export interface ShellProps {
   onDismissNotSaved: () => void;
   /** Rows the search indexes still have to take in, of the most seen waiting, while a backlog lasts. */
   searchIndexing: { waiting: number; most: number } | null;
+  /** How far the once-only rewrite of an older database has come, while it runs. */
+  rewriting: number | null;
   updateReady: boolean;
   /** A window that cannot save: whether something written here is not yet exported, and the export. */
   unsavedWindow: { unexported: boolean; exporting: boolean; error: string | null; onExport: () => void };
@@ -131,6 +134,9 @@ export function Shell(props: ShellProps) {
                 </span>
               </p>
             )}
+          </Show>
+          <Show when={props.rewriting !== null}>
+            <RewriteBanner fraction={props.rewriting ?? 0} />
           </Show>
           <Show when={props.searchIndexing}>
             {(backlog) => (
