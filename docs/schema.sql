@@ -168,12 +168,14 @@ CREATE TABLE "events" (
   chat_id TEXT,                            -- null for global events
   payload TEXT NOT NULL CHECK (json_valid(payload)),
   cause_id TEXT,                           -- the event that caused this derived one
-  command_id TEXT UNIQUE                   -- the tab's id for the user action, on its first event
+  command_id TEXT                          -- the tab's id for the user action, on its first event (events_by_command)
 ) STRICT;
 
 CREATE INDEX events_by_cause ON events (cause_id) WHERE cause_id IS NOT NULL;
 
 CREATE INDEX events_by_chat ON events (chat_id, id);
+
+CREATE UNIQUE INDEX events_by_command ON events (command_id) WHERE command_id IS NOT NULL;
 
 CREATE INDEX events_by_kind ON events (kind, id)
   WHERE kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit');

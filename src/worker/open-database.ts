@@ -126,12 +126,13 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
   const base = { storage, startFresh, close: () => db.close(), fileBytes, memoryUse, shrinkWal };
   try {
     if (storage === 'opfs') db.exec(onDiskPragmas(options.pageBytes ?? PAGE_BYTES));
-    await migrate(db, MIGRATIONS, Date.now);
+    // A migration that copies a table (0052 copies the log) shows its bar as the rewrite does.
+    await migrate(db, MIGRATIONS, Date.now, options.onRewrite);
     // After the migrations: the pages of the indexes they dropped are free to give back.
     if (storage === 'opfs' && !options.pageBytes && rewriteReason(db)) {
       const onRewrite = options.onRewrite ?? (() => {});
       try {
-        rewriteDatabase(sqlite, database, db, onRewrite);
+        rewriteDatabase(db, onRewrite);
       } catch (error) {
         // No room for the copy (it needs about twice the database), or anything else: VACUUM is one
         // transaction, so the database is as it was, and opens so; the next start tries again.

@@ -1,7 +1,6 @@
-import type { Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { Db } from '../engine/db/port.ts';
 
-/** The page size of every database this app writes (see ON_DISK_PRAGMAS in open-database.ts). */
+/** The page size of every database this app writes (see `onDiskPragmas` in open-database.ts). */
 export const PAGE_BYTES = 4096;
 /**
  * How often, in virtual-machine steps, SQLite calls back. The count starts again with each of the
@@ -33,7 +32,7 @@ export function rewriteReason(db: Db): 'page-size' | 'free-pages' | null {
  * again. `onProgress` gets 0 first, then fractions below 1 as SQLite works (an estimate from the
  * database's size, held under 1 until the end), then 1.
  */
-export function rewriteDatabase(sqlite: Sqlite3Static, database: Database, db: Db, onProgress: (fraction: number) => void): void {
+export function rewriteDatabase(db: Db, onProgress: (fraction: number) => void): void {
   const bytes = db.get<{ bytes: number }>('SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size) AS bytes')!.bytes;
   const expected = Math.max(1, bytes * STEPS_PER_BYTE);
   let steps = 0;
@@ -46,21 +45,15 @@ export function rewriteDatabase(sqlite: Sqlite3Static, database: Database, db: D
     // VACUUM builds the new database in a temporary one: in a file of the pool, not in memory,
     // which would hold a copy of the whole database (this build keeps temporary tables in memory).
     db.exec('PRAGMA temp_store = FILE');
-    sqlite.capi.sqlite3_progress_handler(
-      database.pointer!,
-      STEPS_PER_REPORT,
-      () => {
-        steps += STEPS_PER_REPORT;
-        const fraction = Math.min(0.99, steps / expected);
-        // Said in steps of a percent: the bar moves, the page is not flooded.
-        if (fraction - said >= 0.01) onProgress((said = fraction));
-        return 0;
-      },
-      0,
-    );
+    db.onSteps(STEPS_PER_REPORT, () => {
+      steps += STEPS_PER_REPORT;
+      const fraction = Math.min(0.99, steps / expected);
+      // Said in steps of a percent: the bar moves, the page is not flooded.
+      if (fraction - said >= 0.01) onProgress((said = fraction));
+    });
     db.exec('VACUUM');
   } finally {
-    sqlite.capi.sqlite3_progress_handler(database.pointer!, 0, 0, 0);
+    db.onSteps(0, null);
     db.exec('PRAGMA temp_store = DEFAULT');
     db.exec('PRAGMA journal_mode = WAL');
   }

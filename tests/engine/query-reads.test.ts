@@ -42,6 +42,7 @@ async function recordingStory() {
     get: (sql, params) => (statements.add(sql), inner.get(sql, params)),
     all: (sql, params) => (statements.add(sql), inner.all(sql, params)),
     exec: (sql) => inner.exec(sql),
+    onSteps: (every, callback) => inner.onSteps(every, callback),
     transaction: (fn) => inner.transaction(fn),
     get inTransaction() {
       return inner.inTransaction;

@@ -21,7 +21,7 @@ async function story(turns: number) {
     const turnId = engine.newId();
     engine.append([draft.userTurn(chatId, engine.newId(), `"Turn ${j}."`), draft.assistantStarted(chatId, turnId, botId), draft.assistantTurn(chatId, turnId, botId, 'The rain drums on the deck. '.repeat(4))]);
   }
-  return { sqlite, database, db, engine, chatId };
+  return { db, engine, chatId };
 }
 
 const pages = (db: Awaited<ReturnType<typeof story>>['db']) =>
@@ -29,7 +29,7 @@ const pages = (db: Awaited<ReturnType<typeof story>>['db']) =>
 
 describe('the once-only rewrite of an older database', () => {
   it('gives back the pages a dropped index left free, saying how far it has come, and keeps every turn', async () => {
-    const { sqlite, database, db, engine, chatId } = await story(400);
+    const { db, engine, chatId } = await story(400);
     // As this app makes a database: nothing to rewrite.
     expect(rewriteReason(db)).toBeNull();
     // What a migration dropping a table or an index leaves: its pages free, still on the disk.
@@ -41,7 +41,7 @@ describe('the once-only rewrite of an older database', () => {
     const turnsBefore = JSON.stringify(engine.transcript(chatId, { limit: 500 }));
 
     const said: number[] = [];
-    rewriteDatabase(sqlite, database, db, (fraction) => said.push(fraction));
+    rewriteDatabase(db, (fraction) => said.push(fraction));
 
     const after = pages(db);
     expect(after.free).toBe(0);

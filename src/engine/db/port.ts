@@ -22,6 +22,12 @@ export interface Db {
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): void;
   transaction<T>(fn: () => T): T;
+  /**
+   * Calls `callback` every `every` virtual-machine steps of a statement (SQLite's progress
+   * handler; the count starts again with each statement), or stops calling when it is null: how
+   * far a long migration has come.
+   */
+  onSteps(every: number, callback: (() => void) | null): void;
   readonly inTransaction: boolean;
   close(): void;
 }

@@ -257,6 +257,19 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     exec(sql) {
       database.exec(sql);
     },
+    onSteps(every, callback) {
+      sqlite3.capi.sqlite3_progress_handler(
+        dbPointer,
+        callback ? every : 0,
+        callback
+          ? () => {
+              callback();
+              return 0;
+            }
+          : 0,
+        0,
+      );
+    },
     transaction<T>(fn: () => T): T {
       const outer = depth === 0;
       const savepoint = `sp${depth}`;

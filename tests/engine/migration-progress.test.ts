@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { loadSqlite, readMigrations } from '../support/sqlite.ts';
+import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
+import { migrate, tablesRewritten } from '../../src/engine/db/migrate.ts';
+
+/** A database migrated up to (not including) `upTo`, holding `events` events, a third of them a command's first. */
+async function logBefore(upTo: string, events: number) {
+  const sqlite = await loadSqlite();
+  const db = wrapSqlite(sqlite, new sqlite.oo1.DB(':memory:', 'c'));
+  await migrate(db, readMigrations().filter((m) => m.name < upTo), () => 0);
+  db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${events})
+    INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id)
+    SELECT printf('019b0000-0000-7000-8000-%012d', i), 'device', i, 'user_turn', 'chat', json_object('turnId', printf('%036d', i), 'text', 'The rain drums on the deck, line ' || i || '.'), NULL,
+           CASE WHEN i % 3 = 0 THEN printf('command-%d', i) END
+    FROM n`);
+  return db;
+}
+
+describe('a migration that copies a table', () => {
+  it('says so on a line of its own', () => {
+    expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql']);
+  });
+
+  it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
+    const db = await logBefore('0052', 20_000);
+    const said: number[] = [];
+    await migrate(db, readMigrations(), () => 0, (fraction) => said.push(fraction));
+
+    expect(said[0]).toBe(0);
+    expect(said.at(-1)).toBe(1);
+    expect(said).toEqual([...said].sort((a, b) => a - b));
+    // The estimate from the table's bytes is near the work: the bar moves through most of its way.
+    expect(said.length).toBeGreaterThan(20);
+    expect(said.at(-2)).toBeGreaterThan(0.5);
+    expect(said.at(-2)).toBeLessThan(0.99);
+
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(20_000);
+    expect(db.get<{ seq: number }>("SELECT seq FROM events WHERE command_id = 'command-300'")!.seq).toBe(300);
+    const plan = db.all<{ detail: string }>("EXPLAIN QUERY PLAN SELECT seq FROM events WHERE command_id = ?", ['command-300']).map((row) => row.detail);
+    expect(plan.join(' ')).toContain('events_by_command');
+    // The index holds the 6,666 events that carry a command id, not the 20,000.
+    const entries = db.get<{ n: number }>("SELECT sum(ncell) AS n FROM dbstat WHERE name = 'events_by_command'")!.n;
+    expect(entries).toBe(6_666);
+    expect(() => db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload, command_id) VALUES ('x', 'device', 1, 'user_turn', 'chat', '{}', 'command-300')")).toThrow(/UNIQUE/);
+    // Events are still immutable.
+    expect(() => db.run("UPDATE events SET ts = 0 WHERE seq = 1")).toThrow(/immutable/);
+  });
+
+  it('says nothing when no pending migration copies a table', async () => {
+    const db = await logBefore('0051', 100);
+    const said: number[] = [];
+    await migrate(db, readMigrations().filter((m) => m.name < '0052'), () => 0, (fraction) => said.push(fraction));
+    expect(said).toEqual([]);
+  });
+});
