@@ -127,9 +127,11 @@ export function App() {
       <Match when={client.status().database === null && !paintedEarly}>
         <main class="problem" aria-busy="true">
           <p class="muted">{t('misc.opening')}</p>
-          <Show when={rewriting() !== null}>
-            <RewriteBanner fraction={rewriting() ?? 0} />
-          </Show>
+          <div role="status" aria-live="polite">
+            <Show when={rewriting() !== null}>
+              <RewriteBanner fraction={rewriting() ?? 0} />
+            </Show>
+          </div>
         </main>
       </Match>
       <Match when={true}>

@@ -4,7 +4,7 @@ import { t } from '../i18n/index.ts';
 export function RewriteBanner(props: { fraction: number }) {
   const percent = () => Math.floor(props.fraction * 100);
   return (
-    <p class="banner info" data-banner="rewrite" role="status">
+    <p class="banner info" data-banner="rewrite">
       <span class="banner-text">{t('shell.rewriting', percent())}</span>
       <progress aria-label={t('shell.rewriteProgress')} value={percent()} max={100} />
     </p>
