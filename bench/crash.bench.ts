@@ -2,8 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, freshProfile, startApp, storyReady, waitForDatabase } from '../tests/e2e/harness.ts';
 import { printTable } from './table.ts';
+import { restoreStories } from './chat.bench.ts';
 
 const RUNS = Number(process.env.BENCH_CRASH_RUNS ?? 20);
+/** Kills during the once-only rewrite of an older database, each on a database of its own. */
+const REWRITE_RUNS = Number(process.env.BENCH_CRASH_REWRITE_RUNS ?? 4);
+const REWRITE_TURNS = 10_000;
 
 /** Chromium as its own process group, so SIGKILL takes the whole browser at once, as a crash or a power cut would. */
 async function launch(profile: string): Promise<{ child: ChildProcess; browser: Browser }> {
@@ -113,11 +117,78 @@ export async function benchCrash(): Promise<void> {
     interrupted = turns.turns.filter((t) => t.reason === 'interrupted').length;
     await kill(again.child);
   }
+  const rewrite = await crashDuringRewrite(app.url);
   await app.relay.close();
   printTable(`Crash safety: the whole browser SIGKILLed mid-work ${RUNS} times, relaunched on the same profile (Debian Chromium, OPFS)`, [
+    [`the once-only rewrite of a ${REWRITE_TURNS.toLocaleString('en-US')}-turn 8 KiB database, killed 0-150 ms after its bar showed, ${REWRITE_RUNS} times: events lost (must be 0)`, String(rewrite.lost)],
+    ['  databases that failed to open after it (must be 0)', String(rewrite.failedToOpen)],
+    ['  kills that came before the rewrite ended (the database reopened as it was, at 8 KiB)', `${rewrite.rolledBack} of ${REWRITE_RUNS}`],
+    ['  the next start: rewritten to 4 KiB, and how long that start took', `${rewrite.rewritten} of ${REWRITE_RUNS}, ${rewrite.opens.map((ms) => `${ms} ms`).join(', ')}`],
     ['committed events lost (must be 0)', String(lost)],
     ['databases that failed to open (must be 0)', String(failedToOpen)],
     ['changes acknowledged in the seconds before a kill, each looked for after it', String(acknowledged)],
     ['replies recovered as interrupted (kept, not re-run)', String(interrupted)],
   ]);
+}
+
+/** The page size the database is stored with: its file's header, or its WAL's while everything is still in the WAL. */
+const storedPageBytes = (page: Page): Promise<number> =>
+  page.evaluate(async () => {
+    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
+    let inFile = 0;
+    let inWal = 0;
+    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
+      const file = await handle.getFile();
+      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
+      const head = new DataView(await file.slice(4096, 4196).arrayBuffer());
+      if (name.endsWith('.sqlite3') && head.byteLength >= 100) inFile = head.getUint16(16);
+      if (name.endsWith('-wal') && head.byteLength >= 32) inWal = head.getUint32(8);
+    }
+    return inFile || inWal;
+  });
+
+/**
+ * A database made as builds before 4 KiB pages made it, the browser killed while the app rewrites
+ * it, then reopened twice: once leaving it as it is (every event must be there), once to rewrite it.
+ */
+async function crashDuringRewrite(baseUrl: string) {
+  const result = { lost: 0, failedToOpen: 0, rolledBack: 0, rewritten: 0, opens: [] as number[] };
+  const open = async (profile: string, path: string) => {
+    const launched = await launch(profile);
+    const page = launched.browser.contexts()[0]!.pages()[0] ?? (await launched.browser.contexts()[0]!.newPage());
+    await page.goto(`${baseUrl}${path}`);
+    return { ...launched, page };
+  };
+  for (let run = 0; run < REWRITE_RUNS; run++) {
+    const profile = freshProfile();
+    let { child, page } = await open(profile, '/chats?e2e-page-bytes=8192');
+    await waitForDatabase(page);
+    await restoreStories(page, REWRITE_TURNS);
+    const ids = new Set(await logIds(page));
+    await kill(child);
+    ({ child, page } = await open(profile, '/chats'));
+    await page.locator('[data-banner="rewrite"]').waitFor({ timeout: 60_000 });
+    await new Promise((r) => setTimeout(r, Math.random() * 150));
+    await kill(child);
+    // The test hook leaves the database as it finds it: what the kill left is what opens.
+    ({ child, page } = await open(profile, '/chats?e2e-page-bytes=8192'));
+    try {
+      await waitForDatabase(page);
+    } catch {
+      result.failedToOpen++;
+      await kill(child);
+      continue;
+    }
+    const after = new Set(await logIds(page));
+    for (const id of ids) if (!after.has(id)) result.lost++;
+    if ((await storedPageBytes(page)) === 8192) result.rolledBack++;
+    await kill(child);
+    const started = Date.now();
+    ({ child, page } = await open(profile, '/chats'));
+    await waitForDatabase(page);
+    result.opens.push(Date.now() - started);
+    if ((await storedPageBytes(page)) === 4096 && (await logIds(page)).length === ids.size) result.rewritten++;
+    await kill(child);
+  }
+  return result;
 }
