@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, freshProfile, startApp, storyReady, waitForDatabase } from '../tests/e2e/harness.ts';
+import { CHROMIUM, freshProfile, startApp, storedPageBytes, storyReady, waitForDatabase } from '../tests/e2e/harness.ts';
 import { printTable } from './table.ts';
 import { restoreStories } from './chat.bench.ts';
 
@@ -130,22 +130,6 @@ export async function benchCrash(): Promise<void> {
     ['replies recovered as interrupted (kept, not re-run)', String(interrupted)],
   ]);
 }
-
-/** The page size the database is stored with: its file's header, or its WAL's while everything is still in the WAL. */
-const storedPageBytes = (page: Page): Promise<number> =>
-  page.evaluate(async () => {
-    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
-    let inFile = 0;
-    let inWal = 0;
-    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
-      const file = await handle.getFile();
-      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
-      const head = new DataView(await file.slice(4096, 4196).arrayBuffer());
-      if (name.endsWith('.sqlite3') && head.byteLength >= 100) inFile = head.getUint16(16);
-      if (name.endsWith('-wal') && head.byteLength >= 32) inWal = head.getUint32(8);
-    }
-    return inFile || inWal;
-  });
 
 /**
  * A database made as builds before 4 KiB pages made it, the browser killed while the app rewrites

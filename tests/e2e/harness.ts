@@ -288,3 +288,20 @@ export function browsers(): typeof launchBrowser {
     return launched;
   };
 }
+
+/** The page size the database is stored with: its file's header, or its WAL's while everything is still in the WAL. */
+export const storedPageBytes = (page: Page): Promise<number> =>
+  page.evaluate(async () => {
+    const POOL_HEADER = 4096;
+    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
+    let inFile = 0;
+    let inWal = 0;
+    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
+      const file = await handle.getFile();
+      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
+      const head = new DataView(await file.slice(POOL_HEADER, POOL_HEADER + 100).arrayBuffer());
+      if (name.endsWith('.sqlite3') && head.byteLength >= 100) inFile = head.getUint16(16) === 1 ? 65_536 : head.getUint16(16);
+      if (name.endsWith('-wal') && head.byteLength >= 32) inWal = head.getUint32(8);
+    }
+    return inFile || inWal;
+  });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openStory } from '../support/story.ts';
-import { botList, browsers, createBot, openTab, servedApp, waitForDatabase } from './harness.ts';
+import { botList, browsers, createBot, openTab, servedApp, storedPageBytes, waitForDatabase } from './harness.ts';
 
 const app = servedApp();
 const launchBrowser = browsers();
@@ -37,31 +37,19 @@ const walFile = (page: Page): Promise<{ size: number; frames: { page: number; co
     return null;
   });
 
-/** The page size the database is stored with: its file's header, or its WAL's while everything is still in the WAL. */
-const storedPageBytes = (page: Page): Promise<number> =>
-  page.evaluate(async () => {
-    const POOL_HEADER = 4096;
-    const pool = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine')).getDirectoryHandle('.opaque');
-    let inFile = 0;
-    let inWal = 0;
-    for await (const handle of (pool as unknown as { values(): AsyncIterable<FileSystemFileHandle> }).values()) {
-      const file = await handle.getFile();
-      const name = new TextDecoder().decode(new Uint8Array(await file.slice(0, 512).arrayBuffer())).split('\0')[0]!;
-      const head = new DataView(await file.slice(POOL_HEADER, POOL_HEADER + 100).arrayBuffer());
-      if (name.endsWith('.sqlite3') && head.byteLength >= 100) inFile = head.getUint16(16) === 1 ? 65_536 : head.getUint16(16);
-      if (name.endsWith('-wal') && head.byteLength >= 32) inWal = head.getUint32(8);
-    }
-    return inFile || inWal;
-  });
+/** A story of 300 exchanges made by the engine in Node, as a backup the app imports. */
+async function storyBackup() {
+  const { engine, chat } = await openStory();
+  for (let i = 1; i <= 300; i++) {
+    const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
+    engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
+  }
+  return { backup: JSON.parse(JSON.stringify(engine.exportLog())), chat };
+}
 
 describe('a database from before 4 KiB pages', () => {
   it('is rewritten to them once as it opens, with a bar saying how far, and keeps every turn', async () => {
-    const { engine, chat } = await openStory();
-    for (let i = 1; i <= 300; i++) {
-      const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
-      engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
-    }
-    const backup = JSON.parse(JSON.stringify(engine.exportLog()));
+    const { backup, chat } = await storyBackup();
     ({ context } = await launchBrowser());
     // Each rewrite bar the page shows, with its value, kept across loads.
     await context.addInitScript(() => {
@@ -95,12 +83,7 @@ describe('a database from before 4 KiB pages', () => {
   });
 
   it('opens as it was when there is no room to rewrite it, and is rewritten at a start with room', async () => {
-    const { engine, chat } = await openStory();
-    for (let i = 1; i <= 300; i++) {
-      const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
-      engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
-    }
-    const backup = JSON.parse(JSON.stringify(engine.exportLog()));
+    const { backup, chat } = await storyBackup();
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=8192`);
     await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
