@@ -3,6 +3,7 @@ import { loadSqlite } from './early-start.ts';
 import { MigrationError } from '../engine/db/migrate.ts';
 import { wrapSqlite } from '../engine/db/sqlite-db.ts';
 import { trustOverwrites } from './powersafe-overwrite.ts';
+import { isStorageFailure } from './storage-failure.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { migrate } from '../engine/db/migrate.ts';
 import { PAGE_BYTES, rewriteDatabase, rewriteReason } from './rewrite-database.ts';
@@ -149,6 +150,8 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
     if (code === SQLITE_CORRUPT || code === SQLITE_NOTADB || /not a database|malformed/i.test(message)) {
       return { ...base, engine: undefined, state: { kind: 'corrupt', detail: message } };
     }
+    // A migration's copy the storage had no room for: rolled back, it waits for space, not for a fresh start.
+    if (error instanceof MigrationError && isStorageFailure(error.cause)) return { ...base, engine: undefined, state: { kind: 'no-room', detail: message } };
     if (error instanceof MigrationError) return { ...base, engine: undefined, state: { kind: 'failed', detail: message } };
     throw error;
   }

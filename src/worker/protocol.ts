@@ -14,7 +14,9 @@ export type StorageMode = 'opfs' | 'memory';
 export type DatabaseState =
   | { kind: 'ready'; dbId: string; created: boolean }
   | { kind: 'corrupt'; detail: string }
-  | { kind: 'failed'; detail: string };
+  | { kind: 'failed'; detail: string }
+  /** The storage refused the writes opening needs (a migration's copy, or the pool's files): nothing was changed. */
+  | { kind: 'no-room'; detail: string };
 
 export interface LeaderInfo {
   epoch: string;
@@ -63,7 +65,7 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 function isDatabaseState(v: unknown): v is DatabaseState {
   if (!isObject(v)) return false;
   if (v.kind === 'ready') return isString(v.dbId) && typeof v.created === 'boolean';
-  return (v.kind === 'corrupt' || v.kind === 'failed') && typeof v.detail === 'string';
+  return (v.kind === 'corrupt' || v.kind === 'failed' || v.kind === 'no-room') && typeof v.detail === 'string';
 }
 
 /** Returns the message if it is one of ours and well formed, otherwise undefined. */

@@ -133,7 +133,8 @@ export class TabCoordinator {
       const failed: OpenDatabase = {
         engine: undefined,
         storage: 'opfs',
-        state: { kind: 'failed', detail },
+        // The pool's files could not even be opened for want of room: space, not a fresh start, helps.
+        state: { kind: isStorageFailure(error) ? 'no-room' : 'failed', detail },
         startFresh: () => openOpfsDatabase(),
         fileBytes: () => {
           throw new Error('The database could not be opened, so it cannot be copied.');

@@ -170,6 +170,29 @@ describe("the WAL's file", () => {
   });
 });
 
+describe('a start with no room to open the stories', () => {
+  it('says so, offers a reload and not a fresh start, changes nothing, and opens them once there is room', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    await createBot(page, 'Kept through it');
+    // The origin's quota lowered to what it stores at rest: the pool's files cannot be opened.
+    await page.goto(`${app.url}/robots.txt`);
+    const cdp = await context.newCDPSession(page);
+    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url, quotaSize: usage });
+    await page.goto(`${app.url}/bots`);
+    await page.getByRole('heading', { name: 'There is no room to open your stories' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('main').textContent()).toContain('Nothing was changed');
+    expect(await page.getByRole('button', { name: 'Start fresh' }).count()).toBe(0);
+    expect(await page.getByText('Restore from a backup file…').count()).toBe(0);
+
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await waitForDatabase(page);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Kept through it']);
+  });
+});
+
 describe('a commit', () => {
   it('writes each page it changed once, with no copies padding the WAL', async () => {
     ({ context } = await launchBrowser());

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadSqlite, readMigrations } from '../support/sqlite.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
-import { migrate, tablesRewritten } from '../../src/engine/db/migrate.ts';
+import { migrate, MigrationError, tablesRewritten } from '../../src/engine/db/migrate.ts';
+import { isStorageFailure } from '../../src/worker/storage-failure.ts';
 
 /** A database migrated up to (not including) `upTo`, holding `events` events, a third of them a command's first. */
 async function logBefore(upTo: string, events: number) {
@@ -52,5 +53,23 @@ describe('a migration that copies a table', () => {
     const said: number[] = [];
     await migrate(db, readMigrations().filter((m) => m.name < '0052'), () => 0, (fraction) => said.push(fraction));
     expect(said).toEqual([]);
+  });
+
+  it('that the storage has no room for fails as a storage failure, and leaves the log as it was', async () => {
+    const db = await logBefore('0052', 2_000);
+    const full = Object.assign(new Error('database or disk is full'), { resultCode: 13 });
+    const refusing: typeof db = {
+      ...db,
+      exec(sql) {
+        if (sql.includes('events_rebuilt')) throw full;
+        db.exec(sql);
+      },
+    };
+    const failure = await migrate(refusing, readMigrations(), () => 0).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MigrationError);
+    // The worker tells "no room" from any other failure by this: space helps, a fresh start does not.
+    expect(isStorageFailure((failure as MigrationError).cause)).toBe(true);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(2_000);
+    expect(db.get<{ n: number }>("SELECT count(*) AS n FROM meta WHERE name LIKE '0052%'")!.n).toBe(0);
   });
 });

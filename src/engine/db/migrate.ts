@@ -10,8 +10,9 @@ export class MigrationError extends Error {
   constructor(
     message: string,
     readonly file: string,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'MigrationError';
   }
 }
@@ -139,7 +140,7 @@ function apply(db: Db, pending: readonly (Migration & { version: number; checksu
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new MigrationError(`Migration ${m.name} failed: ${reason}`, m.name);
+        throw new MigrationError(`Migration ${m.name} failed: ${reason}`, m.name, error);
       }
     }
   });

@@ -917,15 +917,17 @@ export const en = {
     botDetail: (chats: string, day: string) => `${chats}, deleted ${day}`,
   },
   problemPage: {
-    titles: { corrupt: 'Your stories could not be opened', failed: 'Your stories could not be opened', missing: 'Your saved stories are missing' },
+    titles: { corrupt: 'Your stories could not be opened', failed: 'Your stories could not be opened', missing: 'Your saved stories are missing', 'no-room': 'There is no room to open your stories' },
     explanations: {
       corrupt: 'The database in this browser is damaged. Restore a backup, or start fresh: the damaged file is kept aside, not deleted.',
       failed: 'The database failed to open. Restore a backup, or start fresh: the current file is kept aside, not deleted.',
       missing: 'This browser had stories here before, but the database is gone (site data cleared, or storage evicted). Restore a backup, or start fresh.',
+      'no-room': 'This browser’s storage for the app is full, so your stories could not be opened (an update of how they are stored needs about as much room again as they take). Nothing was changed and nothing is lost. Free some space on this device, then reload.',
     },
     details: 'Details',
     restore: 'Restore from a backup file…',
     fresh: 'Start fresh',
+    reload: 'Reload',
   },
   inspector: {
     must: 'Must (never trimmed)',

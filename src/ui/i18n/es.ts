@@ -912,15 +912,17 @@ export const es: Catalogue = {
     botDetail: (chats: string, day: string) => `${chats}, borrado el ${day}`,
   },
   problemPage: {
-    titles: { corrupt: 'No se pudieron abrir tus historias', failed: 'No se pudieron abrir tus historias', missing: 'Faltan tus historias guardadas' },
+    titles: { corrupt: 'No se pudieron abrir tus historias', failed: 'No se pudieron abrir tus historias', missing: 'Faltan tus historias guardadas', 'no-room': 'No hay espacio para abrir tus historias' },
     explanations: {
       corrupt: 'La base de datos de este navegador está dañada. Restaura una copia o empieza de cero: el archivo dañado se aparta, no se borra.',
       failed: 'La base de datos no se pudo abrir. Restaura una copia o empieza de cero: el archivo actual se aparta, no se borra.',
       missing: 'Este navegador tenía historias, pero la base de datos ya no está (se borraron los datos del sitio o se liberó el almacenamiento). Restaura una copia o empieza de cero.',
+      'no-room': 'El almacenamiento de este navegador para la app está lleno, así que no se pudieron abrir tus historias (actualizar cómo se guardan necesita otro tanto de espacio libre). No se cambió ni se perdió nada. Libera espacio en este dispositivo y vuelve a cargar.',
     },
     details: 'Detalles',
     restore: 'Restaurar desde un archivo de copia…',
     fresh: 'Empezar de cero',
+    reload: 'Volver a cargar',
   },
   inspector: {
     must: 'Imprescindible (nunca se recorta)',

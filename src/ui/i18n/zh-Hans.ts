@@ -910,15 +910,17 @@ export const zhHans: Catalogue = {
     botDetail: (chats: string, day: string) => `${chats}，删除于 ${day}`,
   },
   problemPage: {
-    titles: { corrupt: '无法打开你的故事', failed: '无法打开你的故事', missing: '你保存的故事不见了' },
+    titles: { corrupt: '无法打开你的故事', failed: '无法打开你的故事', missing: '你保存的故事不见了', 'no-room': '没有空间打开你的故事' },
     explanations: {
       corrupt: '这个浏览器中的数据库已损坏。请恢复备份或重新开始：损坏的文件会被放到一边，不会删除。',
       failed: '数据库打开失败。请恢复备份或重新开始：当前文件会被放到一边，不会删除。',
       missing: '这个浏览器以前有故事，但数据库不见了（网站数据被清除，或存储被回收）。请恢复备份或重新开始。',
+      'no-room': '此浏览器为本应用保留的存储空间已满，因此无法打开你的故事（更新其存储方式需要与故事同样大小的可用空间）。没有任何更改，也没有丢失任何内容。请在此设备上腾出空间，然后重新加载。',
     },
     details: '详情',
     restore: '从备份文件恢复…',
     fresh: '重新开始',
+    reload: '重新加载',
   },
   inspector: {
     must: '必须（从不裁剪）',

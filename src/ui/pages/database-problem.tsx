@@ -4,7 +4,7 @@ import { createAction } from '../action.ts';
 import type { AppClient } from '../engine-client.ts';
 import { t } from '../i18n/index.ts';
 
-export type Problem = { kind: 'corrupt' | 'failed' | 'missing'; detail: string };
+export type Problem = { kind: 'corrupt' | 'failed' | 'missing' | 'no-room'; detail: string };
 
 
 /** Never a blank page: what went wrong, and the ways out. */
@@ -32,15 +32,27 @@ export function DatabaseProblem(props: { problem: Problem; client: AppClient; on
         <pre>{props.problem.detail}</pre>
       </details>
       <Show when={error()}>{(message) => <p class="error" role="alert">{message()}</p>}</Show>
-      <div class="row">
-        <label class="button primary" aria-disabled={busy()}>
-          {t('problemPage.restore')}
-          <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={restore} />
-        </label>
-        <button type="button" disabled={busy()} onClick={() => void run(() => props.client.admin.startFresh())}>
-          {t('problemPage.fresh')}
-        </button>
-      </div>
+      <Show
+        when={props.problem.kind !== 'no-room'}
+        fallback={
+          // No room: nothing was changed, and a fresh start or a restore would need room too.
+          <div class="row">
+            <button type="button" class="button primary" onClick={() => location.reload()}>
+              {t('problemPage.reload')}
+            </button>
+          </div>
+        }
+      >
+        <div class="row">
+          <label class="button primary" aria-disabled={busy()}>
+            {t('problemPage.restore')}
+            <input type="file" accept={BACKUP_ACCEPT} class="visually-hidden" disabled={busy()} onChange={restore} />
+          </label>
+          <button type="button" disabled={busy()} onClick={() => void run(() => props.client.admin.startFresh())}>
+            {t('problemPage.fresh')}
+          </button>
+        </div>
+      </Show>
     </main>
   );
 }
