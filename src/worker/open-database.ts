@@ -49,9 +49,16 @@ function isHandleBusy(error: unknown): boolean {
   return /NoModificationAllowedError|InvalidStateError|Access Handles cannot be created|createSyncAccessHandle/i.test(text);
 }
 
+/**
+ * The leader before this one gives its quota back only as its access handles close: a browser
+ * nearly full refuses this worker's handles for that moment. Tried again this long, then said.
+ */
+const QUOTA_RETRY_MS = 3_000;
+
 async function installPool(sqlite: Sqlite3Static): Promise<SAHPoolUtil> {
   let delay = 20;
-  const deadline = Date.now() + 15_000;
+  const started = Date.now();
+  const deadline = started + 15_000;
   for (;;) {
     try {
       return await sqlite.installOpfsSAHPoolVfs({
@@ -62,7 +69,8 @@ async function installPool(sqlite: Sqlite3Static): Promise<SAHPoolUtil> {
         initialCapacity: 6,
       } as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
     } catch (error) {
-      if (!isHandleBusy(error) || Date.now() > deadline) throw error;
+      const refusedForQuota = /QuotaExceeded/.test(`${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''}`) && Date.now() - started < QUOTA_RETRY_MS;
+      if (!(isHandleBusy(error) || refusedForQuota) || Date.now() > deadline) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, 500);
     }
