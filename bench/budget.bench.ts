@@ -190,7 +190,7 @@ async function opensAt(url: string, turns: number, rows: Row[]): Promise<void> {
         await page.waitForTimeout(look.lookFirstMs);
         floor.push(await openFloor(page, newChat));
       }
-      rows.push({ figure: "  this machine's floor: one database read, one line drawn, its frame", target: '-', measured: timed(floor, 1), met: null });
+      rows.push({ figure: "  this machine's floor: one database read, one line drawn, its frames", target: '-', measured: timed(floor, 1), met: null });
     }
     const opens: number[] = [];
     for (let i = 0; i < RUNS; i++) opens.push(await openFromList(page, url, longChat, look));

@@ -19,6 +19,8 @@ const SENDS = Number(process.env.BENCH_DISK_SENDS ?? 20);
  * made it, and left so (the test hook skips the rewrite): what the rewrite saves an older player.
  */
 const MADE_WITH = process.env.BENCH_DISK_PAGE_BYTES ? `?e2e-page-bytes=${Number(process.env.BENCH_DISK_PAGE_BYTES)}` : '';
+/** The database's page, in KB: what each page a WAL copy writes costs. */
+const PAGE_KB = Number(process.env.BENCH_DISK_PAGE_BYTES ?? 4096) / 1024;
 /** After the analysis, the quiet in which anything still queued (search index, checkpoints) is written. */
 const SETTLE_MS = 1_500;
 /** A reply of ~140 words streamed over ~3 s: a model writing about 50 tokens a second. */
@@ -189,7 +191,7 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
       let pages = 0;
       let windows = 0;
       for (let at = 0; at + k <= SENDS; at += k, windows++) pages += new Set(perSend.slice(at, at + k).flatMap((one) => one.walFrames.map(([p]) => p))).size;
-      return `every ${k}: ${fmt((pages / windows / k) * 4)} KB`;
+      return `every ${k}: ${fmt((pages / windows / k) * PAGE_KB)} KB`;
     });
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
     const stored = await storedAfterReopen(page);

@@ -81,15 +81,17 @@ export function App() {
       setSearchIndexing((shown) => (waiting > 0 ? { waiting, most: Math.max(waiting, shown?.most ?? 0) } : null));
     }),
   );
-  // An older database rewritten once as it opens (topic REWRITE_TOPIC of the worker): how far, until done.
-  const [rewriting, setRewriting] = createSignal<number | null>(null);
+  // An older database rewritten once as it opens (topic REWRITE_TOPIC of the worker): how far, until
+  // done. Shown only while no database is open, so a leader killed midway leaves no bar behind.
+  const [rewritten, setRewritten] = createSignal<number | null>(null);
   onCleanup(
     client.onPublish((topic, _seq, data) => {
       if (topic !== 'rewrite') return;
       const { fraction } = data as { fraction: number };
-      setRewriting(fraction < 1 ? fraction : null);
+      setRewritten(fraction < 1 ? fraction : null);
     }),
   );
+  const rewriting = () => (client.status().database ? null : rewritten());
   onCleanup(
     client.onPublish((topic, _seq, data) => {
       if (topic !== 'storage') return;

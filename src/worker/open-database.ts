@@ -69,7 +69,7 @@ async function installPool(sqlite: Sqlite3Static): Promise<SAHPoolUtil> {
         initialCapacity: 6,
       } as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0]);
     } catch (error) {
-      const refusedForQuota = /QuotaExceeded/.test(`${(error as Error)?.name ?? ''} ${(error as Error)?.message ?? ''}`) && Date.now() - started < QUOTA_RETRY_MS;
+      const refusedForQuota = isStorageFailure(error) && Date.now() - started < QUOTA_RETRY_MS;
       if (!(isHandleBusy(error) || refusedForQuota) || Date.now() > deadline) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, 500);
@@ -139,14 +139,12 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
     await migrate(db, MIGRATIONS, Date.now, options.onRewrite);
     // After the migrations: the pages of the indexes they dropped are free to give back.
     if (storage === 'opfs' && !options.pageBytes && rewriteReason(db)) {
-      const onRewrite = options.onRewrite ?? (() => {});
       try {
-        rewriteDatabase(db, onRewrite);
+        rewriteDatabase(db, options.onRewrite ?? (() => {}));
       } catch (error) {
         // No room for the copy (it needs about twice the database), or anything else: VACUUM is one
         // transaction, so the database is as it was, and opens so; the next start tries again.
         console.error('Rewriting the database failed; it opens as it was', error);
-        onRewrite(1);
       }
     }
     const engine = createEngine({ db, now: Date.now, randomBytes: (n) => crypto.getRandomValues(new Uint8Array(n)) });

@@ -1,14 +1,9 @@
 import type { Db } from '../engine/db/port.ts';
+import { reportSteps } from '../engine/db/step-progress.ts';
 
 /** The page size of every database this app writes (see `onDiskPragmas` in open-database.ts). */
 export const PAGE_BYTES = 4096;
-/**
- * How often, in virtual-machine steps, SQLite calls back. The count starts again with each of the
- * statements VACUUM runs (one a table), so a statement of fewer steps is not counted at all: the
- * rate below was measured at this same count.
- */
-const STEPS_PER_REPORT = 1_000;
-/** VACUUM called back ~39 times per MB of database, every 1,000 steps (sqlite-wasm, 13 MB, 4 and 8 KiB pages). */
+/** VACUUM's steps per byte of the database: ~39,000 a MB, counted every `STEPS_PER_CALL` (sqlite-wasm, 13 MB, 4 and 8 KiB pages). */
 const STEPS_PER_BYTE = 0.039;
 
 /**
@@ -30,32 +25,22 @@ export function rewriteReason(db: Db): 'page-size' | 'free-pages' | null {
  * come. A page size changes only outside WAL, so the rewrite runs under the rollback journal: a tab
  * killed midway leaves a journal that puts the database back as it was, and the next start tries
  * again. `onProgress` gets 0 first, then fractions below 1 as SQLite works (an estimate from the
- * database's size, held under 1 until the end), then 1.
+ * database's size, held under 1 until the end), then 1, whether it succeeded or not.
  */
 export function rewriteDatabase(db: Db, onProgress: (fraction: number) => void): void {
   const bytes = db.get<{ bytes: number }>('SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size) AS bytes')!.bytes;
-  const expected = Math.max(1, bytes * STEPS_PER_BYTE);
-  let steps = 0;
-  let said = 0;
-  onProgress(0);
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  db.exec('PRAGMA journal_mode = DELETE');
+  const stopReporting = reportSteps(db, Math.max(1, bytes * STEPS_PER_BYTE), onProgress);
   try {
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    db.exec('PRAGMA journal_mode = DELETE');
     db.exec(`PRAGMA page_size = ${PAGE_BYTES}`);
     // VACUUM builds the new database in a temporary one: in a file of the pool, not in memory,
     // which would hold a copy of the whole database (this build keeps temporary tables in memory).
     db.exec('PRAGMA temp_store = FILE');
-    db.onSteps(STEPS_PER_REPORT, () => {
-      steps += STEPS_PER_REPORT;
-      const fraction = Math.min(0.99, steps / expected);
-      // Said in steps of a percent: the bar moves, the page is not flooded.
-      if (fraction - said >= 0.01) onProgress((said = fraction));
-    });
     db.exec('VACUUM');
   } finally {
-    db.onSteps(0, null);
+    stopReporting();
     db.exec('PRAGMA temp_store = DEFAULT');
     db.exec('PRAGMA journal_mode = WAL');
   }
-  onProgress(1);
 }

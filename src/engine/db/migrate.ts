@@ -1,4 +1,5 @@
 import type { Db } from './port.ts';
+import { reportSteps } from './step-progress.ts';
 
 /** One forward-only migration file, `NNNN_name.sql`. */
 export interface Migration {
@@ -26,14 +27,12 @@ interface AppliedRow {
 const FILE_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
 /** A migration that copies whole tables says which, on a line of its own: `-- rewrites: events`. */
 const REWRITES = /^-- rewrites: ([a-z_][a-z0-9_]*(?:, [a-z_][a-z0-9_]*)*)$/m;
-/** How often, in virtual-machine steps, a rewriting migration's progress is counted. */
-const STEPS_PER_COUNT = 1_000;
 /**
- * Counts a table's copy makes, per row of the table: 0.11 on migration 0052's copy of a 20,000-event
- * log and the building of its six indexes, taken a little over so the bar does not wait at its end.
- * Steps follow rows, not bytes: a long payload is one step.
+ * Steps a table's copy takes, per row of the table: 110 on migration 0052's copy of a 20,000-event
+ * log and the building of its six indexes (counted every `STEPS_PER_CALL`), taken a little over so
+ * the bar does not wait at its end. Steps follow rows, not bytes: a long payload is one step.
  */
-const COUNTS_PER_ROW = 0.12;
+const STEPS_PER_ROW = 120;
 
 /** The tables a migration copies whole (its `-- rewrites:` line). */
 export function tablesRewritten(migration: Migration): string[] {
@@ -104,19 +103,8 @@ function countProgress(db: Db, pending: readonly Migration[], onProgress: (fract
   const existing = new Set(db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => row.name));
   // The names are the `-- rewrites:` line's, which allows nothing but a table name's letters.
   const rowsOf = (table: string) => db.get<{ n: number }>(`SELECT count(*) AS n FROM "${table}"`)!.n;
-  const expected = tables.filter((table) => existing.has(table)).reduce((sum, table) => sum + rowsOf(table), 0) * COUNTS_PER_ROW;
-  if (expected <= 0) return () => {};
-  let counts = 0;
-  let said = 0;
-  onProgress(0);
-  db.onSteps(STEPS_PER_COUNT, () => {
-    const fraction = Math.min(0.99, ++counts / expected);
-    if (fraction - said >= 0.01) onProgress((said = fraction));
-  });
-  return () => {
-    db.onSteps(0, null);
-    onProgress(1);
-  };
+  const expected = tables.filter((table) => existing.has(table)).reduce((sum, table) => sum + rowsOf(table), 0) * STEPS_PER_ROW;
+  return expected > 0 ? reportSteps(db, expected, onProgress) : () => {};
 }
 
 function apply(db: Db, pending: readonly (Migration & { version: number; checksum: string })[], now: () => number): void {
