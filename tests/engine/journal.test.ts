@@ -33,7 +33,7 @@ describe('the projection journal', () => {
     engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.userTurn(chat, turn, words)]);
     const before = dumpProjections(db);
     const [hide] = engine.append([{ kind: 'turn_hidden', chatId: chat, payload: { turnId: turn, hidden: true } }]);
-    const recorded = db.all<{ old: string }>("SELECT old FROM projection_journal WHERE seq = ? AND tbl = 'transcript' AND op = 'update'", [hide!.seq]);
+    const recorded = db.all<{ old: string }>("SELECT old FROM projection_journal WHERE seq = ? AND tbl = 'transcript_rows' AND op = 'update'", [hide!.seq]);
     // Hiding a turn journaled its whole row before, its words with it.
     expect(recorded.map((r) => JSON.parse(r.old))).toEqual([{ hidden: 0 }]);
     engine.rewind(chat, hide!.seq);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../support/engine.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
-import { canonicalProjections, checkMemoryIndex, visibilityProblems } from '../support/dump.ts';
+import { canonicalProjections, checkMemoryIndex, checkTranscriptIndex, visibilityProblems } from '../support/dump.ts';
 import { interpret, op, type Op } from '../support/story-ops.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -98,6 +98,8 @@ describe('merging the logs of several devices', () => {
           // Two devices that answered the same turn show one reply with both as versions, and
           // nothing stays in force that a version no longer shown caused.
           expect(visibilityProblems(device.db)).toEqual([]);
+          // The search index was told each row's words as they left it, tails moved by merges included.
+          checkTranscriptIndex(device.db);
           // Everything arrived, so nothing waits; and what any device purged is gone from every log.
           expect(device.db.get<{ n: number }>('SELECT count(*) AS n FROM sync_waiting')!.n).toBe(0);
           expect(device.db.all(`SELECT kind, chat_id FROM events WHERE chat_id IN (SELECT chat_id FROM purged_chats)

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../support/engine.ts';
-import { EVENT_DEFINITIONS, PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
+import { EVENT_DEFINITIONS, PROJECTED_TABLES, storedTable } from '../../src/engine/events/registry.ts';
 import type { EventDefinition } from '../../src/engine/events/define.ts';
-import { checkMemoryIndex, dumpProjections, visibilityProblems } from '../support/dump.ts';
+import { checkMemoryIndex, checkTranscriptIndex, dumpProjections, visibilityProblems } from '../support/dump.ts';
 import { interpret, story } from '../support/story-ops.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
 
@@ -40,7 +40,7 @@ function watchWrites(db: Db): () => { kind: string; table: string }[] {
   for (const table of PROJECTED_TABLES) {
     for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
       db.run(
-        `CREATE TEMP TRIGGER watch_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table} BEGIN
+        `CREATE TEMP TRIGGER watch_${table}_${op.toLowerCase()} AFTER ${op} ON main.${storedTable(table)} BEGIN
            INSERT INTO temp.written SELECT kind, '${table}' FROM temp.projecting WHERE kind IS NOT NULL;
          END`,
       );
@@ -90,6 +90,7 @@ describe('rebuild() equals incremental projection', () => {
         expect(visibilityProblems(db)).toEqual([]);
         const log = db.all('SELECT * FROM events ORDER BY seq');
         checkMemoryIndex(db);
+        checkTranscriptIndex(db);
 
         // Each chat rebuilt alone (what regenerate and rewind do) leaves every table as it was.
         for (const { id } of db.all<{ id: string }>('SELECT DISTINCT chat_id AS id FROM events WHERE chat_id IS NOT NULL')) {
@@ -97,13 +98,14 @@ describe('rebuild() equals incremental projection', () => {
           expect(dumpProjections(db)).toEqual(incremental);
         }
         checkMemoryIndex(db);
+        checkTranscriptIndex(db);
 
         engine.rebuild();
         expect(dumpProjections(db)).toEqual(incremental);
         checkMemoryIndex(db);
 
         // Every derived table emptied by hand, visibility included: the event rows alone rebuild it all.
-        for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
+        for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${storedTable(table)}`);
         engine.rebuild();
         expect(dumpProjections(db)).toEqual(incremental);
         // ...and not one event row changed on the way, whatever regenerates and rewinds did.

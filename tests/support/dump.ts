@@ -1,11 +1,12 @@
 import type { Db } from '../../src/engine/db/port.ts';
-import { PROJECTED_TABLES } from '../../src/engine/events/registry.ts';
-import { indexAllPendingMemories } from '../../src/engine/queries/search-index.ts';
+import { PROJECTED_TABLES, storedTable } from '../../src/engine/events/registry.ts';
+import { indexAllPendingMemories, indexAllPendingTranscript } from '../../src/engine/queries/search-index.ts';
 
 /** Every projected table, every column, in a stable order: two equal dumps mean equal state. */
 export function dumpProjections(db: Db): Record<string, unknown[]> {
   const dump: Record<string, unknown[]> = {};
-  for (const table of PROJECTED_TABLES) {
+  // A table read through a view (the transcript) is dumped as read and as stored: both must agree.
+  for (const table of new Set(PROJECTED_TABLES.flatMap((t) => [t, storedTable(t)]))) {
     const columns = db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).map((c) => c.name);
     dump[table] = db.all(`SELECT * FROM ${table} ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`);
   }
@@ -16,6 +17,15 @@ export function dumpProjections(db: Db): Record<string, unknown[]> {
 export function checkMemoryIndex(db: Db): void {
   indexAllPendingMemories(db);
   db.run("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)");
+}
+
+/**
+ * The same for the transcript's index: a row reads its words from the log (migration 0053), and
+ * the index must have been told, at each change, the words it indexed. Throws if not.
+ */
+export function checkTranscriptIndex(db: Db): void {
+  indexAllPendingTranscript(db);
+  db.run("INSERT INTO transcript_fts (transcript_fts, rank) VALUES ('integrity-check', 1)");
 }
 
 /** A column holding an event's local seq: the same event has another seq on another device. */

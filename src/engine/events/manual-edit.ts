@@ -39,7 +39,7 @@ const targets = {
   },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
   memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },
-  turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },
+  turn: { table: 'transcript_rows', fields: { text: z.string().max(100_000) } },
   activity: {
     table: 'activity',
     fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120), muted: z.union([z.literal(0), z.literal(1)]) },

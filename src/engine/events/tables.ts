@@ -36,6 +36,16 @@ export const PROJECTED_TABLES: readonly ProjectedTable[] = [...CORE_TABLES, ...T
 
 export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
 
+/**
+ * Where a projected table's rows are stored, when it is read through a view of its own name: the
+ * transcript's rows keep no copy of the words their event holds (migration 0053), and the view
+ * `transcript` reads them from the log. Writes, clears and undo go to the rows.
+ */
+const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows' };
+
+/** The table a projected table's rows are written to. */
+export const storedTable = (table: string): string => STORED_AS[table as ProjectedTable] ?? table;
+
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   chats: 'id',

@@ -14,6 +14,14 @@ export type Segment = z.infer<typeof segment>;
 /** A date a turn carries from elsewhere (ms since 1970), within years anyone wrote a chat in. */
 const sentAt = z.number().int().min(0).max(Date.UTC(2200, 0, 1));
 
+/**
+ * A turn's words as its row keeps them (the parameter `words`, written by the event at `seq`): none
+ * when they are the words that event holds, which the view `transcript` reads from the log
+ * (migration 0053). Compared in SQL with what the log holds, so words that read back otherwise
+ * keep their own copy.
+ */
+const wordsUnlessLogged = (words: string, seq: string) => `CASE WHEN ${words} IS (SELECT payload ->> '$.text' FROM events WHERE seq = ${seq}) THEN NULL ELSE ${words} END`;
+
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
 export const userTurn = defineEvent({
   kind: 'user_turn',
@@ -29,9 +37,9 @@ export const userTurn = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       // Written by the persona the chat plays now (none chosen: whoever is the default when it is read).
-      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
-       VALUES (?, ?, ?, 'user', 'you', ?, ?, 'done', ?, ?, (SELECT persona_id FROM chats WHERE id = ?)) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
-      [p.turnId, chatId, seq, p.text, storedSegments(p.segments, p.text), seq, p.sentAt ?? null, chatId],
+      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
+       VALUES (?1, ?2, ?3, 'user', 'you', ${wordsUnlessLogged('?4', '?3')}, ?5, 'done', ?3, ?6, (SELECT persona_id FROM chats WHERE id = ?2)) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
+      [p.turnId, chatId, seq, p.text, storedSegments(p.segments, p.text), p.sentAt ?? null],
     );
   },
 });
@@ -53,7 +61,7 @@ export const assistantTurnStarted = defineEvent({
   refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, model)
+      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, status, model)
        VALUES (?, ?, ?, 'assistant', ?, '', 'streaming', ?) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
       [p.turnId, chatId, seq, p.speaker, p.model],
     );
@@ -95,14 +103,14 @@ export const assistantTurn = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
     db.run(
-      `INSERT INTO transcript (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
+      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
          prompt_tokens, completion_tokens, finished_seq, error, sent_at, thinking, thinking_ms)
-       VALUES (?1, ?2, ?3, 'assistant', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
+       VALUES (?1, ?2, ?3, 'assistant', ?4, ${wordsUnlessLogged('?5', '?3')}, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
        ON CONFLICT (chat_id, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
          completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error,
-         sent_at = coalesce(excluded.sent_at, transcript.sent_at), thinking = coalesce(excluded.thinking, transcript.thinking),
-         thinking_ms = CASE WHEN excluded.thinking IS NULL THEN transcript.thinking_ms ELSE excluded.thinking_ms END`,
+         sent_at = coalesce(excluded.sent_at, transcript_rows.sent_at), thinking = coalesce(excluded.thinking, transcript_rows.thinking),
+         thinking_ms = CASE WHEN excluded.thinking IS NULL THEN transcript_rows.thinking_ms ELSE excluded.thinking_ms END`,
       [
         p.turnId,
         chatId,
@@ -157,7 +165,7 @@ export const turnEdited = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat_id = ?', [
+    db.run('UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat_id = ?', [
       p.text,
       p.segments ? storedSegments(p.segments, p.text) : null,
       p.turnId,
@@ -173,7 +181,7 @@ export const turnHidden = defineEvent({
   scope: 'chat',
   schema: z.object({ turnId: uuid, hidden: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript SET hidden = ? WHERE turn_id = ? AND chat_id = ?', [p.hidden ? 1 : 0, p.turnId, chatId]);
+    db.run('UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat_id = ?', [p.hidden ? 1 : 0, p.turnId, chatId]);
   },
 });
 
@@ -190,6 +198,6 @@ export const replyContinued = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run("UPDATE transcript SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat_id = ?", [p.turnId, chatId]);
+    db.run("UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat_id = ?", [p.turnId, chatId]);
   },
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN } from '../events/registry.ts';
+import { CHAT_COLUMN, storedTable } from '../events/registry.ts';
 
 /**
  * The projection journal: reversible projections for chat rows. While an event is projected,
@@ -24,7 +24,8 @@ const shapes = new WeakMap<Db, TableShape[]>();
 export function chatTables(db: Db): TableShape[] {
   let known = shapes.get(db);
   if (!known) {
-    known = Object.entries(CHAT_COLUMN).map(([table, chatColumn]) => {
+    known = Object.entries(CHAT_COLUMN).map(([projected, chatColumn]) => {
+      const table = storedTable(projected);
       const info = db.all<{ name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${table}')`);
       const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
       if (key.length === 0) throw new Error(`Table ${table} has no primary key, so its rows cannot be journaled`);

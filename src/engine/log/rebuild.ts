@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES } from '../events/registry.ts';
+import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES, storedTable } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
@@ -19,7 +19,7 @@ const BATCH = 2_000;
 const CHEAP_REPLAY_EVENTS = 10_000;
 const SHORT_JOURNAL_EVENTS = 200;
 /** Projected tables (and the journal) whose own indexes a full rebuild sets aside; `visibility`'s serve the markers' replay. */
-const TABLES_REINDEXED_AT_THE_END = [...PROJECTED_TABLES.filter((t) => t !== 'visibility'), 'projection_journal'];
+const TABLES_REINDEXED_AT_THE_END = [...PROJECTED_TABLES.filter((t) => t !== 'visibility').map(storedTable), 'projection_journal'];
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
 /**
@@ -76,7 +76,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
       [JSON.stringify(TABLES_REINDEXED_AT_THE_END)],
     );
     for (const index of screenIndexes) db.exec(`DROP INDEX ${index.name}`);
-    for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${table}`);
+    for (const table of PROJECTED_TABLES) db.run(`DELETE FROM ${storedTable(table)}`);
     db.run('DELETE FROM projection_journal');
     db.run('DELETE FROM journal_horizon');
     remark(db);
@@ -185,7 +185,7 @@ function remark(db: Db, chatId?: string): void {
  */
 export function rebuildChat(db: Db, chatId: string): number {
   return db.transaction(() => {
-    for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${table} WHERE ${column} = ?`, [chatId]);
+    for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ?`, [chatId]);
     db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
     db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
     return replayChat(db, chatId, 0);
