@@ -4,15 +4,16 @@
 -- it. Its rows are now `transcript_rows`, whose `text` is NULL when it is the words of the event
 -- at `finished_seq` (the player's turn, or the reply's last `assistant_turn`); a turn whose words
 -- differ from its event's (an edit) keeps them. `transcript` is a view that reads them from the
--- log, so every query reads a turn as before. The rows are copied, in order, and their indexes
--- built after: the app shows how far it has come.
+-- log, so every query reads a turn as before. A row is stored under its `seq`, which the search
+-- index keys it by too: its own index on seq goes. The rows are copied, in order, and their
+-- indexes built after: the app shows how far it has come.
 -- rewrites: transcript
 DROP VIEW transcript_for_search;
 
 CREATE TABLE transcript_rows (
+  seq INTEGER PRIMARY KEY,                 -- the event that opened the turn
   chat_id TEXT NOT NULL,
   turn_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,                    -- the event that opened the turn
   role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
   speaker TEXT NOT NULL,                   -- 'you' or a bot id
   text TEXT,                               -- NULL: the words of the event at finished_seq
@@ -31,22 +32,20 @@ CREATE TABLE transcript_rows (
   persona_id TEXT,
   thinking TEXT,
   thinking_ms INTEGER,
-  PRIMARY KEY (chat_id, turn_id)
+  UNIQUE (chat_id, turn_id)                -- how projections and the journal name a row
 ) STRICT;
 
-INSERT INTO transcript_rows (chat_id, turn_id, seq, role, speaker, text, segments, status, reason, model, prompt_tokens,
+INSERT INTO transcript_rows (seq, chat_id, turn_id, role, speaker, text, segments, status, reason, model, prompt_tokens,
     completion_tokens, finished_seq, error, analyzed_seq, edited, hidden, sent_at, persona_id, thinking, thinking_ms)
-  SELECT t.chat_id, t.turn_id, t.seq, t.role, t.speaker,
+  SELECT t.seq, t.chat_id, t.turn_id, t.role, t.speaker,
     CASE WHEN t.text IS (SELECT e.payload ->> '$.text' FROM events e WHERE e.seq = t.finished_seq) THEN NULL ELSE t.text END,
     t.segments, t.status, t.reason, t.model, t.prompt_tokens, t.completion_tokens, t.finished_seq, t.error, t.analyzed_seq,
     t.edited, t.hidden, t.sent_at, t.persona_id, t.thinking, t.thinking_ms
-  FROM transcript t ORDER BY t.chat_id, t.turn_id;
+  FROM transcript t ORDER BY t.seq;
 
 DROP TABLE transcript;
 
 CREATE UNIQUE INDEX transcript_by_chat ON transcript_rows (chat_id, seq);
-
-CREATE INDEX transcript_by_seq ON transcript_rows (seq);
 
 CREATE VIEW transcript AS
   SELECT r.chat_id, r.turn_id, r.seq, r.role, r.speaker,

@@ -20,6 +20,13 @@ export interface TableShape {
 
 const shapes = new WeakMap<Db, TableShape[]>();
 
+/**
+ * A table whose rows the journal names by a unique key other than its primary key. A transcript
+ * row is stored under its seq (migration 0053), and the journal written before that names it by
+ * chat and turn, as projections do.
+ */
+const NAMED_BY: Record<string, string[]> = { transcript_rows: ['chat_id', 'turn_id'] };
+
 /** The tables holding chat rows, with their columns and keys. */
 export function chatTables(db: Db): TableShape[] {
   let known = shapes.get(db);
@@ -27,7 +34,7 @@ export function chatTables(db: Db): TableShape[] {
     known = Object.entries(CHAT_COLUMN).map(([projected, chatColumn]) => {
       const table = storedTable(projected);
       const info = db.all<{ name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${table}')`);
-      const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      const key = NAMED_BY[table] ?? info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
       if (key.length === 0) throw new Error(`Table ${table} has no primary key, so its rows cannot be journaled`);
       return { table, chatColumn: chatColumn!, columns: info.map((c) => c.name), key };
     });
