@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
+import type { BackupEvent } from '../../src/engine/log/backup-event.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
 import type { Engine } from '../support/engine.ts';
 import { migrate } from '../../src/engine/db/migrate.ts';
@@ -64,6 +65,23 @@ describe("a turn's words, kept once in the log", () => {
     expect(found(b.engine, 'laptop').length).toBe(2);
     // Told the wrong words as the moved rows left it, FTS5 keeps stale entries and says so here.
     checkTranscriptIndex(b.db);
+  });
+
+  it('leave the search index right when a backup replaces the story they are in', async () => {
+    const here = await story();
+    here.exchange('Hide the silver key.', 'Mira buries the key under the lighthouse.');
+    indexAllPendingTranscript(here.db);
+    const backup = await story();
+    backup.exchange('Raise the sails.', 'Mira climbs the rigging.');
+    const events = backup.db.all<BackupEvent>('SELECT id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY id');
+
+    here.engine.restore.begin();
+    here.engine.restore.add(events);
+    here.engine.restore.commit(events.length);
+
+    checkTranscriptIndex(here.db);
+    expect(found(here.engine, 'rigging').length).toBe(1);
+    expect(found(here.engine, 'lighthouse')).toEqual([]);
   });
 
   it('leave no trace in the search index when their chat is deleted forever', async () => {
