@@ -5,7 +5,7 @@ import { wrapSqlite } from '../engine/db/sqlite-db.ts';
 import { trustOverwrites } from './powersafe-overwrite.ts';
 import { isStorageFailure } from './storage-failure.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
-import { migrate } from '../engine/db/migrate.ts';
+import { migrate, tablesRewritten } from '../engine/db/migrate.ts';
 import { PAGE_BYTES, rewriteDatabase, rewriteReason } from './rewrite-database.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DatabaseState, StorageMode } from './protocol.ts';
@@ -136,9 +136,12 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
   try {
     if (storage === 'opfs') db.exec(onDiskPragmas(options.pageBytes ?? PAGE_BYTES));
     // A migration that copies a table (0052 copies the log) shows its bar as the rewrite does.
-    await migrate(db, MIGRATIONS, Date.now, options.onRewrite);
-    // After the migrations: the pages of the indexes they dropped are free to give back.
-    if (storage === 'opfs' && !options.pageBytes && rewriteReason(db)) {
+    const applied = await migrate(db, MIGRATIONS, Date.now, options.onRewrite);
+    // A database older than this build (not a new one, made by every migration at its first start)
+    // whose migrations copied a table.
+    const copied = applied[0] !== 1 && applied.some((version) => tablesRewritten(MIGRATIONS[version - 1]!).length > 0);
+    // After the migrations: the pages of the tables and indexes they dropped are free to give back.
+    if (storage === 'opfs' && !options.pageBytes && rewriteReason(db, copied)) {
       try {
         rewriteDatabase(db, options.onRewrite ?? (() => {}));
       } catch (error) {
