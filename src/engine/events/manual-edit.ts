@@ -8,6 +8,7 @@ import { editKey, markEdited, type EditTarget } from './edit-marks.ts';
 import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
 import { targetSchema, whereOf } from '../state/tracked-value.ts';
 import { REPLY_ORDERS } from '../turn/reply-order.ts';
+import { storedTable } from './tables.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -39,7 +40,7 @@ const targets = {
   },
   edge: { table: 'edges', fields: { affinity: score, trust: score, summary: shortText(4_000), knowledge: stringList } },
   memory: { table: 'memories', fields: { summary: requiredText(4_000), significance: z.number().int().min(0).max(3) } },
-  turn: { table: 'transcript_rows', fields: { text: z.string().max(100_000) } },
+  turn: { table: 'transcript', fields: { text: z.string().max(100_000) } },
   activity: {
     table: 'activity',
     fields: { slot: shortText(80), posture: shortText(80), attention: shortText(200), doing: shortText(120), muted: z.union([z.literal(0), z.literal(1)]) },
@@ -139,7 +140,7 @@ export const manualEdit = defineEvent({
     const where = whereClause(p.target, chatId);
     const value = p.value;
     const stored: SqlParam = Array.isArray(value) ? json(value) : (value as SqlParam);
-    db.run(`UPDATE ${table} SET ${column} = ? WHERE ${where.sql}`, [stored, ...where.params]);
+    db.run(`UPDATE ${storedTable(table)} SET ${column} = ? WHERE ${where.sql}`, [stored, ...where.params]);
   },
   changes: (p): ValueChange[] => (GLOBAL_TARGETS.includes(p.target.type) ? [] : [{ target: editKey(p.target), field: p.field, how: 'set', value: p.value }]),
   without: () => null,
