@@ -3,9 +3,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, freshProfile, startApp, storedPageBytes, storyReady, waitForDatabase } from '../tests/e2e/harness.ts';
 import { printTable } from './table.ts';
 import { restoreStories } from './chat.bench.ts';
+import { PAGE_BYTES } from '../src/worker/disk-layout.ts';
 
 const RUNS = Number(process.env.BENCH_CRASH_RUNS ?? 20);
 /** Kills during the once-only rewrite of an older database, each on a database of its own. */
+/** The pages of the builds before 1 KiB ones: what most players' databases are rewritten from. */
+const OLD_PAGE_BYTES = 4096;
 const REWRITE_RUNS = Number(process.env.BENCH_CRASH_REWRITE_RUNS ?? 4);
 const REWRITE_TURNS = 10_000;
 
@@ -120,10 +123,10 @@ export async function benchCrash(): Promise<void> {
   const rewrite = await crashDuringRewrite(app.url);
   await app.relay.close();
   printTable(`Crash safety: the whole browser SIGKILLed mid-work ${RUNS} times, relaunched on the same profile (Debian Chromium, OPFS)`, [
-    [`the once-only rewrite of a ${REWRITE_TURNS.toLocaleString('en-US')}-turn 8 KiB database, killed 0-150 ms after its bar showed, ${REWRITE_RUNS} times: events lost (must be 0)`, String(rewrite.lost)],
+    [`the once-only rewrite of a ${REWRITE_TURNS.toLocaleString('en-US')}-turn ${OLD_PAGE_BYTES / 1024} KiB database, killed 0-150 ms after its bar showed, ${REWRITE_RUNS} times: events lost (must be 0)`, String(rewrite.lost)],
     ['  databases that failed to open after it (must be 0)', String(rewrite.failedToOpen)],
-    ['  kills that came before the rewrite ended (the database reopened as it was, at 8 KiB)', `${rewrite.rolledBack} of ${REWRITE_RUNS}`],
-    ['  the next start: rewritten to 4 KiB, and how long that start took', `${rewrite.rewritten} of ${REWRITE_RUNS}, ${rewrite.opens.map((ms) => `${ms} ms`).join(', ')}`],
+    [`  kills that came before the rewrite ended (the database reopened as it was, at ${OLD_PAGE_BYTES / 1024} KiB)`, `${rewrite.rolledBack} of ${REWRITE_RUNS}`],
+    [`  the next start: rewritten to ${PAGE_BYTES / 1024} KiB, and how long that start took`, `${rewrite.rewritten} of ${REWRITE_RUNS}, ${rewrite.opens.map((ms) => `${ms} ms`).join(', ')}`],
     ['committed events lost (must be 0)', String(lost)],
     ['databases that failed to open (must be 0)', String(failedToOpen)],
     ['changes acknowledged in the seconds before a kill, each looked for after it', String(acknowledged)],
@@ -132,7 +135,7 @@ export async function benchCrash(): Promise<void> {
 }
 
 /**
- * A database made as builds before 4 KiB pages made it, the browser killed while the app rewrites
+ * A database made as builds before 1 KiB pages made it, the browser killed while the app rewrites
  * it, then reopened twice: once leaving it as it is (every event must be there), once to rewrite it.
  */
 async function crashDuringRewrite(baseUrl: string) {
@@ -145,7 +148,7 @@ async function crashDuringRewrite(baseUrl: string) {
   };
   for (let run = 0; run < REWRITE_RUNS; run++) {
     const profile = freshProfile();
-    let { child, page } = await open(profile, '/chats?e2e-page-bytes=8192');
+    let { child, page } = await open(profile, `/chats?e2e-page-bytes=${OLD_PAGE_BYTES}`);
     await waitForDatabase(page);
     await restoreStories(page, REWRITE_TURNS);
     const ids = new Set(await logIds(page));
@@ -155,7 +158,7 @@ async function crashDuringRewrite(baseUrl: string) {
     await new Promise((r) => setTimeout(r, Math.random() * 150));
     await kill(child);
     // The test hook leaves the database as it finds it: what the kill left is what opens.
-    ({ child, page } = await open(profile, '/chats?e2e-page-bytes=8192'));
+    ({ child, page } = await open(profile, `/chats?e2e-page-bytes=${OLD_PAGE_BYTES}`));
     try {
       await waitForDatabase(page);
     } catch {
@@ -165,13 +168,13 @@ async function crashDuringRewrite(baseUrl: string) {
     }
     const after = new Set(await logIds(page));
     for (const id of ids) if (!after.has(id)) result.lost++;
-    if ((await storedPageBytes(page)) === 8192) result.rolledBack++;
+    if ((await storedPageBytes(page)) === OLD_PAGE_BYTES) result.rolledBack++;
     await kill(child);
     const started = Date.now();
     ({ child, page } = await open(profile, '/chats'));
     await waitForDatabase(page);
     result.opens.push(Date.now() - started);
-    if ((await storedPageBytes(page)) === 4096 && (await logIds(page)).length === ids.size) result.rewritten++;
+    if ((await storedPageBytes(page)) === PAGE_BYTES && (await logIds(page)).length === ids.size) result.rewritten++;
     await kill(child);
   }
   return result;

@@ -4,11 +4,12 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import type { Database } from '@sqlite.org/sqlite-wasm';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
 import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fake-upstream.ts';
-import { launchBrowser, openTab, startApp, waitForDatabase } from '../tests/e2e/harness.ts';
+import { launchBrowser, openTab, startApp, storedPageBytes, waitForDatabase } from '../tests/e2e/harness.ts';
 import { demoReply } from '../relay/demo-model.ts';
 import type { CompletionRequest } from '../relay/request-body.ts';
 import { restoreStories, STORY_LINE } from './chat.bench.ts';
 import { fmt, printTable } from './table.ts';
+import { WAL_PAGES_BEFORE_COPY } from '../src/worker/disk-layout.ts';
 import { loadSqlite } from '../tests/support/sqlite.ts';
 
 /** `BENCH_DISK_SIZES=1000` to run fewer. */
@@ -19,8 +20,6 @@ const SENDS = Number(process.env.BENCH_DISK_SENDS ?? 20);
  * made it, and left so (the test hook skips the rewrite): what the rewrite saves an older player.
  */
 const MADE_WITH = process.env.BENCH_DISK_PAGE_BYTES ? `?e2e-page-bytes=${Number(process.env.BENCH_DISK_PAGE_BYTES)}` : '';
-/** The database's page, in KB: what each page a WAL copy writes costs. */
-const PAGE_KB = Number(process.env.BENCH_DISK_PAGE_BYTES ?? 4096) / 1024;
 /** After the analysis, the quiet in which anything still queued (search index, checkpoints) is written. */
 const SETTLE_MS = 1_500;
 /** A reply of ~140 words streamed over ~3 s: a model writing about 50 tokens a second. */
@@ -148,6 +147,8 @@ export interface DiskFigures {
   rows: [string, string][];
   /** Bytes one Send wrote, the WAL's copies into the database shared out. */
   perSendBytes: number;
+  /** The same with the copies shared out at the app's cadence (see `measureDisk`). */
+  longRunBytes: number;
   /** Storage over the UTF-8 bytes of the messages. */
   storageRatio: number;
 }
@@ -176,8 +177,9 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     };
     // Until the WAL has been copied into the database once: that first copy carries the restore's
     // own pages, which are not a Send's.
-    let warmUps = 0;
-    while (warmUps < 40 && !Object.entries((await sendOnce(warmUps++)).byFile).some(([file, bytes]) => !file.endsWith('-wal') && bytes > 0));
+    const copiedInto = (one: Written) => Object.entries(one.byFile).some(([file, bytes]) => !file.endsWith('-wal') && bytes > 0);
+    const warmUps: Written[] = [];
+    while (warmUps.length < 40 && !(warmUps.length && copiedInto(warmUps.at(-1)!))) warmUps.push(await sendOnce(warmUps.length));
     const perSend: Written[] = [];
     for (let i = 0; i < SENDS; i++) perSend.push(await sendOnce(100 + i));
     const total = perSend.reduce((sum, one) => sum + one.bytes, 0);
@@ -187,24 +189,41 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const anatomy = await databaseAnatomy(page, typical.walFrames);
     // A checkpoint copies each page the WAL holds once, however many commits wrote it: the pages a
     // window of Sends touched, shared out over them, is what copying every that many Sends costs.
+    // What each page a WAL copy writes costs: the database's own page.
+    const pageKb = (await storedPageBytes(page)) / KB;
     const copiedEvery = [1, 5, 10, 20, 40].filter((k) => k <= SENDS).map((k) => {
       let pages = 0;
       let windows = 0;
       for (let at = 0; at + k <= SENDS; at += k, windows++) pages += new Set(perSend.slice(at, at + k).flatMap((one) => one.walFrames.map(([p]) => p))).size;
-      return `every ${k}: ${fmt((pages / windows / k) * PAGE_KB)} KB`;
+      return `every ${k}: ${fmt((pages / windows / k) * pageKb)} KB`;
     });
+    // The mean above holds a copy or none, by chance of where 20 Sends fall: the app copies every
+    // WAL_PAGES_BEFORE_COPY pages, so over a long story a Send pays a copy's bytes over the Sends
+    // between two copies. A copy seen is counted as it was (it carries every page since the last
+    // one); with none seen, what the next would write: the distinct pages of every Send since the
+    // last copy (warm-ups included), shared over them (an overestimate while they are fewer than
+    // the Sends between two copies: a longer run shares more of its pages).
+    const walBytes = (total - copied) / SENDS;
+    const sendsPerCopy = WAL_PAGES_BEFORE_COPY / (perSend.reduce((n, one) => n + one.walFrames.length, 0) / SENDS);
+    const copiesSeen = perSend.filter(copiedInto).length;
+    const sinceCopy = [...warmUps, ...perSend].slice(warmUps.findLastIndex(copiedInto) + 1);
+    const copyShare = copiesSeen
+      ? copied / copiesSeen / sendsPerCopy
+      : (new Set(sinceCopy.flatMap((one) => one.walFrames.map(([p]) => p))).size * pageKb * KB) / Math.min(sinceCopy.length, sendsPerCopy);
+    const longRun = walBytes + copyShare;
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
     const stored = await storedAfterReopen(page);
     const label = turns.toLocaleString('en-US');
     const rows: [string, string][] = [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
+      [`${label} turns: the same over a long story, the WAL copied every ~${fmt(sendsPerCopy)} Sends (${copiesSeen ? `${copiesSeen} copy seen` : `no copy seen: the next one's pages over the ${sinceCopy.length} Sends since the last`})`, `${fmt(longRun / KB)} KB (WAL ${fmt(walBytes / KB)} KB, copies ${fmt(copyShare / KB)} KB)`],
       [`${label} turns: the most one of those Sends wrote`, `${fmt(worst.bytes / KB)} KB in ${worst.writes} writes`],
       [`${label} turns: a typical Send's WAL frames by B-tree (${anatomy.commits} commits)`, anatomy.frames],
       [`${label} turns: a Send's share of the copies into the database, were the WAL copied every n Sends`, copiedEvery.join(', ')],
       [`${label} turns: where the database's bytes are (MB)`, anatomy.stored],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
     ];
-    return { rows, perSendBytes: total / SENDS, storageRatio: stored / textBytes };
+    return { rows, perSendBytes: total / SENDS, longRunBytes: longRun, storageRatio: stored / textBytes };
   } finally {
     await context?.close();
   }

@@ -2,11 +2,12 @@ import type { Database, SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wa
 import { loadSqlite } from './early-start.ts';
 import { MigrationError } from '../engine/db/migrate.ts';
 import { wrapSqlite } from '../engine/db/sqlite-db.ts';
-import { trustOverwrites } from './powersafe-overwrite.ts';
+import { openTrustingOverwrites } from './powersafe-overwrite.ts';
 import { isStorageFailure } from './storage-failure.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import { migrate, tablesRewritten } from '../engine/db/migrate.ts';
-import { PAGE_BYTES, rewriteDatabase, rewriteReason } from './rewrite-database.ts';
+import { rewriteDatabase, rewriteReason } from './rewrite-database.ts';
+import { PAGE_BYTES, WAL_PAGES_BEFORE_COPY } from './disk-layout.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { DatabaseState, StorageMode } from './protocol.ts';
 
@@ -83,26 +84,7 @@ function sqliteCode(error: unknown): number | undefined {
 }
 
 const JOURNAL_FILE_LIMIT = 4 * 1024 * 1024;
-/**
- * How the database meets the disk, chosen by the bytes one Send writes (`npm run bench -- disk`).
- * - The lock is held for as long as the database is open (this worker's connection is the only
- *   one: the pool's files are its alone), so SQLite trusts its page cache across transactions, and
- *   it is what lets WAL run without shared memory, which OPFS does not have.
- * - WAL writes each changed page once per commit, where the rollback journal wrote it twice (its
- *   old copy to the journal, then the page), and appends instead of seeking back and forth. A
- *   commit is still synced before it is acknowledged: a crash loses nothing committed.
- * - 4 KiB pages (the build's default is 8): most commits change a few rows in each of several
- *   B-trees, and each changed page is written whole. Smaller pages than 4 KiB wrote no less (2 KiB
- *   measured again without padded commits: 423 KB a Send against ~382): rows and search-index
- *   blobs spill onto more pages. An older database is rewritten to them once (`rewrite-database.ts`).
- * - The WAL is copied into the database every 2,500 pages (SQLite's default is 1,000): a copy
- *   writes each page the WAL holds once, and the pages a Send touches are mostly the same few
- *   dozen, so copying every ~30 Sends instead of every ~12 wrote 45 -> ~30 KB a Send. The WAL's
- *   file peaks near 10 MB while playing and is emptied when the app is quiet (`shrinkWal`).
- * - The WAL is capped so a restore's big transaction does not leave a big file behind.
- * - Commits are not padded to a sector (`trustOverwrites`), which wrote a page more each.
- */
-const WAL_PAGES_BEFORE_COPY = 2_500;
+/** How the database meets the disk: `disk-layout.ts` says why. */
 const onDiskPragmas = (pageBytes: number) => `PRAGMA page_size = ${pageBytes}; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = ${JOURNAL_FILE_LIMIT}; PRAGMA wal_autocheckpoint = ${WAL_PAGES_BEFORE_COPY}`;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
@@ -188,8 +170,7 @@ export async function openOpfsDatabase(options: OpenOptions = {}): Promise<OpenD
   const sqlite = await loadSqlite();
   const pool = await installPool(sqlite);
   const open = async (): Promise<OpenDatabase> => {
-    const database = new pool.OpfsSAHPoolDb(DB_FILE);
-    trustOverwrites(sqlite, database);
+    const database = openTrustingOverwrites(sqlite, () => new pool.OpfsSAHPoolDb(DB_FILE));
     const startFresh = async (): Promise<OpenDatabase> => {
       database.close();
       const files = pool.getFileNames();

@@ -1,15 +1,15 @@
 import type { Db } from '../engine/db/port.ts';
 import { reportSteps } from '../engine/db/step-progress.ts';
+import { PAGE_BYTES } from './disk-layout.ts';
 
-/** The page size of every database this app writes (see `onDiskPragmas` in open-database.ts). */
-export const PAGE_BYTES = 4096;
 /** VACUUM's steps per byte of the database: ~39,000 a MB, counted every `STEPS_PER_CALL` (sqlite-wasm, 13 MB, 4 and 8 KiB pages). */
 const STEPS_PER_BYTE = 0.039;
 
 /**
  * Why a database is worth rewriting once as it opens:
- * - it was made with other pages than 4 KiB (before the app chose them, the build's default of 8
- *   KiB), which writes twice the bytes a Send: each page a commit changes is written whole;
+ * - it was made with other pages than 1 KiB (4 KiB, or before the app chose its pages the build's
+ *   default of 8 KiB), which writes two to three times the bytes a Send: each page a commit
+ *   changes is written whole;
  * - a quarter of it is free pages (indexes a migration dropped), which it keeps on the disk;
  * - a migration copied a table of its stories at this start (`copiedAtThisStart`): the old
  *   table's pages are free, and a tenth of the database is worth giving back once. (0053 left 23%
@@ -25,7 +25,7 @@ export function rewriteReason(db: Db, copiedAtThisStart = false): 'page-size' | 
 }
 
 /**
- * Rewrites the database whole (VACUUM) with 4 KiB pages and no free ones, saying how far it has
+ * Rewrites the database whole (VACUUM) with the app's pages and no free ones, saying how far it has
  * come. A page size changes only outside WAL, so the rewrite runs under the rollback journal: a tab
  * killed midway leaves a journal that puts the database back as it was, and the next start tries
  * again. `onProgress` gets 0 first, then fractions below 1 as SQLite works (an estimate from the

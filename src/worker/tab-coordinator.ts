@@ -41,7 +41,7 @@ export interface TestHooks {
   forceMemory?: boolean;
   /** Hold the database this long before opening it, as a slow device would: what shows meanwhile. */
   openDelayMs?: number;
-  /** Make a new database with pages of this size, as builds before 4 KiB pages did, and leave it so. */
+  /** Make a new database with pages of this size, as builds before 1 KiB pages did, and leave it so. */
   pageBytes?: number;
 }
 

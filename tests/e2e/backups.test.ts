@@ -72,9 +72,9 @@ describe('backups from Settings', () => {
     const bytes = readFileSync(path);
     expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
     expect(bytes.includes('In the file')).toBe(true);
-    // 4 KiB pages (a new database), and marked a rollback-journal database: though the app's
+    // 1 KiB pages (a new database), and marked a rollback-journal database: though the app's
     // runs on a WAL, the copy holds every commit and any SQLite opens it without one.
-    expect(bytes.readUInt16BE(16)).toBe(4096);
+    expect(bytes.readUInt16BE(16)).toBe(1024);
     expect([bytes[18], bytes[19]]).toEqual([1, 1]);
   });
 

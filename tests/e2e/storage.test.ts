@@ -47,8 +47,8 @@ async function storyBackup() {
   return { backup: JSON.parse(JSON.stringify(engine.exportLog())), chat };
 }
 
-describe('a database from before 4 KiB pages', () => {
-  it('is rewritten to them once as it opens, with a bar saying how far, and keeps every turn', async () => {
+describe('a database made with larger pages than 1 KiB (every build before them)', () => {
+  it('is rewritten to 1 KiB pages once as it opens, with a bar saying how far, and keeps every turn', async () => {
     const { backup, chat } = await storyBackup();
     ({ context } = await launchBrowser());
     // Each rewrite bar the page shows, with its value, kept across loads.
@@ -58,16 +58,16 @@ describe('a database from before 4 KiB pages', () => {
         if (bar) sessionStorage.setItem('rewrite-bars', JSON.stringify([...(JSON.parse(sessionStorage.getItem('rewrite-bars') ?? '[]') as number[]), bar.value]));
       }).observe(document, { subtree: true, childList: true, attributes: true });
     });
-    // Made as builds before 4 KiB pages made it (the build's default of 8).
-    const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=8192`);
+    // Made as the builds before 1 KiB pages made it.
+    const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=4096`);
     await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
-    expect(await storedPageBytes(page)).toBe(8192);
+    expect(await storedPageBytes(page)).toBe(4096);
     const bars = async () => JSON.parse(await page.evaluate(() => sessionStorage.getItem('rewrite-bars') ?? '[]')) as number[];
     expect(await bars()).toEqual([]);
 
     await page.goto(`${app.url}/chats`);
     await waitForDatabase(page);
-    expect(await storedPageBytes(page)).toBe(4096);
+    expect(await storedPageBytes(page)).toBe(1024);
     expect((await bars()).length).toBeGreaterThan(0);
     await page.goto(`${app.url}/chats/${chat}`);
     await page.getByText('Mira answers line 300.', { exact: false }).waitFor({ timeout: 15_000 });
@@ -79,7 +79,7 @@ describe('a database from before 4 KiB pages', () => {
     await page.goto(`${app.url}/chats`);
     await waitForDatabase(page);
     expect(await bars()).toEqual([]);
-    expect(await storedPageBytes(page)).toBe(4096);
+    expect(await storedPageBytes(page)).toBe(1024);
   });
 
   it('opens as it was when there is no room to rewrite it, and is rewritten at a start with room', async () => {
@@ -102,7 +102,7 @@ describe('a database from before 4 KiB pages', () => {
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: app.url });
     await page.goto(`${app.url}/chats/${chat}`);
     await waitForDatabase(page);
-    expect(await storedPageBytes(page)).toBe(4096);
+    expect(await storedPageBytes(page)).toBe(1024);
     await page.getByText('Mira answers line 300.', { exact: false }).waitFor({ timeout: 15_000 });
   });
 });
@@ -194,7 +194,7 @@ describe('a start with no room to open the stories', () => {
 });
 
 describe('a commit', () => {
-  it('writes each page it changed once, with no copies padding the WAL', async () => {
+  it('writes each page it changed once, and none beside it as it was, with no copies padding the WAL', async () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/bots`);
     await createBot(page, 'First');
@@ -212,5 +212,15 @@ describe('a commit', () => {
     // leaves its neighbours intact: a page more on disk for every commit.
     const copies = frames.filter((frame, i) => i > 0 && frame.commit && frames[i - 1]!.commit && frame.page === frames[i - 1]!.page && frame.digest === frames[i - 1]!.digest);
     expect(copies).toEqual([]);
+    // Nor does it write the pages beside a changed one, as SQLite does when it takes the disk's
+    // 4 KiB sector for the unit of a write: four 1 KiB pages for one, three of them as they were.
+    const lastOf = new Map<number, string>();
+    const unchanged: number[] = [];
+    for (const frame of frames) {
+      if (lastOf.get(frame.page) === frame.digest) unchanged.push(frame.page);
+      lastOf.set(frame.page, frame.digest);
+    }
+    expect(frames.length).toBeGreaterThan(0);
+    expect(unchanged).toEqual([]);
   });
 });

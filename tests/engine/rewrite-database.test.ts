@@ -6,12 +6,13 @@ import { openEngine } from '../support/engine.ts';
 import { draft } from '../support/fixtures.ts';
 import { defaultKickoff } from '../../src/engine/kickoff/schema.ts';
 import { rewriteDatabase, rewriteReason } from '../../src/worker/rewrite-database.ts';
+import { PAGE_BYTES } from '../../src/worker/disk-layout.ts';
 
 /** A story of `turns` turns on a database of its own, with the handles the rewrite takes. */
 async function story(turns: number) {
   const sqlite = await loadSqlite();
   const database = new sqlite.oo1.DB(':memory:', 'c');
-  database.exec('PRAGMA page_size = 4096');
+  database.exec(`PRAGMA page_size = ${PAGE_BYTES}`);
   const db = wrapSqlite(sqlite, database);
   const engine = await openEngine({ db, now: () => Date.UTC(2026, 0, 1), randomBytes: (n) => new Uint8Array(randomBytes(n)) }, readMigrations());
   engine.saveYou({ name: 'Ada', pronouns: '', persona: '' });
