@@ -184,7 +184,7 @@ CREATE INDEX events_by_prompt_text ON events (chat_id, json_extract(payload, '$.
   WHERE kind = 'prompt_text_kept';
 
 CREATE INDEX events_by_regenerated ON events (json_extract(payload, '$.regenerateOf'))
-  WHERE kind = 'assistant_turn_started';
+  WHERE json_extract(payload, '$.regenerateOf') IS NOT NULL;
 
 CREATE TRIGGER events_are_immutable BEFORE UPDATE ON events
 BEGIN
