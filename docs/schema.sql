@@ -423,7 +423,7 @@ CREATE TABLE projection_journal (
   old TEXT                                 -- JSON of the row before an update or a delete
 ) STRICT;
 
-CREATE INDEX projection_journal_by_chat ON projection_journal (chat_id, seq);
+CREATE INDEX projection_journal_by_seq ON projection_journal (seq);
 
 CREATE TABLE purge_rescues (
   chat_id TEXT PRIMARY KEY,

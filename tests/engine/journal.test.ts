@@ -127,6 +127,31 @@ describe('the projection journal', () => {
     expect(db.get<{ affinity: number }>('SELECT affinity FROM edges WHERE chat_id = ?', [chat])!.affinity).toBe(80);
   });
 
+  it('is pruned to each chat\'s own edge when chats were played in turn: a short one keeps all of it', async () => {
+    const { engine, db } = await openTestEngine({ journalKeep: 10 });
+    const bot = engine.newId();
+    const [long, other, short] = [engine.newId(), engine.newId(), engine.newId()];
+    engine.append([draft.you(), draft.bot(bot), draft.chat(long, bot), draft.chat(other, bot), draft.chat(short, bot)]);
+    for (let i = 0; i < 30; i++) {
+      for (const chat of i < 3 ? [long, other, short] : [long, other]) {
+        engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: 1 })]);
+      }
+    }
+    const oldest = (chat: string) => db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat_id = ?', [chat])!.s;
+    const shortBefore = db.all('SELECT * FROM projection_journal WHERE chat_id = ? ORDER BY id', [short]);
+    expect(shortBefore.length).toBeGreaterThan(0);
+    engine.pruneJournal();
+    for (const chat of [long, other]) {
+      expect(oldest(chat)).toBe(db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 9', [chat])!.seq);
+    }
+    // Its records are older than both edges, and it has fewer events than the journal keeps.
+    expect(db.all('SELECT * FROM projection_journal WHERE chat_id = ? ORDER BY id', [short])).toEqual(shortBefore);
+    engine.rewind(short, db.get<{ seq: number }>("SELECT min(seq) AS seq FROM events WHERE chat_id = ? AND kind = 'user_turn'", [short])!.seq);
+    const steered = dumpProjections(db);
+    engine.rebuildChat(short);
+    expect(dumpProjections(db)).toEqual(steered);
+  });
+
   it('after a full rebuild covers a short chat\'s latest 200 events, recorded as they were, its triggers set aside before them and back after', async () => {
     const { engine, db } = await openTestEngine();
     const bot = engine.newId();

@@ -143,7 +143,7 @@ function copyJournalTail(db: Db, copy: ChatCopy, head: number, count: number): n
        CASE j.tbl ${keys.map((k) => `WHEN '${k.table}' THEN ${k.key}`).join(' ')} END,
        j.op,
        CASE WHEN j.old IS NULL THEN NULL ${keys.map((k) => `WHEN j.tbl = '${k.table}' THEN ${k.old}`).join(' ')} END
-     FROM projection_journal j
+     FROM projection_journal j INDEXED BY projection_journal_by_seq
      WHERE j.chat_id = ?2 AND j.seq >= ?3 AND j.seq < ?4
      ORDER BY j.id`,
     [copy.to, copy.from, first, copy.before?.seq ?? Number.MAX_SAFE_INTEGER],

@@ -65,14 +65,21 @@ export const JOURNAL_KEPT_EVENTS = 2_000;
 /** Drops each chat's journal older than its latest `keep` events, and moves its horizon there. */
 export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number {
   return db.transaction(() => {
-    let dropped = 0;
+    const edges: [string, number][] = [];
     for (const { chat_id } of db.all<{ chat_id: string }>('SELECT id AS chat_id FROM chats')) {
       const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
       if (edge === undefined || edge <= journalHorizon(db, chat_id)) continue;
-      dropped += db.run('DELETE FROM projection_journal WHERE chat_id = ? AND seq < ?', [chat_id, edge]);
+      edges.push([chat_id, edge]);
       setJournalHorizon(db, chat_id, edge);
     }
-    return dropped;
+    if (edges.length === 0) return 0;
+    // One pass over the journal's older part (it is indexed by seq, not by chat), each record
+    // against its own chat's edge.
+    return db.run(
+      `DELETE FROM projection_journal WHERE seq < ?2
+         AND seq < (SELECT e.value ->> 1 FROM json_each(?1) e WHERE e.value ->> 0 = projection_journal.chat_id)`,
+      [JSON.stringify(edges), Math.max(...edges.map(([, edge]) => edge))],
+    );
   });
 }
 
@@ -163,7 +170,8 @@ export function unproject(db: Db, chatId: string, fromSeq: number): void {
   if (fromSeq < journalHorizon(db, chatId)) throw new Error(`the journal of chat ${chatId} does not reach back to seq ${fromSeq}`);
   const byTable = new Map(chatTables(db).map((s) => [s.table, s]));
   const records = db.all<{ tbl: string; key: string; op: string; old: string | null }>(
-    'SELECT tbl, key, op, old FROM projection_journal WHERE chat_id = ? AND seq >= ? ORDER BY id DESC',
+    // The tail by seq, then sorted: scanning the whole journal backwards by id would spare the sort.
+    'SELECT tbl, key, op, old FROM projection_journal INDEXED BY projection_journal_by_seq WHERE chat_id = ? AND seq >= ? ORDER BY id DESC',
     [chatId, fromSeq],
   );
   for (const r of records) {
