@@ -6,9 +6,9 @@ import { restoreStories } from './chat.bench.ts';
 import { PAGE_BYTES } from '../src/worker/disk-layout.ts';
 
 const RUNS = Number(process.env.BENCH_CRASH_RUNS ?? 20);
-/** Kills during the once-only rewrite of an older database, each on a database of its own. */
 /** The pages of the builds before 1 KiB ones: what most players' databases are rewritten from. */
 const OLD_PAGE_BYTES = 4096;
+/** Kills during the once-only rewrite of an older database, each on a database of its own. */
 const REWRITE_RUNS = Number(process.env.BENCH_CRASH_REWRITE_RUNS ?? 4);
 const REWRITE_TURNS = 10_000;
 

@@ -187,10 +187,10 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const worst = perSend.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const typical = [...perSend].sort((a, b) => a.bytes - b.bytes)[Math.floor(SENDS / 2)]!;
     const anatomy = await databaseAnatomy(page, typical.walFrames);
-    // A checkpoint copies each page the WAL holds once, however many commits wrote it: the pages a
-    // window of Sends touched, shared out over them, is what copying every that many Sends costs.
     // What each page a WAL copy writes costs: the database's own page.
     const pageKb = (await storedPageBytes(page)) / KB;
+    // A checkpoint copies each page the WAL holds once, however many commits wrote it: the pages a
+    // window of Sends touched, shared out over them, is what copying every that many Sends costs.
     const copiedEvery = [1, 5, 10, 20, 40].filter((k) => k <= SENDS).map((k) => {
       let pages = 0;
       let windows = 0;
