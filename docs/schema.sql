@@ -57,6 +57,11 @@ CREATE TRIGGER journal_chat_lorebooks_insert AFTER INSERT ON chat_lorebooks WHEN
 
 CREATE TRIGGER journal_chat_lorebooks_update AFTER UPDATE ON chat_lorebooks WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'chat_lorebooks', json_object('chat_id', OLD.chat_id, 'lorebook_id', OLD.lorebook_id), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'lorebook_id' AS c, OLD.lorebook_id AS v WHERE OLD.lorebook_id IS NOT NEW.lorebook_id))); END;
 
+CREATE TABLE chat_refs (
+  ref INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE
+) STRICT;
+
 CREATE TABLE chat_state (
   chat_id TEXT PRIMARY KEY,
   fiction_time TEXT NOT NULL,              -- ISO 8601, the in-fiction clock
@@ -125,6 +130,11 @@ CREATE TABLE database_identity (
   created_ts INTEGER NOT NULL
 ) STRICT;
 
+CREATE TABLE device_refs (
+  ref INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE
+) STRICT;
+
 CREATE TABLE edge_facts (
   chat_id TEXT NOT NULL,
   source TEXT NOT NULL,
@@ -159,55 +169,78 @@ CREATE TRIGGER journal_edges_insert AFTER INSERT ON edges WHEN journal_seq() IS 
 
 CREATE TRIGGER journal_edges_update AFTER UPDATE ON edges WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'target' AS c, OLD.target AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'affinity' AS c, OLD.affinity AS v WHERE OLD.affinity IS NOT NEW.affinity UNION ALL SELECT 'trust' AS c, OLD.trust AS v WHERE OLD.trust IS NOT NEW.trust UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'last_interaction' AS c, OLD.last_interaction AS v WHERE OLD.last_interaction IS NOT NEW.last_interaction UNION ALL SELECT 'updated_seq' AS c, OLD.updated_seq AS v WHERE OLD.updated_seq IS NOT NEW.updated_seq))); END;
 
-CREATE TABLE "events" (
+CREATE TABLE event_rows (
   seq INTEGER PRIMARY KEY,                 -- local arrival order only; nothing refers to it
   id TEXT NOT NULL UNIQUE,                 -- UUIDv7 from a hybrid logical clock: id order is event order
-  device_id TEXT NOT NULL,                 -- the database that wrote the event
+  device INTEGER NOT NULL,                 -- device_refs: the database that wrote the event
   ts INTEGER NOT NULL,                     -- wall clock, ms since epoch
   kind TEXT NOT NULL,
-  chat_id TEXT,                            -- null for global events
+  chat INTEGER,                            -- chat_refs; null for global events
   payload TEXT NOT NULL CHECK (json_valid(payload)),
   cause_id TEXT,                           -- the event that caused this derived one
   command_id TEXT                          -- the tab's id for the user action, on its first event (events_by_command)
 ) STRICT;
 
-CREATE INDEX events_by_cause ON events (cause_id) WHERE cause_id IS NOT NULL;
+CREATE INDEX events_by_cause ON event_rows (cause_id) WHERE cause_id IS NOT NULL;
 
-CREATE INDEX events_by_chat ON events (chat_id, id);
+CREATE INDEX events_by_chat ON event_rows (chat, id);
 
-CREATE UNIQUE INDEX events_by_command ON events (command_id) WHERE command_id IS NOT NULL;
+CREATE UNIQUE INDEX events_by_command ON event_rows (command_id) WHERE command_id IS NOT NULL;
 
-CREATE INDEX events_by_kind ON events (kind, id)
+CREATE INDEX events_by_kind ON event_rows (kind, id)
   WHERE kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit');
 
-CREATE INDEX events_by_prompt_text ON events (chat_id, json_extract(payload, '$.hash'))
+CREATE INDEX events_by_prompt_text ON event_rows (chat, json_extract(payload, '$.hash'))
   WHERE kind = 'prompt_text_kept';
 
-CREATE INDEX events_by_regenerated ON events (json_extract(payload, '$.regenerateOf'))
+CREATE INDEX events_by_regenerated ON event_rows (json_extract(payload, '$.regenerateOf'))
   WHERE json_extract(payload, '$.regenerateOf') IS NOT NULL;
 
-CREATE TRIGGER events_are_immutable BEFORE UPDATE ON events
+CREATE TRIGGER events_are_immutable BEFORE UPDATE ON event_rows
 BEGIN
   SELECT RAISE(ABORT, 'events are immutable: record a change as a new event');
 END;
 
-CREATE TRIGGER events_are_permanent BEFORE DELETE ON events
+CREATE TRIGGER events_are_permanent BEFORE DELETE ON event_rows
 WHEN OLD.kind = 'purged'
-  OR (NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.chats') c
+  OR (NOT EXISTS (SELECT 1 FROM event_rows p, json_each(p.payload, '$.chats') c
                   WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
-                    AND c.value = OLD.chat_id)
-      AND NOT EXISTS (SELECT 1 FROM events p, json_each(p.payload, '$.events') e
+                    AND c.value = (SELECT id FROM chat_refs WHERE ref = OLD.chat))
+      AND NOT EXISTS (SELECT 1 FROM event_rows p, json_each(p.payload, '$.events') e
                       WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
                         AND e.value = OLD.id))
 BEGIN
   SELECT RAISE(ABORT, 'events are never deleted: a rewind or an undo is a new event, and only a logged purge removes data');
 END;
 
-CREATE TRIGGER turn_text_kept BEFORE DELETE ON events
+CREATE TRIGGER turn_text_kept BEFORE DELETE ON event_rows
 WHEN OLD.kind IN ('user_turn', 'assistant_turn')
 BEGIN
   UPDATE transcript_rows SET text = OLD.payload ->> '$.text'
-    WHERE chat_id = OLD.chat_id AND turn_id = OLD.payload ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
+    WHERE chat_id = (SELECT id FROM chat_refs WHERE ref = OLD.chat) AND turn_id = OLD.payload ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
+END;
+
+CREATE VIEW events AS
+  SELECT e.seq, e.id, d.id AS device_id, e.ts, e.kind, c.id AS chat_id, e.payload, e.cause_id, e.command_id, e.chat AS chat_ref
+  FROM event_rows e LEFT JOIN device_refs d ON d.ref = e.device LEFT JOIN chat_refs c ON c.ref = e.chat;
+
+CREATE TRIGGER events_delete INSTEAD OF DELETE ON events
+BEGIN
+  DELETE FROM event_rows WHERE seq = OLD.seq;
+END;
+
+CREATE TRIGGER events_insert INSTEAD OF INSERT ON events
+BEGIN
+  INSERT INTO device_refs (id) SELECT NEW.device_id WHERE NOT EXISTS (SELECT 1 FROM device_refs WHERE id = NEW.device_id);
+  INSERT INTO chat_refs (id) SELECT NEW.chat_id WHERE NEW.chat_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_refs WHERE id = NEW.chat_id);
+  INSERT INTO event_rows (seq, id, device, ts, kind, chat, payload, cause_id, command_id)
+    VALUES (NEW.seq, NEW.id, (SELECT ref FROM device_refs WHERE id = NEW.device_id), NEW.ts, NEW.kind,
+      (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), NEW.payload, NEW.cause_id, NEW.command_id);
+END;
+
+CREATE TRIGGER events_update INSTEAD OF UPDATE ON events
+BEGIN
+  SELECT RAISE(ABORT, 'events are immutable: record a change as a new event');
 END;
 
 CREATE TABLE field_defs (

@@ -198,6 +198,9 @@ describe('a commit', () => {
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/bots`);
     await createBot(page, 'First');
+    // The commits of the first start (the migrations, the journal's triggers) are judged by what
+    // follows them, not themselves: SQLite may rebalance the schema's pages into what one held.
+    const settled = (await walFile(page))!.frames.length;
     await page.evaluate(async () => {
       const client = (globalThis as unknown as { roleplayEngine: { engine: { saveBot(form: object, id: null): Promise<string> } } }).roleplayEngine;
       for (let i = 0; i < 4; i++) {
@@ -216,11 +219,11 @@ describe('a commit', () => {
     // 4 KiB sector for the unit of a write: four 1 KiB pages for one, three of them as they were.
     const lastOf = new Map<number, string>();
     const unchanged: number[] = [];
-    for (const frame of frames) {
-      if (lastOf.get(frame.page) === frame.digest) unchanged.push(frame.page);
+    frames.forEach((frame, i) => {
+      if (i >= settled && lastOf.get(frame.page) === frame.digest) unchanged.push(frame.page);
       lastOf.set(frame.page, frame.digest);
-    }
-    expect(frames.length).toBeGreaterThan(0);
+    });
+    expect(frames.length).toBeGreaterThan(settled);
     expect(unchanged).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
@@ -71,5 +71,51 @@ describe('a migration that copies a table', () => {
     expect(isStorageFailure((failure as MigrationError).cause)).toBe(true);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(2_000);
     expect(db.get<{ n: number }>("SELECT count(*) AS n FROM meta WHERE name LIKE '0052%'")!.n).toBe(0);
+  });
+});
+
+describe('the log naming chats and devices by number (0056)', () => {
+  it('reads back every event as it was, keeps its guards, and stores no chat or device id on a row', async () => {
+    const db = await logBefore('0056', 3_000);
+    // Another chat from another device, and a global event, among the first story's events.
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-900000000001', 'laptop', 1, 'user_turn', 'other chat', '{"turnId":"t","text":"Hello."}'),
+      ('019b0000-0000-7000-8000-900000000002', 'laptop', 2, 'you_authored', NULL, '{"name":"Ada"}')`);
+    const before = db.all('SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY seq');
+
+    const said: number[] = [];
+    await migrate(db, readMigrations(), () => 0, (fraction) => said.push(fraction));
+
+    expect(said.at(-1)).toBe(1);
+    expect(db.all('SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY seq')).toEqual(before);
+    // The rows hold numbers: the names are stored once each.
+    expect(db.all('SELECT typeof(device) AS d, typeof(chat) AS c, count(*) AS n FROM event_rows GROUP BY 1, 2 ORDER BY n')).toEqual([
+      { d: 'integer', c: 'null', n: 1 },
+      { d: 'integer', c: 'integer', n: 3_001 },
+    ]);
+    expect(db.all('SELECT id FROM chat_refs ORDER BY ref')).toEqual([{ id: 'chat' }, { id: 'other chat' }]);
+    expect(db.all('SELECT id FROM device_refs ORDER BY ref')).toEqual([{ id: 'device' }, { id: 'laptop' }]);
+
+    // A chat's events are read from the index by chat, under its number.
+    const plan = db.all<{ detail: string }>('EXPLAIN QUERY PLAN SELECT seq FROM events WHERE chat_id = ? ORDER BY id').map((row) => row.detail).join('; ');
+    expect(plan).toContain('events_by_chat (chat=?)');
+    expect(plan).not.toContain('TEMP B-TREE');
+
+    // An insert through the view names a new chat once, and an old chat keeps its number.
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-900000000003', 'phone', 3, 'user_turn', 'third chat', '{"turnId":"u","text":"Hi."}'),
+      ('019b0000-0000-7000-8000-900000000004', 'phone', 4, 'user_turn', 'chat', '{"turnId":"v","text":"Again."}')`);
+    expect(db.all('SELECT ref, id FROM chat_refs ORDER BY ref')).toEqual([{ ref: 1, id: 'chat' }, { ref: 2, id: 'other chat' }, { ref: 3, id: 'third chat' }]);
+    expect(db.all("SELECT device_id, chat_id FROM events WHERE id > '019b0000-0000-7000-8000-900000000002' ORDER BY id")).toEqual([
+      { device_id: 'phone', chat_id: 'third chat' },
+      { device_id: 'phone', chat_id: 'chat' },
+    ]);
+
+    // The guards stand, through the view and on the rows.
+    expect(() => db.run('UPDATE events SET ts = 0 WHERE seq = 1')).toThrow(/immutable/);
+    expect(() => db.run('UPDATE event_rows SET chat = 2 WHERE seq = 1')).toThrow(/immutable/);
+    expect(() => db.run("DELETE FROM events WHERE chat_id = 'chat'")).toThrow(/never deleted/);
+    expect(() => db.run('DELETE FROM event_rows WHERE seq = 1')).toThrow(/never deleted/);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(3_004);
   });
 });

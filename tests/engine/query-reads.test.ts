@@ -26,6 +26,9 @@ const INDEX_OF: Record<string, string> = { memories_fts: 'memories', transcript_
 const UNDECLARED_OK: Record<string, string> = {
   events:
     'the log: rows never change, and an event that adds what such a query reads (a manual edit, a kept card, a lore entry, a turn awaiting analysis) also writes the projected table the query declares for it (state_edits, bot_cards, lore_entries, transcript)',
+  event_rows: 'the log\'s rows under its view `events` (migration 0056): the same as `events`',
+  chat_refs: 'the numbers the log names chats by: given once, never changed',
+  device_refs: 'the numbers the log names devices by: given once, never changed',
   json_each: 'a table-valued function, not a table',
   transcript_fts_pending: 'rows still to index: a search indexes them first, and its answer comes from the transcript, which it declares',
   memories_fts_pending: 'the same for memories',

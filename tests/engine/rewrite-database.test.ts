@@ -32,7 +32,7 @@ describe('the once-only rewrite of an older database', () => {
   it('is worth a rewrite after a migration copied a table at this start, a tenth of it free, and not before', async () => {
     const { db } = await story(400);
     // A table a fifth of the database, copied and the original dropped, as 0053 does the transcript's rows.
-    db.exec('CREATE TABLE copied_later AS SELECT * FROM events');
+    db.exec('CREATE TABLE copied_later AS SELECT * FROM event_rows');
     const whole = pages(db).pages;
     db.exec('DROP TABLE copied_later');
     const { free, pages: now } = pages(db);

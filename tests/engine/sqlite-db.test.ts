@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import { openMemoryDb } from '../support/sqlite.ts';
+import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
+import { loadSqlite, openMemoryDb } from '../support/sqlite.ts';
 
 let db: Db;
 const values = () => db.all<{ v: number }>('SELECT v FROM t ORDER BY v').map((r) => r.v);
@@ -91,5 +92,27 @@ describe('the sqlite-wasm Db adapter', () => {
   it('refuses a parameter the statement does not have, and stays usable', () => {
     expect(() => db.get('SELECT ? AS a', ['one', 'two'])).toThrow(/range/i);
     expect(db.get('SELECT ? AS a', ['one'])).toEqual({ a: 'one' });
+  });
+
+  it('leaves no parameter set after a statement: the next run without it reads NULL', () => {
+    expect(db.get<{ v: unknown }>('SELECT ?1 AS v', [5])).toEqual({ v: 5 });
+    expect(db.get<{ v: unknown }>('SELECT ?1 AS v')).toEqual({ v: null });
+  });
+
+  it('runs a kept query through a view again without preparing it again (the log is read through one)', async () => {
+    const sqlite = await loadSqlite();
+    const raw = new sqlite.oo1.DB(':memory:', 'c');
+    const viewDb = wrapSqlite(sqlite, raw);
+    viewDb.exec(`CREATE TABLE rows (seq INTEGER PRIMARY KEY, chat INTEGER, text TEXT);
+      CREATE TABLE refs (ref INTEGER PRIMARY KEY, id TEXT UNIQUE);
+      CREATE VIEW named AS SELECT r.seq, c.id AS chat_id, r.text FROM rows r LEFT JOIN refs c ON c.ref = r.chat;
+      INSERT INTO refs (id) VALUES ('chat');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO rows (chat, text) SELECT 1, 'line ' || i FROM n;`);
+    for (let seq = 1000; seq < 1050; seq++) expect(viewDb.get('SELECT text FROM named WHERE seq = ?', [seq])).toEqual({ text: `line ${seq}` });
+    let reprepared = 0;
+    for (let stmt = sqlite.capi.sqlite3_next_stmt(raw.pointer!, 0); stmt; stmt = sqlite.capi.sqlite3_next_stmt(raw.pointer!, stmt)) {
+      reprepared += sqlite.capi.sqlite3_stmt_status(stmt, sqlite.capi.SQLITE_STMTSTATUS_REPREPARE, 0);
+    }
+    expect(reprepared).toBe(0);
   });
 });

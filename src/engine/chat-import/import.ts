@@ -91,7 +91,7 @@ export function importSillyTavernChat(
         }
         if ((index + 1) % PROGRESS_EVERY === 0) progress?.({ phase: 'writing', done: index + 1, total });
       });
-      const head = ctx.db.get<{ seq: number }>('SELECT max(seq) AS seq FROM events')!.seq;
+      const head = ctx.db.get<{ seq: number }>('SELECT max(seq) AS seq FROM event_rows')!.seq;
       const events = head - created!.seq + 1;
       progress?.({ phase: 'arranging', done: 0, total: events });
       projectNewChat(ctx.db, chatId, Math.max(created!.seq, head - ctx.journalKeep + 1), (done) => progress?.({ phase: 'arranging', done, total: events }));

@@ -78,9 +78,12 @@ function insertOne(ctx: LogContext, draft: EventDraft, causeId: string | null): 
   const deviceId = ctx.deviceId();
   const ts = ctx.now();
   const commandId = draft.commandId ?? null;
-  const seq = ctx.db.insert(
-    `INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, deviceId, ts, draft.kind, chatId, JSON.stringify(payload), causeId, commandId],
+  // `events` is a view (migration 0056): an insert through it leaves no rowid behind, so the seq is
+  // chosen here, as SQLite would choose it.
+  const seq = ctx.db.get<{ seq: number }>('SELECT coalesce(max(seq), 0) + 1 AS seq FROM event_rows')!.seq;
+  ctx.db.run(
+    `INSERT INTO events (seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [seq, id, deviceId, ts, draft.kind, chatId, JSON.stringify(payload), causeId, commandId],
   );
   return { def, event: { seq, id, deviceId, ts, kind: draft.kind, chatId, payload, causeId, commandId } };
 }

@@ -43,7 +43,7 @@ const EVENT_COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, comm
  * moment of the log.
  */
 export function* backupLines(db: Db, header: Omit<BackupHeader, 'format' | 'version'>): Generator<string> {
-  const head = db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM events')?.seq ?? 0;
+  const head = db.get<{ seq: number | null }>('SELECT max(seq) AS seq FROM event_rows')?.seq ?? 0;
   yield JSON.stringify({ format: BACKUP_FORMAT, version: LINES_VERSION, ...header } satisfies BackupHeader);
   const hash = sha256.create();
   const encoder = new TextEncoder();

@@ -74,7 +74,7 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
   const checked = checkJsonBackup(ctx, input).events;
   const { db } = ctx;
   db.transaction(() => {
-    if (db.get('SELECT 1 AS x FROM events LIMIT 1')) {
+    if (db.get('SELECT 1 AS x FROM event_rows LIMIT 1')) {
       throw new BackupError('This database already has stories in it. Restore into a fresh database.');
     }
     for (const r of checked) {

@@ -64,7 +64,7 @@ export function copyChat(db: Db, copy: ChatCopy): number {
     [copy.from, copy.before?.id ?? '~', JSON.stringify(SKIPPED_IN_COPY)],
   );
   if (count === 0) throw new Error(`chat ${copy.from} has nothing visible to copy`);
-  const head = db.get<{ seq: number }>('SELECT max(seq) AS seq FROM events')!.seq;
+  const head = db.get<{ seq: number }>('SELECT max(seq) AS seq FROM event_rows')!.seq;
   // The copies take seqs head+1.. and ids from a reserved block, both in the original's id order.
   const ids = copy.ids(count);
   const stripped = Object.entries(STRIPPED_IN_COPY).map(([kind, fields]) => `WHEN '${kind}' THEN json_remove(e.payload, ${fields.map((f) => `'$.${f}'`).join(', ')})`);

@@ -126,8 +126,8 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     }
     // Events here that sort after the earliest arrival are written again after it, under new local
     // seqs: seq order stays id order, so every list kept in seq order reads alike on every device.
-    const head = db.get<{ s: number | null }>('SELECT max(seq) AS s FROM events')?.s ?? 0;
-    const tailFrom = db.get<{ s: number | null }>('SELECT min(seq) AS s FROM events WHERE id > ?', [rows[0]!.id])?.s ?? null;
+    const head = db.get<{ s: number | null }>('SELECT max(seq) AS s FROM event_rows')?.s ?? 0;
+    const tailFrom = db.get<{ s: number | null }>('SELECT min(seq) AS s FROM event_rows WHERE id > ?', [rows[0]!.id])?.s ?? null;
     const moved = tailFrom === null ? [] : db.all<SyncedEvent & { seq: number }>(`SELECT seq, ${COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`, [tailFrom]);
     if (moved.length > 0) {
       forgetMarks(db, 'SELECT value FROM json_each(?)', [JSON.stringify(moved.map((m) => m.seq))]);

@@ -1,7 +1,7 @@
 import { forgetMarks } from './visibility.ts';
 import type { Db } from '../db/port.ts';
 import type { BackupEvent } from './backup-event.ts';
-import { withoutLogGuards } from './row.ts';
+import { chatRef, withoutLogGuards } from './row.ts';
 import { rareKind } from './rare-kinds.ts';
 
 /** Global event kinds that belong to one bot (its `botId`), removed when the bot is purged. */
@@ -89,8 +89,8 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   const ids = db
     .all<{ id: string }>(
       `SELECT id FROM events WHERE kind <> 'purged' AND (
-         chat_id IN (SELECT value FROM json_each(?1)) OR id IN (SELECT value FROM json_each(?2))
-         OR (chat_id IS NULL AND ${rareKind()} AND kind IN (SELECT value FROM json_each(?3)) AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?4)))
+         chat_ref IN (SELECT ref FROM chat_refs WHERE id IN (SELECT value FROM json_each(?1))) OR id IN (SELECT value FROM json_each(?2))
+         OR (chat_ref IS NULL AND ${rareKind()} AND kind IN (SELECT value FROM json_each(?3)) AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?4)))
          OR (kind = 'bot_reset_undone' AND ${rareKind()} AND json_extract(payload, '$.reset') IN
            (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') IN (SELECT value FROM json_each(?4)))))`,
       [chats, JSON.stringify([...purged.events]), JSON.stringify(BOT_EVENT_KINDS), bots],

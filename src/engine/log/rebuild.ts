@@ -3,7 +3,7 @@ import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PRO
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
-import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
+import { chatRef, EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { forgetMarks, inheritFromCause, VISIBLE } from './visibility.ts';
 import { refillSearchIndexes } from '../queries/search-index.ts';
 import { anyChangeUndone, applyProjection, eventsUndoneBy } from '../events/value-changes.ts';
@@ -82,7 +82,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     remark(db);
     const undoneKnown = anyChangeUndone(db);
     const journalFrom = new Map<string, number>();
-    for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT chat_id, count(*) AS events FROM events WHERE chat_id IS NOT NULL GROUP BY chat_id')) {
+    for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT c.id AS chat_id, count(*) AS events FROM event_rows e JOIN chat_refs c ON c.ref = e.chat GROUP BY e.chat')) {
       const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
       const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
       if (edge !== undefined) journalFrom.set(chat_id, edge);
@@ -153,7 +153,7 @@ export function remarkChat(db: Db, chatId: string): void {
  * its speed.
  */
 function remark(db: Db, chatId?: string): void {
-  const inChat = chatId === undefined ? '' : 'e.chat_id = ? AND ';
+  const inChat = chatId === undefined ? '' : `e.chat_ref = ${chatRef('?')} AND `;
   const params = chatId === undefined ? [] : [chatId];
   let after = '';
   const inheritBetween = (before: string) => {
@@ -213,10 +213,10 @@ export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   // No event from `fromSeq` on has an id below the least of theirs: bounding the id lets a tail
   // replay read the tail of the chat's index, not all of a long chat's events (a swipe at turn
   // 10,000 scanned and sorted every earlier event before).
-  const floor = fromSeq > 0 ? (db.get<{ id: string | null }>('SELECT min(id) AS id FROM events WHERE seq >= ?', [fromSeq])?.id ?? '~') : '';
+  const floor = fromSeq > 0 ? (db.get<{ id: string | null }>('SELECT min(id) AS id FROM event_rows WHERE seq >= ?', [fromSeq])?.id ?? '~') : '';
   const replayed = replay(
     db,
-    `${VISIBLE('e')} AND seq >= ? AND (chat_id = ? OR (chat_id IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
+    `${VISIBLE('e')} AND seq >= ? AND (chat_ref = ${chatRef('?')} OR (chat_ref IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
     [fromSeq, chatId, reaching],
     (row) => {
       const def = definition(row.kind);

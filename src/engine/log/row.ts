@@ -17,6 +17,12 @@ export interface EventRow {
 export const TRAVELLING_COLUMNS = 'id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
 export const EVENT_COLUMNS = `seq, ${TRAVELLING_COLUMNS}`;
 
+/**
+ * A chat's number in the log (migration 0056), from its id in `param`: for a query that compares
+ * `events.chat_ref`, so SQLite reads the chat's events from the index by chat as it holds them.
+ */
+export const chatRef = (param: string): string => `(SELECT ref FROM chat_refs WHERE id = ${param})`;
+
 const GUARDS = ['events_are_immutable', 'events_are_permanent'];
 
 /**

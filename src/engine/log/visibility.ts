@@ -155,7 +155,7 @@ export function replyVersions(db: Db, startedId: string, marker?: { id: string }
   for (let i = 0; i < versions.length; i++) {
     versions.push(
       ...db.all<{ id: string; seq: number }>(
-        `SELECT id, seq FROM events INDEXED BY events_by_regenerated
+        `SELECT id, seq FROM event_rows INDEXED BY events_by_regenerated
          WHERE json_extract(payload, '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND id < ?`,
         [versions[i]!.id, before],
       ),

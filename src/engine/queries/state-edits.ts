@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { markKey, type EditTarget } from '../events/edit-marks.ts';
 import { VISIBLE } from '../log/visibility.ts';
+import { chatRef } from '../log/row.ts';
 import { currentValueOf } from '../state/tracked-value.ts';
 import { trackedValueOf } from '../state/tracked-values.ts';
 import { rareKind } from '../log/rare-kinds.ts';
@@ -56,7 +57,7 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
 export function latestEdit(db: Db, chatId: string): { id: string; field: string } | undefined {
   return db.get<{ id: string; field: string }>(
     `SELECT e.id, json_extract(e.payload, '$.field') AS field FROM events e
-     WHERE e.chat_id = ?1 AND e.kind = 'manual_edit' AND ${rareKind('e')} AND ${VISIBLE('e')}
+     WHERE e.chat_ref = ${chatRef('?1')} AND e.kind = 'manual_edit' AND ${rareKind('e')} AND ${VISIBLE('e')}
        AND json_extract(e.payload, '$.target.type') != 'chat'
        -- an edit from before the host's reset changed what the reset has since cleared
        AND e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)

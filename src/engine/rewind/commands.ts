@@ -8,6 +8,7 @@ import type { LogContext } from '../log/context.ts';
 import { command } from '../log/command.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
+import { chatRef } from '../log/row.ts';
 import { castOf } from '../analysis/cast.ts';
 import { rareKind } from '../log/rare-kinds.ts';
 
@@ -52,8 +53,8 @@ export function rewoundStretches(db: Db, chatId: string, afterSeq: number, befor
        (SELECT count(*) FROM visibility v JOIN events h ON h.seq = v.seq
          WHERE v.hidden_by = r.seq AND v.superseded_by IS NULL AND h.kind IN ('user_turn', 'assistant_turn_started')) AS turns
      FROM events r
-     WHERE r.chat_id = ?1 AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND r.seq > ?2 AND r.seq < ?3 AND ${VISIBLE('r')}
-       AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_id = r.chat_id
+     WHERE r.chat_ref = ${chatRef('?1')} AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND r.seq > ?2 AND r.seq < ?3 AND ${VISIBLE('r')}
+       AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_ref = r.chat_ref
                        AND json_extract(u.payload, '$.rewind') = r.id)
        AND EXISTS (SELECT 1 FROM visibility v WHERE v.hidden_by = r.seq)
      ORDER BY r.seq`,
@@ -177,8 +178,8 @@ export const rewindCalls = {
       const { seq } = command(ctx, ctx.commandId, (stampFirst) => {
         const target = db.get<{ id: string }>(
           `SELECT r.id FROM events r
-           WHERE r.chat_id = ? AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND ${VISIBLE('r')} AND (?2 IS NULL OR r.seq = ?2)
-             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_id = r.chat_id
+           WHERE r.chat_ref = ${chatRef('?1')} AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND ${VISIBLE('r')} AND (?2 IS NULL OR r.seq = ?2)
+             AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_ref = r.chat_ref
                              AND json_extract(u.payload, '$.rewind') = r.id)
            ORDER BY r.id DESC LIMIT 1`,
           [chatId, rewindSeq ?? null],

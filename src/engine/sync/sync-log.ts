@@ -57,7 +57,7 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
       db.run('UPDATE sync_device SET passphrase = pending_passphrase, pending_passphrase = NULL WHERE pending_passphrase IS NOT NULL');
     },
     /** How many events this log holds. */
-    eventCount: (): number => db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n,
+    eventCount: (): number => db.get<{ n: number }>('SELECT count(*) AS n FROM event_rows')!.n,
     /** The next events to push: this log's after the push checkpoint, in the order they were written here. */
     toPush: (remote: string, limit: number) => eventsAfter(state(remote).pushedSeq, limit),
     eventsAfter,
@@ -116,7 +116,7 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     unsynced: (remote: string): number => {
       const base = remote.replace(/#g\d+$/, '');
       const pushed = db.get<{ seq: number | null }>("SELECT max(pushed_seq) AS seq FROM sync_state WHERE remote = ?1 OR substr(remote, 1, length(?1) + 2) = ?1 || '#g'", [base])?.seq ?? 0;
-      return db.get<{ n: number }>('SELECT count(*) AS n FROM events WHERE seq > ?', [pushed])!.n;
+      return db.get<{ n: number }>('SELECT count(*) AS n FROM event_rows WHERE seq > ?', [pushed])!.n;
     },
   };
 }
