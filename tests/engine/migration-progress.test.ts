@@ -118,4 +118,30 @@ describe('the log naming chats and devices by number (0056)', () => {
     expect(() => db.run('DELETE FROM event_rows WHERE seq = 1')).toThrow(/never deleted/);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(3_004);
   });
+
+  it('that the storage has no room for fails as a storage failure, and leaves the log a table as it was', async () => {
+    const db = await logBefore('0056', 2_000);
+    const before = db.all('SELECT * FROM events ORDER BY seq');
+    const full = Object.assign(new Error('database or disk is full'), { resultCode: 13 });
+    const refusing: typeof db = {
+      ...db,
+      exec(sql) {
+        // The disk fills once the rows are copied, before the old table goes.
+        if (sql.includes('CREATE TABLE event_rows')) {
+          db.exec(sql.slice(0, sql.indexOf('DROP TABLE events;')));
+          throw full;
+        }
+        db.exec(sql);
+      },
+    };
+    const failure = await migrate(refusing, readMigrations(), () => 0).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MigrationError);
+    expect(isStorageFailure((failure as MigrationError).cause)).toBe(true);
+    expect(db.get<{ type: string }>("SELECT type FROM sqlite_master WHERE name = 'events'")!.type).toBe('table');
+    expect(db.get('SELECT 1 AS x FROM sqlite_master WHERE name IN (\'event_rows\', \'chat_refs\', \'device_refs\')')).toBeUndefined();
+    expect(db.all('SELECT * FROM events ORDER BY seq')).toEqual(before);
+    // The next start migrates it whole.
+    await migrate(db, readMigrations(), () => 0);
+    expect(db.all('SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY seq')).toEqual(before);
+  });
 });
