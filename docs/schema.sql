@@ -217,7 +217,7 @@ CREATE TRIGGER turn_text_kept BEFORE DELETE ON event_rows
 WHEN OLD.kind IN ('user_turn', 'assistant_turn')
 BEGIN
   UPDATE transcript_rows SET text = OLD.payload ->> '$.text'
-    WHERE chat_id = (SELECT id FROM chat_refs WHERE ref = OLD.chat) AND turn_id = OLD.payload ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
+    WHERE chat = OLD.chat AND turn_id = OLD.payload ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
 END;
 
 CREATE VIEW events AS
@@ -585,14 +585,15 @@ CREATE TRIGGER journal_threads_insert AFTER INSERT ON threads WHEN journal_seq()
 CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'id' AS c, OLD.id AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'kind' AS c, OLD.kind AS v WHERE OLD.kind IS NOT NEW.kind UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'opened_seq' AS c, OLD.opened_seq AS v WHERE OLD.opened_seq IS NOT NEW.opened_seq UNION ALL SELECT 'opened_fiction_time' AS c, OLD.opened_fiction_time AS v WHERE OLD.opened_fiction_time IS NOT NEW.opened_fiction_time UNION ALL SELECT 'resolved_seq' AS c, OLD.resolved_seq AS v WHERE OLD.resolved_seq IS NOT NEW.resolved_seq UNION ALL SELECT 'resolved_fiction_time' AS c, OLD.resolved_fiction_time AS v WHERE OLD.resolved_fiction_time IS NOT NEW.resolved_fiction_time))); END;
 
 CREATE VIEW transcript AS
-  SELECT r.chat_id, r.turn_id, r.seq, r.role, r.speaker,
-    coalesce(r.text, (SELECT e.payload ->> '$.text' FROM events e WHERE e.seq = r.finished_seq), '') AS text,
+  SELECT c.id AS chat_id, r.turn_id, r.seq, r.role, r.speaker,
+    coalesce(r.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '') AS text,
     r.segments, r.status, r.reason, r.model, r.prompt_tokens, r.completion_tokens, r.finished_seq, r.error, r.analyzed_seq,
     r.edited, r.hidden, r.sent_at, r.persona_id, r.thinking, r.thinking_ms
-  FROM transcript_rows r;
+  FROM transcript_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;
 
 CREATE VIEW transcript_for_search AS
-  SELECT seq, search_text(text) AS text FROM transcript;
+  SELECT r.seq, search_text(coalesce(r.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '')) AS text
+  FROM transcript_rows r;
 
 CREATE VIRTUAL TABLE transcript_fts USING fts5 (
   text,
@@ -605,9 +606,9 @@ CREATE TABLE transcript_fts_pending (
   seq INTEGER PRIMARY KEY
 ) STRICT;
 
-CREATE TABLE transcript_rows (
+CREATE TABLE "transcript_rows" (
   seq INTEGER PRIMARY KEY,                 -- the event that opened the turn
-  chat_id TEXT NOT NULL,
+  chat INTEGER NOT NULL,                   -- chat_refs
   turn_id TEXT NOT NULL,
   role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
   speaker TEXT NOT NULL,                   -- 'you' or a bot id
@@ -627,20 +628,20 @@ CREATE TABLE transcript_rows (
   persona_id TEXT,
   thinking TEXT,
   thinking_ms INTEGER,
-  UNIQUE (chat_id, turn_id)                -- how projections and the journal name a row
+  UNIQUE (chat, turn_id)                   -- how projections and the journal name a row
 ) STRICT;
 
-CREATE UNIQUE INDEX transcript_by_chat ON transcript_rows (chat_id, seq);
+CREATE UNIQUE INDEX transcript_by_chat ON transcript_rows (chat, seq);
 
-CREATE TRIGGER journal_transcript_rows_delete AFTER DELETE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'transcript_rows', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'delete', json_object('seq', OLD.seq, 'chat_id', OLD.chat_id, 'turn_id', OLD.turn_id, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
+CREATE TRIGGER journal_transcript_rows_delete AFTER DELETE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), (SELECT id FROM chat_refs WHERE ref = OLD.chat), 'transcript_rows', json_object('chat', OLD.chat, 'turn_id', OLD.turn_id), 'delete', json_object('seq', OLD.seq, 'chat', OLD.chat, 'turn_id', OLD.turn_id, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
-CREATE TRIGGER journal_transcript_rows_insert AFTER INSERT ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), NEW.chat_id, 'transcript_rows', json_object('chat_id', NEW.chat_id, 'turn_id', NEW.turn_id), 'insert', NULL); END;
+CREATE TRIGGER journal_transcript_rows_insert AFTER INSERT ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), (SELECT id FROM chat_refs WHERE ref = NEW.chat), 'transcript_rows', json_object('chat', NEW.chat, 'turn_id', NEW.turn_id), 'insert', NULL); END;
 
-CREATE TRIGGER journal_transcript_rows_update AFTER UPDATE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'transcript_rows', json_object('chat_id', OLD.chat_id, 'turn_id', OLD.turn_id), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'turn_id' AS c, OLD.turn_id AS v WHERE OLD.turn_id IS NOT NEW.turn_id UNION ALL SELECT 'role' AS c, OLD.role AS v WHERE OLD.role IS NOT NEW.role UNION ALL SELECT 'speaker' AS c, OLD.speaker AS v WHERE OLD.speaker IS NOT NEW.speaker UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'segments' AS c, OLD.segments AS v WHERE OLD.segments IS NOT NEW.segments UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'reason' AS c, OLD.reason AS v WHERE OLD.reason IS NOT NEW.reason UNION ALL SELECT 'model' AS c, OLD.model AS v WHERE OLD.model IS NOT NEW.model UNION ALL SELECT 'prompt_tokens' AS c, OLD.prompt_tokens AS v WHERE OLD.prompt_tokens IS NOT NEW.prompt_tokens UNION ALL SELECT 'completion_tokens' AS c, OLD.completion_tokens AS v WHERE OLD.completion_tokens IS NOT NEW.completion_tokens UNION ALL SELECT 'finished_seq' AS c, OLD.finished_seq AS v WHERE OLD.finished_seq IS NOT NEW.finished_seq UNION ALL SELECT 'error' AS c, OLD.error AS v WHERE OLD.error IS NOT NEW.error UNION ALL SELECT 'analyzed_seq' AS c, OLD.analyzed_seq AS v WHERE OLD.analyzed_seq IS NOT NEW.analyzed_seq UNION ALL SELECT 'edited' AS c, OLD.edited AS v WHERE OLD.edited IS NOT NEW.edited UNION ALL SELECT 'hidden' AS c, OLD.hidden AS v WHERE OLD.hidden IS NOT NEW.hidden UNION ALL SELECT 'sent_at' AS c, OLD.sent_at AS v WHERE OLD.sent_at IS NOT NEW.sent_at UNION ALL SELECT 'persona_id' AS c, OLD.persona_id AS v WHERE OLD.persona_id IS NOT NEW.persona_id UNION ALL SELECT 'thinking' AS c, OLD.thinking AS v WHERE OLD.thinking IS NOT NEW.thinking UNION ALL SELECT 'thinking_ms' AS c, OLD.thinking_ms AS v WHERE OLD.thinking_ms IS NOT NEW.thinking_ms))); END;
+CREATE TRIGGER journal_transcript_rows_update AFTER UPDATE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), (SELECT id FROM chat_refs WHERE ref = OLD.chat), 'transcript_rows', json_object('chat', OLD.chat, 'turn_id', OLD.turn_id), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'turn_id' AS c, OLD.turn_id AS v WHERE OLD.turn_id IS NOT NEW.turn_id UNION ALL SELECT 'role' AS c, OLD.role AS v WHERE OLD.role IS NOT NEW.role UNION ALL SELECT 'speaker' AS c, OLD.speaker AS v WHERE OLD.speaker IS NOT NEW.speaker UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'segments' AS c, OLD.segments AS v WHERE OLD.segments IS NOT NEW.segments UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'reason' AS c, OLD.reason AS v WHERE OLD.reason IS NOT NEW.reason UNION ALL SELECT 'model' AS c, OLD.model AS v WHERE OLD.model IS NOT NEW.model UNION ALL SELECT 'prompt_tokens' AS c, OLD.prompt_tokens AS v WHERE OLD.prompt_tokens IS NOT NEW.prompt_tokens UNION ALL SELECT 'completion_tokens' AS c, OLD.completion_tokens AS v WHERE OLD.completion_tokens IS NOT NEW.completion_tokens UNION ALL SELECT 'finished_seq' AS c, OLD.finished_seq AS v WHERE OLD.finished_seq IS NOT NEW.finished_seq UNION ALL SELECT 'error' AS c, OLD.error AS v WHERE OLD.error IS NOT NEW.error UNION ALL SELECT 'analyzed_seq' AS c, OLD.analyzed_seq AS v WHERE OLD.analyzed_seq IS NOT NEW.analyzed_seq UNION ALL SELECT 'edited' AS c, OLD.edited AS v WHERE OLD.edited IS NOT NEW.edited UNION ALL SELECT 'hidden' AS c, OLD.hidden AS v WHERE OLD.hidden IS NOT NEW.hidden UNION ALL SELECT 'sent_at' AS c, OLD.sent_at AS v WHERE OLD.sent_at IS NOT NEW.sent_at UNION ALL SELECT 'persona_id' AS c, OLD.persona_id AS v WHERE OLD.persona_id IS NOT NEW.persona_id UNION ALL SELECT 'thinking' AS c, OLD.thinking AS v WHERE OLD.thinking IS NOT NEW.thinking UNION ALL SELECT 'thinking_ms' AS c, OLD.thinking_ms AS v WHERE OLD.thinking_ms IS NOT NEW.thinking_ms))); END;
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript_rows BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM events e WHERE e.seq = old.finished_seq), ''))
+    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
     WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   DELETE FROM transcript_fts_pending WHERE seq = old.seq;
 END;
@@ -651,7 +652,7 @@ END;
 
 CREATE TRIGGER transcript_fts_update AFTER UPDATE OF text, finished_seq ON transcript_rows BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM events e WHERE e.seq = old.finished_seq), ''))
+    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
     WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   INSERT INTO transcript_fts_pending (seq) SELECT new.seq WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = new.seq);
 END;

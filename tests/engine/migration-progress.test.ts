@@ -20,7 +20,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
@@ -143,5 +143,41 @@ describe('the log naming chats and devices by number (0056)', () => {
     // The next start migrates it whole.
     await migrate(db, readMigrations(), () => 0);
     expect(db.all('SELECT seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY seq')).toEqual(before);
+  });
+});
+
+describe("the transcript's rows naming their chat by number (0057)", () => {
+  it('reads every turn back as it was, under the same chat, and rewrites the journal to name rows the same way', async () => {
+    const db = await logBefore('0057', 40);
+    // Rows of two chats as 0053-0056 stored them, their words in the log (text NULL) or their own,
+    // and the journal's records of them: an insert, and an update that changed the chat column.
+    db.exec(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-900000000001', 'device', 1, 'user_turn', 'other chat', '{"turnId":"t-other","text":"Hello."}')`);
+    db.exec(`INSERT INTO transcript_rows (seq, chat_id, turn_id, role, speaker, text, status, finished_seq)
+      SELECT seq, chat_id, payload ->> '$.turnId', 'user', 'you', CASE WHEN seq % 2 = 0 THEN 'edited words' END, 'done', seq FROM events`);
+    db.exec(`INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES
+      (40, 'chat', 'transcript_rows', json_object('chat_id', 'chat', 'turn_id', printf('%036d', 40)), 'insert', NULL),
+      (41, 'other chat', 'transcript_rows', json_object('chat_id', 'other chat', 'turn_id', 't-other'), 'update', json_object('chat_id', 'chat', 'hidden', 1)),
+      (41, 'other chat', 'chats', json_object('id', 'other chat'), 'update', json_object('title', 'Before'))`);
+    const before = db.all('SELECT * FROM transcript ORDER BY seq');
+
+    await migrate(db, readMigrations(), () => 0);
+
+    expect(db.all('SELECT * FROM transcript ORDER BY seq')).toEqual(before);
+    expect(db.all('SELECT DISTINCT typeof(chat) AS t FROM transcript_rows')).toEqual([{ t: 'integer' }]);
+    expect(db.all('SELECT tbl, key, old FROM projection_journal ORDER BY id')).toEqual([
+      { tbl: 'transcript_rows', key: JSON.stringify({ chat: 1, turn_id: '0'.repeat(34) + '40' }), old: null },
+      { tbl: 'transcript_rows', key: JSON.stringify({ chat: 2, turn_id: 't-other' }), old: JSON.stringify({ hidden: 1, chat: 1 }) },
+      { tbl: 'chats', key: JSON.stringify({ id: 'other chat' }), old: JSON.stringify({ title: 'Before' }) },
+    ]);
+    // A chat's page of turns is read from the index by chat, under its number.
+    const plan = db.all<{ detail: string }>('EXPLAIN QUERY PLAN SELECT seq FROM transcript WHERE chat_id = ? ORDER BY seq DESC LIMIT 50').map((row) => row.detail).join('; ');
+    expect(plan).toContain('transcript_by_chat (chat=?)');
+    expect(plan).not.toContain('TEMP B-TREE');
+    // A turn's words go with its event (a restore, a merge, a purge set the guards aside): a row
+    // reading them from the log takes them first.
+    db.exec('DROP TRIGGER events_are_permanent');
+    db.run('DELETE FROM event_rows WHERE seq = 1');
+    expect(db.get<{ text: string }>('SELECT text FROM transcript WHERE seq = 1')).toEqual({ text: before[0]!.text });
   });
 });

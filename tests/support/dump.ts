@@ -8,7 +8,10 @@ export function dumpProjections(db: Db): Record<string, unknown[]> {
   // A table read through a view (the transcript) is dumped as read and as stored: both must agree.
   for (const table of new Set(PROJECTED_TABLES.flatMap((t) => [t, storedTable(t)]))) {
     const columns = db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).map((c) => c.name);
-    dump[table] = db.all(`SELECT * FROM ${table} ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`);
+    // A chat named by its number in this database's log (migration 0057) is dumped by its id: the
+    // same chat has another number on another device.
+    const read = columns.map((c) => (c === 'chat' ? '(SELECT id FROM chat_refs WHERE ref = chat) AS chat' : c)).join(', ');
+    dump[table] = db.all(`SELECT ${read} FROM ${table} ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`);
   }
   return dump;
 }

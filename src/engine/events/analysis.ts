@@ -19,7 +19,7 @@ export const turnAnalyzed = defineEvent({
     significance,
   }),
   apply(db, { seq, chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = ? AND chat_id = ?', [seq, p.turnId, chatId]);
+    db.run('UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [seq, p.turnId, chatId]);
   },
 });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { defineEvent } from './define.ts';
 import { uuid } from './fields.ts';
-import { CHAT_COLUMN, storedTable } from './tables.ts';
+import { CHAT_COLUMN, chatKeyOf, storedTable } from './tables.ts';
 
 /**
  * Deleting only marks: the events stay, "Recently deleted" lists the chat or bot for 30 days, and
@@ -101,5 +101,5 @@ function forgetBotIn(db: Db, botId: string, chatId: string): void {
 
 function forgetChat(db: Db, chatId: string): void {
   forgetMarks(db, 'SELECT seq FROM events WHERE chat_id = ?', [chatId]);
-  for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ?`, [chatId]);
+  for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ${chatKeyOf(table, '?')}`, [chatId]);
 }

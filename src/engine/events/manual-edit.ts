@@ -8,7 +8,7 @@ import { editKey, markEdited, type EditTarget } from './edit-marks.ts';
 import { TRACKED_TABLES, TRACKED_VALUES, trackedValueOf } from '../state/tracked-values.ts';
 import { targetSchema, whereOf } from '../state/tracked-value.ts';
 import { REPLY_ORDERS } from '../turn/reply-order.ts';
-import { storedTable } from './tables.ts';
+import { chatKeyOf, storedTable } from './tables.ts';
 
 /**
  * A user's direct correction of projected state ("she is not angry", "fix this line"). Each
@@ -82,7 +82,7 @@ function whereClause(t: EditTarget, chatId: string | null): { sql: string; param
     case 'memory':
       return { sql: 'id = ? AND chat_id = ?', params: [t.id, chatId] };
     case 'turn':
-      return { sql: 'turn_id = ? AND chat_id = ?', params: [t.id, chatId] };
+      return { sql: `turn_id = ? AND chat = ${chatKeyOf('transcript', '?')}`, params: [t.id, chatId] };
     case 'chat':
       return { sql: 'id = ?', params: [chatId] };
     case 'chat_state':

@@ -46,6 +46,20 @@ const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transc
 /** The table a projected table's rows are written to. */
 export const storedTable = (table: string): string => STORED_AS[table as ProjectedTable] ?? table;
 
+/**
+ * The stored tables whose rows name their chat by its number in the log (`chat_refs`, migration
+ * 0057), not by its id: the transcript's rows, the longest of them.
+ */
+const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows']);
+
+/** SQL for what a row of `table` holds in its chat column for the chat whose id is `chatId` (SQL). */
+export const chatKeyOf = (table: string, chatId: string): string =>
+  CHAT_BY_NUMBER.has(storedTable(table)) ? `(SELECT ref FROM chat_refs WHERE id = ${chatId})` : chatId;
+
+/** SQL for the chat id that `value` (SQL), read from a row of `table`'s chat column, names. */
+export const chatIdOf = (table: string, value: string): string =>
+  CHAT_BY_NUMBER.has(storedTable(table)) ? `(SELECT id FROM chat_refs WHERE ref = ${value})` : value;
+
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   chats: 'id',
@@ -55,7 +69,7 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   edges: 'chat_id',
   edge_facts: 'chat_id',
   memories: 'chat_id',
-  transcript: 'chat_id',
+  transcript: 'chat',
   classifier_failures: 'chat_id',
   scene_summaries: 'chat_id',
   state_edits: 'chat_id',

@@ -4,6 +4,7 @@ import { uuid, eventId, shortText } from './fields.ts';
 import { chooseVersion, supersedeCaused } from '../log/visibility.ts';
 import { promptReport } from '../turn/prompt-report.ts';
 import { storedSegments } from '../turn/stored-segments.ts';
+import { chatKeyOf } from './tables.ts';
 
 export const segment = z.object({
   type: z.enum(['dialogue', 'action', 'ooc', 'narration']),
@@ -20,6 +21,9 @@ const sentAt = z.number().int().min(0).max(Date.UTC(2200, 0, 1));
  * (migration 0053). Compared in SQL with what the log holds, so words that read back otherwise
  * keep their own copy.
  */
+/** The transcript's rows name their chat by its number in the log (migration 0057). */
+const TRANSCRIPT_CHAT = (chatId: string) => chatKeyOf('transcript', chatId);
+
 const wordsUnlessLogged = (words: string, seq: string) => `CASE WHEN ${words} IS (SELECT payload ->> '$.text' FROM event_rows WHERE seq = ${seq}) THEN NULL ELSE ${words} END`;
 
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
@@ -37,8 +41,8 @@ export const userTurn = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       // Written by the persona the chat plays now (none chosen: whoever is the default when it is read).
-      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
-       VALUES (?1, ?2, ?3, 'user', 'you', ${wordsUnlessLogged('?4', '?3')}, ?5, 'done', ?3, ?6, (SELECT persona_id FROM chats WHERE id = ?2)) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
+      `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
+       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'user', 'you', ${wordsUnlessLogged('?4', '?3')}, ?5, 'done', ?3, ?6, (SELECT persona_id FROM chats WHERE id = ?2)) ON CONFLICT (chat, turn_id) DO NOTHING`,
       [p.turnId, chatId, seq, p.text, storedSegments(p.segments, p.text), p.sentAt ?? null],
     );
   },
@@ -61,8 +65,8 @@ export const assistantTurnStarted = defineEvent({
   refersTo: (payload) => (payload.regenerateOf ? [payload.regenerateOf] : []),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, status, model)
-       VALUES (?, ?, ?, 'assistant', ?, '', 'streaming', ?) ON CONFLICT (chat_id, turn_id) DO NOTHING`,
+      `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, status, model)
+       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', ?4, '', 'streaming', ?5) ON CONFLICT (chat, turn_id) DO NOTHING`,
       [p.turnId, chatId, seq, p.speaker, p.model],
     );
   },
@@ -103,10 +107,10 @@ export const assistantTurn = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     // Upsert, so a turn whose start was never logged (a crash between the two) still shows.
     db.run(
-      `INSERT INTO transcript_rows (turn_id, chat_id, seq, role, speaker, text, status, reason, model,
+      `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, status, reason, model,
          prompt_tokens, completion_tokens, finished_seq, error, sent_at, thinking, thinking_ms)
-       VALUES (?1, ?2, ?3, 'assistant', ?4, ${wordsUnlessLogged('?5', '?3')}, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
-       ON CONFLICT (chat_id, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
+       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', ?4, ${wordsUnlessLogged('?5', '?3')}, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
+       ON CONFLICT (chat, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
          completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error,
          sent_at = coalesce(excluded.sent_at, transcript_rows.sent_at), thinking = coalesce(excluded.thinking, transcript_rows.thinking),
@@ -165,7 +169,7 @@ export const turnEdited = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat_id = ?', [
+    db.run('UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [
       p.text,
       p.segments ? storedSegments(p.segments, p.text) : null,
       p.turnId,
@@ -181,7 +185,7 @@ export const turnHidden = defineEvent({
   scope: 'chat',
   schema: z.object({ turnId: uuid, hidden: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat_id = ?', [p.hidden ? 1 : 0, p.turnId, chatId]);
+    db.run('UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [p.hidden ? 1 : 0, p.turnId, chatId]);
   },
 });
 
@@ -198,6 +202,6 @@ export const replyContinued = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run("UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat_id = ?", [p.turnId, chatId]);
+    db.run("UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)", [p.turnId, chatId]);
   },
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { definitionOf, EVENT_DEFINITIONS } from '../events/registry.ts';
+import { chatKeyOf, definitionOf, EVENT_DEFINITIONS } from '../events/registry.ts';
 import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { idSql, type IdBlock } from '../ids.ts';
 import { chatTables, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
@@ -110,13 +110,13 @@ function copyRows(db: Db, from: string, to: string, head: number): void {
   for (const { table, chatColumn, columns } of chatTables(db)) {
     const seqs = columns.filter(isSeq);
     const values = columns.map((c) => {
-      if (c === chatColumn) return '?1';
+      if (c === chatColumn) return chatKeyOf(table, '?1');
       const i = seqs.indexOf(c);
       if (i < 0) return `r.${c}`;
       return `coalesce(${head} + m${i}.n, ${seqOfCopy(head, `r.${c}`)})`;
     });
     const joins = seqs.map((c, i) => `LEFT JOIN temp.chat_copy m${i} ON m${i}.old_seq = r.${c}`).join(' ');
-    db.run(`INSERT INTO ${table} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${table} r ${joins} WHERE r.${chatColumn} = ?2`, [to, from]);
+    db.run(`INSERT INTO ${table} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM ${table} r ${joins} WHERE r.${chatColumn} = ${chatKeyOf(table, '?2')}`, [to, from]);
   }
 }
 
@@ -130,12 +130,12 @@ function copyJournalTail(db: Db, copy: ChatCopy, head: number, count: number): n
   const first = db.get<{ old_seq: number }>('SELECT old_seq FROM temp.chat_copy WHERE n = ?', [firstN])!.old_seq;
   if (first < journalHorizon(db, copy.from)) return count + 1;
   // json_replace: an update's record names only the columns it changed, and none is added to it.
-  const rewrite = (json: string, columns: readonly string[], chatColumn: string) =>
-    `json_replace(${json}, '$.${chatColumn}', ?1${columns.filter(isSeq).map((c) => `, '$.${c}', ${seqOfCopy(head, `json_extract(${json}, '$.${c}')`)}`).join('')})`;
+  const rewrite = (json: string, table: string, columns: readonly string[], chatColumn: string) =>
+    `json_replace(${json}, '$.${chatColumn}', ${chatKeyOf(table, '?1')}${columns.filter(isSeq).map((c) => `, '$.${c}', ${seqOfCopy(head, `json_extract(${json}, '$.${c}')`)}`).join('')})`;
   const keys = chatTables(db).map(({ table, chatColumn, columns, key }) => {
     const inKey = key.filter((c) => c === chatColumn || isSeq(c));
-    const keyed = inKey.length === 0 ? 'j.key' : `json_set(j.key${inKey.map((c) => `, '$.${c}', ${c === chatColumn ? '?1' : seqOfCopy(head, `json_extract(j.key, '$.${c}')`)}`).join('')})`;
-    return { table, key: keyed, old: rewrite('j.old', columns, chatColumn) };
+    const keyed = inKey.length === 0 ? 'j.key' : `json_set(j.key${inKey.map((c) => `, '$.${c}', ${c === chatColumn ? chatKeyOf(table, '?1') : seqOfCopy(head, `json_extract(j.key, '$.${c}')`)}`).join('')})`;
+    return { table, key: keyed, old: rewrite('j.old', table, columns, chatColumn) };
   });
   db.run(
     `INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old)

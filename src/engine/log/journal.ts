@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN, storedTable } from '../events/registry.ts';
+import { CHAT_COLUMN, chatIdOf, storedTable } from '../events/registry.ts';
 
 /**
  * The projection journal: reversible projections for chat rows. While an event is projected,
@@ -25,7 +25,7 @@ const shapes = new WeakMap<Db, TableShape[]>();
  * row is stored under its seq (migration 0053), and the journal written before that names it by
  * chat and turn, as projections do.
  */
-const NAMED_BY: Record<string, string[]> = { transcript_rows: ['chat_id', 'turn_id'] };
+const NAMED_BY: Record<string, string[]> = { transcript_rows: ['chat', 'turn_id'] };
 
 /** The tables holding chat rows, with their columns and keys. */
 export function chatTables(db: Db): TableShape[] {
@@ -101,7 +101,7 @@ function journalTriggers(db: Db): Map<string, string> {
         `CREATE TRIGGER journal_${table}_${op} AFTER ${watched(op)} ON ${table} ` +
           `WHEN journal_seq() IS NOT NULL ` +
           `BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) ` +
-          `VALUES (journal_seq(), ${row}.${chatColumn}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
+          `VALUES (journal_seq(), ${chatIdOf(table, `${row}.${chatColumn}`)}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
       );
     record('insert', 'NEW', 'NULL');
     record('update', 'OLD', changed);

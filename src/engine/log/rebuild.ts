@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES, storedTable } from '../events/registry.ts';
+import { CHAT_COLUMN, chatKeyOf, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES, storedTable } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
 import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
@@ -185,7 +185,7 @@ function remark(db: Db, chatId?: string): void {
  */
 export function rebuildChat(db: Db, chatId: string): number {
   return db.transaction(() => {
-    for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ?`, [chatId]);
+    for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ${chatKeyOf(table, '?')}`, [chatId]);
     db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
     db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
     return replayChat(db, chatId, 0);
