@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from './define.ts';
 import { uuid, entityRef, significance } from './fields.ts';
+import { chatKeyOf } from './tables.ts';
 
 /**
  * The background analysis of a reply is done (its edge, clock, memory and scene events sit beside
@@ -19,7 +20,7 @@ export const turnAnalyzed = defineEvent({
     significance,
   }),
   apply(db, { seq, chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [seq, p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = ? AND chat = ${chatKeyOf('transcript', '?')}`, [seq, p.turnId, chatId]);
   },
 });
 

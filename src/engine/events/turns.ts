@@ -15,15 +15,15 @@ export type Segment = z.infer<typeof segment>;
 /** A date a turn carries from elsewhere (ms since 1970), within years anyone wrote a chat in. */
 const sentAt = z.number().int().min(0).max(Date.UTC(2200, 0, 1));
 
+/** The transcript's rows name their chat by its number in the log (migration 0057). */
+const TRANSCRIPT_CHAT = (chatId: string) => chatKeyOf('transcript', chatId);
+
 /**
  * A turn's words as its row keeps them (the parameter `words`, written by the event at `seq`): none
  * when they are the words that event holds, which the view `transcript` reads from the log
  * (migration 0053). Compared in SQL with what the log holds, so words that read back otherwise
  * keep their own copy.
  */
-/** The transcript's rows name their chat by its number in the log (migration 0057). */
-const TRANSCRIPT_CHAT = (chatId: string) => chatKeyOf('transcript', chatId);
-
 const wordsUnlessLogged = (words: string, seq: string) => `CASE WHEN ${words} IS (SELECT payload ->> '$.text' FROM event_rows WHERE seq = ${seq}) THEN NULL ELSE ${words} END`;
 
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
@@ -169,7 +169,7 @@ export const turnEdited = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [
+    db.run(`UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [
       p.text,
       p.segments ? storedSegments(p.segments, p.text) : null,
       p.turnId,
@@ -185,7 +185,7 @@ export const turnHidden = defineEvent({
   scope: 'chat',
   schema: z.object({ turnId: uuid, hidden: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)', [p.hidden ? 1 : 0, p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.hidden ? 1 : 0, p.turnId, chatId]);
   },
 });
 
@@ -202,6 +202,6 @@ export const replyContinued = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run("UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat = (SELECT ref FROM chat_refs WHERE id = ?)", [p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.turnId, chatId]);
   },
 });
