@@ -62,12 +62,20 @@ export function setJournalHorizon(db: Db, chatId: string, seq: number): void {
  */
 export const JOURNAL_KEPT_EVENTS = 2_000;
 
+/**
+ * The seq of the chat's `keep`-th latest event (undefined: it has fewer), where its journal may
+ * start. Read from the log's rows, whose index by chat holds every seq: through the view `events`
+ * SQLite fetched each of the chat's rows, at every start.
+ */
+export const journalEdge = (db: Db, chatId: string, keep: number): number | undefined =>
+  db.get<{ seq: number }>('SELECT seq FROM event_rows WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?) ORDER BY seq DESC LIMIT 1 OFFSET ?', [chatId, keep - 1])?.seq;
+
 /** Drops each chat's journal older than its latest `keep` events, and moves its horizon there. */
 export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number {
   return db.transaction(() => {
     const edges: [string, number][] = [];
     for (const { chat_id } of db.all<{ chat_id: string }>('SELECT id AS chat_id FROM chats')) {
-      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
+      const edge = journalEdge(db, chat_id, keep);
       if (edge === undefined || edge <= journalHorizon(db, chat_id)) continue;
       edges.push([chat_id, edge]);
       setJournalHorizon(db, chat_id, edge);

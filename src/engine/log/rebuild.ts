@@ -2,7 +2,7 @@ import type { Db } from '../db/port.ts';
 import { CHAT_COLUMN, chatKeyOf, definitionOf, EVENT_DEFINITIONS, KINDS_REACHING_CHATS, PROJECTED_TABLES, storedTable } from '../events/registry.ts';
 import { UnknownEventKindError } from './errors.ts';
 import { project, projectIntoChat } from './project.ts';
-import { JOURNAL_KEPT_EVENTS, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
+import { JOURNAL_KEPT_EVENTS, journalEdge, journalHorizon, journalingSwitch, setJournalHorizon, unproject } from './journal.ts';
 import { chatRef, EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { forgetMarks, inheritFromCause, VISIBLE } from './visibility.ts';
 import { refillSearchIndexes } from '../queries/search-index.ts';
@@ -84,7 +84,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
     const journalFrom = new Map<string, number>();
     for (const { chat_id, events } of db.all<{ chat_id: string; events: number }>('SELECT c.id AS chat_id, count(*) AS events FROM event_rows e JOIN chat_refs c ON c.ref = e.chat GROUP BY e.chat')) {
       const keep = events > CHEAP_REPLAY_EVENTS ? journalKeep : Math.min(journalKeep, SHORT_JOURNAL_EVENTS);
-      const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?', [chat_id, keep - 1])?.seq;
+      const edge = journalEdge(db, chat_id, keep);
       if (edge !== undefined) journalFrom.set(chat_id, edge);
     }
     // Events behind their chat's edge are projected unrecorded. Where a whole page of them comes,
