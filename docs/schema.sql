@@ -169,14 +169,14 @@ CREATE TRIGGER journal_edges_insert AFTER INSERT ON edges WHEN journal_seq() IS 
 
 CREATE TRIGGER journal_edges_update AFTER UPDATE ON edges WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (journal_seq(), OLD.chat_id, 'edges', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'target' AS c, OLD.target AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'affinity' AS c, OLD.affinity AS v WHERE OLD.affinity IS NOT NEW.affinity UNION ALL SELECT 'trust' AS c, OLD.trust AS v WHERE OLD.trust IS NOT NEW.trust UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'last_interaction' AS c, OLD.last_interaction AS v WHERE OLD.last_interaction IS NOT NEW.last_interaction UNION ALL SELECT 'updated_seq' AS c, OLD.updated_seq AS v WHERE OLD.updated_seq IS NOT NEW.updated_seq))); END;
 
-CREATE TABLE event_rows (
+CREATE TABLE "event_rows" (
   seq INTEGER PRIMARY KEY,                 -- local arrival order only; nothing refers to it
   id TEXT NOT NULL UNIQUE,                 -- UUIDv7 from a hybrid logical clock: id order is event order
   device INTEGER NOT NULL,                 -- device_refs: the database that wrote the event
   ts INTEGER NOT NULL,                     -- wall clock, ms since epoch
   kind TEXT NOT NULL,
   chat INTEGER,                            -- chat_refs; null for global events
-  payload TEXT NOT NULL CHECK (json_valid(payload)),
+  payload ANY NOT NULL CHECK (json_valid(payload_json(payload))), -- packed (BLOB) or the JSON (TEXT): read through payload_json
   cause_id TEXT,                           -- the event that caused this derived one
   command_id TEXT                          -- the tab's id for the user action, on its first event (events_by_command)
 ) STRICT;
@@ -190,11 +190,11 @@ CREATE UNIQUE INDEX events_by_command ON event_rows (command_id) WHERE command_i
 CREATE INDEX events_by_kind ON event_rows (kind, id)
   WHERE kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit');
 
-CREATE INDEX events_by_prompt_text ON event_rows (chat, json_extract(payload, '$.hash'))
+CREATE INDEX events_by_prompt_text ON event_rows (chat, json_extract(payload_json(payload), '$.hash'))
   WHERE kind = 'prompt_text_kept';
 
-CREATE INDEX events_by_regenerated ON event_rows (json_extract(payload, '$.regenerateOf'))
-  WHERE json_extract(payload, '$.regenerateOf') IS NOT NULL;
+CREATE INDEX events_by_regenerated ON event_rows (json_extract(payload_json(payload), '$.regenerateOf'))
+  WHERE kind = 'assistant_turn_started' AND json_extract(payload_json(payload), '$.regenerateOf') IS NOT NULL;
 
 CREATE TRIGGER events_are_immutable BEFORE UPDATE ON event_rows
 BEGIN
@@ -203,10 +203,10 @@ END;
 
 CREATE TRIGGER events_are_permanent BEFORE DELETE ON event_rows
 WHEN OLD.kind = 'purged'
-  OR (NOT EXISTS (SELECT 1 FROM event_rows p, json_each(p.payload, '$.chats') c
+  OR (NOT EXISTS (SELECT 1 FROM event_rows p, json_each(payload_json(p.payload), '$.chats') c
                   WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
                     AND c.value = (SELECT id FROM chat_refs WHERE ref = OLD.chat))
-      AND NOT EXISTS (SELECT 1 FROM event_rows p, json_each(p.payload, '$.events') e
+      AND NOT EXISTS (SELECT 1 FROM event_rows p, json_each(payload_json(p.payload), '$.events') e
                       WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
                         AND e.value = OLD.id))
 BEGIN
@@ -216,12 +216,12 @@ END;
 CREATE TRIGGER turn_text_kept BEFORE DELETE ON event_rows
 WHEN OLD.kind IN ('user_turn', 'assistant_turn')
 BEGIN
-  UPDATE transcript_rows SET text = OLD.payload ->> '$.text'
-    WHERE chat = OLD.chat AND turn_id = OLD.payload ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
+  UPDATE transcript_rows SET text = payload_json(OLD.payload) ->> '$.text'
+    WHERE chat = OLD.chat AND turn_id = payload_json(OLD.payload) ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
 END;
 
 CREATE VIEW events AS
-  SELECT e.seq, e.id, d.id AS device_id, e.ts, e.kind, c.id AS chat_id, e.payload, e.cause_id, e.command_id, e.chat AS chat_ref
+  SELECT e.seq, e.id, d.id AS device_id, e.ts, e.kind, c.id AS chat_id, payload_json(e.payload) AS payload, e.cause_id, e.command_id, e.chat AS chat_ref
   FROM event_rows e LEFT JOIN device_refs d ON d.ref = e.device LEFT JOIN chat_refs c ON c.ref = e.chat;
 
 CREATE TRIGGER events_delete INSTEAD OF DELETE ON events
@@ -235,7 +235,7 @@ BEGIN
   INSERT INTO chat_refs (id) SELECT NEW.chat_id WHERE NEW.chat_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_refs WHERE id = NEW.chat_id);
   INSERT INTO event_rows (seq, id, device, ts, kind, chat, payload, cause_id, command_id)
     VALUES (NEW.seq, NEW.id, (SELECT ref FROM device_refs WHERE id = NEW.device_id), NEW.ts, NEW.kind,
-      (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), NEW.payload, NEW.cause_id, NEW.command_id);
+      (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), payload_packed(NEW.payload), NEW.cause_id, NEW.command_id);
 END;
 
 CREATE TRIGGER events_update INSTEAD OF UPDATE ON events
@@ -586,13 +586,13 @@ CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN journal_seq()
 
 CREATE VIEW transcript AS
   SELECT c.id AS chat_id, r.turn_id, r.seq, r.role, r.speaker,
-    coalesce(r.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '') AS text,
+    coalesce(r.text, (SELECT payload_json(e.payload) ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '') AS text,
     r.segments, r.status, r.reason, r.model, r.prompt_tokens, r.completion_tokens, r.finished_seq, r.error, r.analyzed_seq,
     r.edited, r.hidden, r.sent_at, r.persona_id, r.thinking, r.thinking_ms
   FROM transcript_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;
 
 CREATE VIEW transcript_for_search AS
-  SELECT r.seq, search_text(coalesce(r.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '')) AS text
+  SELECT r.seq, search_text(coalesce(r.text, (SELECT payload_json(e.payload) ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '')) AS text
   FROM transcript_rows r;
 
 CREATE VIRTUAL TABLE transcript_fts USING fts5 (
@@ -641,7 +641,7 @@ CREATE TRIGGER journal_transcript_rows_update AFTER UPDATE ON transcript_rows WH
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript_rows BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
+    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT payload_json(e.payload) ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
     WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   DELETE FROM transcript_fts_pending WHERE seq = old.seq;
 END;
@@ -652,7 +652,7 @@ END;
 
 CREATE TRIGGER transcript_fts_update AFTER UPDATE OF text, finished_seq ON transcript_rows BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)
-    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT e.payload ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
+    SELECT 'delete', old.seq, search_text(coalesce(old.text, (SELECT payload_json(e.payload) ->> '$.text' FROM event_rows e WHERE e.seq = old.finished_seq), ''))
     WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = old.seq);
   INSERT INTO transcript_fts_pending (seq) SELECT new.seq WHERE NOT EXISTS (SELECT 1 FROM transcript_fts_pending WHERE seq = new.seq);
 END;

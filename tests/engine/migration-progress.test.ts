@@ -3,6 +3,7 @@ import { loadSqlite, readMigrations } from '../support/sqlite.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
 import { migrate, MigrationError, tablesRewritten } from '../../src/engine/db/migrate.ts';
 import { isStorageFailure } from '../../src/worker/storage-failure.ts';
+import { KEPT_TEXT } from '../../src/engine/turn/prompt-report.ts';
 
 /** A database migrated up to (not including) `upTo`, holding `events` events, a third of them a command's first. */
 async function logBefore(upTo: string, events: number) {
@@ -20,7 +21,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
@@ -179,5 +180,48 @@ describe("the transcript's rows naming their chat by number (0057)", () => {
     db.exec('DROP TRIGGER events_are_permanent');
     db.run('DELETE FROM event_rows WHERE seq = 1');
     expect(db.get<{ text: string }>('SELECT text FROM transcript WHERE seq = 1')).toEqual({ text: before[0]!.text });
+  });
+});
+
+describe("the log's payloads packed (0058)", () => {
+  it('reads every event back byte for byte, stores each payload in fewer bytes, and keeps its guards and its indexes on fields', async () => {
+    const db = await logBefore('0058', 2_000);
+    // Payloads as other devices and older builds wrote them: ids everywhere, other scripts, spaces
+    // between tokens, a regenerated reply and a prompt's kept text (the log's two indexes on fields).
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-900000000001', 'laptop', 1, 'assistant_turn_started', 'chat', '{"turnId":"019b0000-0000-7000-8000-000000000abc","speaker":"019b0000-0000-7000-8000-000000000def","model":"m","regenerateOf":"019b0000-0000-7000-8000-000000000001"}'),
+      ('019b0000-0000-7000-8000-900000000002', 'laptop', 2, 'prompt_text_kept', 'chat', '{"hash":"00112233445566778899aabbccddeeff","text":"長い物語の設定。😀"}'),
+      ('019b0000-0000-7000-8000-900000000003', 'laptop', 3, 'you_authored', NULL, '{ "name" : "Ada",\n\t"persona": "\\u00e9" }')`);
+    const columns = 'seq, id, device_id, ts, kind, chat_id, payload, cause_id, command_id';
+    const before = db.all(`SELECT ${columns} FROM events ORDER BY seq`);
+    const bytesBefore = db.get<{ n: number }>('SELECT sum(length(CAST(payload AS BLOB))) AS n FROM event_rows')!.n;
+
+    const said: number[] = [];
+    await migrate(db, readMigrations(), () => 0, (fraction) => said.push(fraction));
+
+    expect(said.at(-1)).toBe(1);
+    expect(db.all(`SELECT ${columns} FROM events ORDER BY seq`)).toEqual(before);
+    expect(db.all('SELECT DISTINCT typeof(payload) AS t FROM event_rows')).toEqual([{ t: 'blob' }]);
+    expect(db.get<{ n: number }>('SELECT sum(length(payload)) AS n FROM event_rows')!.n).toBeLessThan(bytesBefore * 0.85);
+
+    // The fields the log is searched by are read from its indexes, as before.
+    const planOf = (sql: string) => db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
+    expect(planOf(`SELECT id FROM events WHERE ${KEPT_TEXT}`)).toContain('events_by_prompt_text');
+    // As visibility.ts asks for a reply's versions: SQLite refuses the statement if the index cannot answer it.
+    const versions = "SELECT id FROM event_rows INDEXED BY events_by_regenerated WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started'";
+    expect(db.all(`SELECT id FROM events WHERE ${KEPT_TEXT}`, ['chat', '00112233445566778899aabbccddeeff'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000002' }]);
+    expect(db.all(versions, ['019b0000-0000-7000-8000-000000000001'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000001' }]);
+
+    // A new event is packed as it goes in, and reads back as written.
+    const written = '{"turnId":"019b0000-0000-7000-8000-000000000fed","text":"Again.","segments":[{"type":"narration","text":"Again."}]}';
+    db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('019b0000-0000-7000-8000-900000000004', 'phone', 4, 'user_turn', 'chat', ?)", [written]);
+    expect(db.get("SELECT payload, typeof((SELECT payload FROM event_rows WHERE id = '019b0000-0000-7000-8000-900000000004')) AS stored FROM events WHERE id = '019b0000-0000-7000-8000-900000000004'")).toEqual({ payload: written, stored: 'blob' });
+
+    // Nothing but JSON goes in, packed or not; the guards stand.
+    expect(() => db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('x1', 'phone', 5, 'user_turn', 'chat', '{not json')")).toThrow(/CHECK constraint/);
+    expect(() => db.run("INSERT INTO event_rows (id, device, ts, kind, chat, payload) VALUES ('x2', 1, 5, 'user_turn', 1, X'7b00')")).toThrow(/unknown mark/);
+    expect(() => db.run('UPDATE event_rows SET payload = X\'7b7d\' WHERE seq = 1')).toThrow(/immutable/);
+    expect(() => db.run('DELETE FROM event_rows WHERE seq = 1')).toThrow(/never deleted/);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(2_004);
   });
 });

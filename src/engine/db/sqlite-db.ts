@@ -1,6 +1,7 @@
 import type { Database, PreparedStatement, BindingSpec, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { Db, Row, SqlParam, SqlParams } from './port.ts';
 import { spacedForSearch } from '../text/search-text.ts';
+import { definePayloadFunctions } from './payload-functions.ts';
 
 /** The C functions this adapter calls directly; pointers are plain numbers in this (32-bit) build. */
 interface RawExports {
@@ -61,6 +62,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     deterministic: true,
     xFunc: (_context, text) => (typeof text === 'string' ? spacedForSearch(text) : text),
   });
+  definePayloadFunctions(sqlite3, dbPointer);
   // The projection journal's switch (engine/log/journal.ts): the seq whose changes the journal's
   // triggers record, or null. A value of this connection, not a row: setting it and clearing it
   // wrote a page to disk in every commit that projected an event. A transaction that ends, either

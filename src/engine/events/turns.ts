@@ -24,7 +24,7 @@ const TRANSCRIPT_CHAT = (chatId: string) => chatKeyOf('transcript', chatId);
  * (migration 0053). Compared in SQL with what the log holds, so words that read back otherwise
  * keep their own copy.
  */
-const wordsUnlessLogged = (words: string, seq: string) => `CASE WHEN ${words} IS (SELECT payload ->> '$.text' FROM event_rows WHERE seq = ${seq}) THEN NULL ELSE ${words} END`;
+const wordsUnlessLogged = (words: string, seq: string) => `CASE WHEN ${words} IS (SELECT payload_json(payload) ->> '$.text' FROM event_rows WHERE seq = ${seq}) THEN NULL ELSE ${words} END`;
 
 /** What the user wrote, raw and parsed. OOC segments are kept for the transcript, never sent on. */
 export const userTurn = defineEvent({

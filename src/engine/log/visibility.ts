@@ -156,7 +156,7 @@ export function replyVersions(db: Db, startedId: string, marker?: { id: string }
     versions.push(
       ...db.all<{ id: string; seq: number }>(
         `SELECT id, seq FROM event_rows INDEXED BY events_by_regenerated
-         WHERE json_extract(payload, '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND id < ?`,
+         WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND id < ?`,
         [versions[i]!.id, before],
       ),
     );

@@ -252,7 +252,7 @@ function forksAmong(db: Db, startedSeqs: number[]): number[] {
     `SELECT e.seq, e.id FROM events e WHERE e.seq IN (SELECT value FROM json_each(?1))
        AND (json_extract(e.payload, '$.regenerateOf') IS NOT NULL
          OR EXISTS (SELECT 1 FROM event_rows r INDEXED BY events_by_regenerated
-                   WHERE json_extract(r.payload, '$.regenerateOf') = +e.id AND r.kind = 'assistant_turn_started'))`,
+                   WHERE json_extract(payload_json(r.payload), '$.regenerateOf') = +e.id AND r.kind = 'assistant_turn_started'))`,
     [JSON.stringify(startedSeqs)],
   );
   return withVersions.filter((row) => replyVersions(db, row.id).filter((v) => hasContinuation(db, v.id)).length >= 2).map((row) => row.seq);

@@ -51,7 +51,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
     value: string | null;
     undone: number;
   }>(
-    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(c.payload, '$.turnId') AS cause_turn, e.ts, v.seq, v.target, v.field, v.part, v.how, v.value, v.undone
+    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, v.target, v.field, v.part, v.how, v.value, v.undone
      FROM value_changes v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
      WHERE v.chat_id = ?1 AND v.target = ?2 AND (?3 IS NULL OR v.field = ?3)
      ORDER BY v.seq DESC, v.part LIMIT 100`,
