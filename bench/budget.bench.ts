@@ -31,7 +31,7 @@ async function scrollBack(page: Page, baseUrl: string, chatId: string): Promise<
   await page.locator('.turn').first().waitFor();
   return page.evaluate(async (cap) => {
     const scroller = document.querySelector<HTMLElement>('.transcript')!;
-    const atStart = () => [...document.querySelectorAll('.turn.user')].some((turn) => turn.textContent?.includes('"Turn 0."')) && scroller.scrollTop === 0;
+    const atStart = () => [...document.querySelectorAll('.turn.user')].some((turn) => turn.textContent?.includes('"Turn 0,"')) && scroller.scrollTop === 0;
     const start = performance.now();
     let last = start;
     let longestFrame = 0;
@@ -67,7 +67,7 @@ async function timeJump(page: Page, button: string, landing: 'start' | 'date'): 
       const before = [...scroller.querySelectorAll('.turn')].at(-1)?.getAttribute('data-seq');
       const landed =
         landing === 'start'
-          ? () => [...scroller.querySelectorAll('.turn.user')].some((turn) => turn.textContent?.includes('"Turn 0."') && inView(turn))
+          ? () => [...scroller.querySelectorAll('.turn.user')].some((turn) => turn.textContent?.includes('"Turn 0,"') && inView(turn))
           : () => !scroller.querySelector(`.turn[data-seq="${before}"]`) && scroller.querySelector('.turn') !== null && covered();
       const began = performance.now();
       document.querySelector<HTMLButtonElement>(button)!.click();

@@ -34,12 +34,15 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
   const botId = engine.saveBot({ name: 'Mira', persona: 'A captain.', voiceSamples: [], traits: [], backstory: '', initialRelationship: '', kickoff: '' }, null);
   let textBytes = 0;
   const fill = (chatId: string, count: number) => {
-    const line = STORY_LINE.repeat(3);
     for (let i = 0; i < count; i += 500) {
       const drafts: EventDraft[] = [];
       for (let j = i; j < Math.min(count, i + 500); j += 2) {
         const turnId = engine.newId();
-        const said = `"Turn ${j}."`;
+        // Turns of varied length, as a player's and a model's are: replies of one to five lines (three
+        // on average, ~285 bytes), the player's of one to four clauses. Turns all of one length fell
+        // into the log's 1 KiB pages in one pattern, which hid or magnified what a row's size changed.
+        const line = STORY_LINE.repeat(1 + ((j * 7) % 5));
+        const said = `"Turn ${j}," I say, ${'and look at the sea '.repeat(j % 4)}then wait.`;
         textBytes += Buffer.byteLength(said) + Buffer.byteLength(line);
         drafts.push(draft.userTurn(chatId, engine.newId(), said), draft.assistantStarted(chatId, turnId, botId), draft.assistantTurn(chatId, turnId, botId, line));
       }

@@ -219,7 +219,7 @@ describe("the log's payloads packed (0058)", () => {
 
     // Nothing but JSON goes in, packed or not; the guards stand.
     expect(() => db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('x1', 'phone', 5, 'user_turn', 'chat', '{not json')")).toThrow(/CHECK constraint/);
-    expect(() => db.run("INSERT INTO event_rows (id, device, ts, kind, chat, payload) VALUES ('x2', 1, 5, 'user_turn', 1, X'7b00')")).toThrow(/unknown mark/);
+    expect(() => db.run("INSERT INTO event_rows (id, device, ts, kind, chat, payload) VALUES ('x2', 1, 5, 'user_turn', 1, X'7b1f7f')")).toThrow(/unknown mark/);
     expect(() => db.run('UPDATE event_rows SET payload = X\'7b7d\' WHERE seq = 1')).toThrow(/immutable/);
     expect(() => db.run('DELETE FROM event_rows WHERE seq = 1')).toThrow(/never deleted/);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(2_004);

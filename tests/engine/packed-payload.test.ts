@@ -27,7 +27,7 @@ const PIECES = [
   '019B76DA-A800-7000-8000-00143CCCBF72', // an id in capitals, kept as it is
   '019b76da-a800-7000-8000-00143cccbf7', // one digit short
   'turnId', 'speaker', '","text":"', ':true,', '"you":true', 'narration', 'dialogue',
-  '日本語の物語', '故事', '😀', 'é', '\u0001', '\n', '\t', '"', '\\', '\u2028', ' ', 'x',
+  '日本語の物語', '故事', '😀', 'a line long enough to copy', 'a line long enough to copy, and more', 'é', '\u0001', '\n', '\t', '"', '\\', '\u2028', ' ', 'x',
 ];
 
 function randomValue(next: (below: number) => number, depth = 0): unknown {
@@ -62,6 +62,18 @@ describe("an event's packed payload", () => {
     expect(Buffer.from(packed as Uint8Array).toString('utf8')).toContain('Mira grins and pockets the compass.');
   });
 
+  it("writes a string found whole earlier in the payload as a copy of it: a player's line and its segments", () => {
+    const line = JSON.stringify({ turnId: '019b76da-a800-7000-8000-0015c8167338', text: 'I lift the lantern and look out to sea.', segments: [{ type: 'narration', text: 'I lift the lantern and look out to sea.' }] });
+    const packed = packPayload(line) as Uint8Array;
+    expect(unpackPayload(packed)).toBe(line);
+    expect(Buffer.from(packed).toString('latin1').split('I lift the lantern').length - 1).toBe(1);
+    expect(packed.length).toBeLessThan(Buffer.byteLength(line) - 2 * 39);
+    // Words that only start alike, or repeat within a longer string, are written out.
+    const alike = JSON.stringify({ a: 'The storm broke over the harbour', b: 'The storm broke over the bay' });
+    expect(unpackPayload(packPayload(alike))).toBe(alike);
+    expect(Buffer.from(packPayload(alike) as Uint8Array).toString('latin1')).toContain('The storm broke over the bay');
+  });
+
   it('keeps a payload holding a byte the marks use as its text', () => {
     const raw = '{"text":"a\u0001b"}';
     expect(packPayload(raw)).toBe(raw);
@@ -69,7 +81,9 @@ describe("an event's packed payload", () => {
   });
 
   it('refuses bytes that are not a packed payload, rather than read them as another', () => {
-    expect(() => unpackPayload(new Uint8Array([0x7b, 0x00, 0x7d]))).toThrow(/unknown mark \(0\)/);
+    expect(() => unpackPayload(new Uint8Array([0x7b, 0x00, 0x05, 0x02]))).toThrow(/copies what it has not written/);
+    expect(() => unpackPayload(new Uint8Array([0x7b, 0x00, 0x01]))).toThrow(/ends inside a copy/);
+    expect(() => unpackPayload(new Uint8Array([0x7b, 0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]))).toThrow(/more bytes than any event holds/);
     expect(() => unpackPayload(new Uint8Array([0x1f, 250]))).toThrow(/unknown mark/);
     expect(() => unpackPayload(new Uint8Array([0x22, 0x01, 0xab, 0xcd]))).toThrow(/ends inside an id/);
   });

@@ -10,11 +10,22 @@
  * mark; a payload that holds such a byte anyway is kept as its text. SQLite reads a packed payload
  * through `payload_json` (db/sqlite-db.ts): a BLOB is packed, TEXT is the JSON itself.
  *
- * The dictionary is part of every database written since: an entry is never changed or removed,
+ * The marks and the dictionary are part of every database written since: an entry is never changed or removed,
  * and new ones only go at the end of `EXTENDED` (tests/engine/packed-payload.test.ts holds its
  * digest).
  */
 
+/**
+ * 0x00, then how far back and how many bytes, each a LEB128 number: a string's words found whole
+ * earlier in the same JSON (a player's line and its parsed segments, which repeat its words).
+ */
+const COPY_MARK = 0x00;
+/** A string shorter than this costs about as much copied as written. */
+const MIN_COPY = 12;
+/** How far back a string's words are looked for: the search stays short in a long payload. */
+const COPY_WINDOW = 4096;
+/** More than a backup allows an event (4 MB of JSON): a copy claiming more is not a packed payload. */
+const MAX_UNPACKED = 16 * 1024 * 1024;
 /** 0x01 and 16 bytes: an id in the log's own form (lowercase, 8-4-4-4-12 hex digits). */
 const ID_MARK = 0x01;
 /** 0x1F and a byte: an entry of `EXTENDED`. */
@@ -166,15 +177,78 @@ function entryAt(json: Uint8Array, at: number): { bytes: Uint8Array; mark: numbe
   return undefined;
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Where the bytes `json[start, start + length)` stand whole before `start`, within the window; -1 if nowhere. */
+function earlier(json: Uint8Array, start: number, length: number): number {
+  const first = json[start]!;
+  search: for (let from = Math.max(0, start - COPY_WINDOW); from + length <= start; from++) {
+    if (json[from] !== first) continue;
+    for (let k = 1; k < length; k++) if (json[from + k] !== json[start + k]) continue search;
+    return from;
+  }
+  return -1;
+}
+
+/** Each string whose words stand whole earlier in the JSON: by where its words start, how far back and how long. */
+function repeatedStrings(json: Uint8Array): Map<number, [distance: number, length: number]> | undefined {
+  let repeats: Map<number, [number, number]> | undefined;
+  let start = -1;
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i]!;
+    if (start < 0) {
+      if (byte === QUOTE) start = i + 1;
+    } else if (byte === BACKSLASH) {
+      i++; // the escaped byte is the string's, whatever it is
+    } else if (byte === QUOTE) {
+      const length = i - start;
+      const from = length >= MIN_COPY ? earlier(json, start, length) : -1;
+      if (from >= 0) (repeats ??= new Map()).set(start, [start - from, length]);
+      start = -1;
+    }
+  }
+  return repeats;
+}
+
+function writeNumber(out: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    out[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  out[at++] = value;
+  return at;
+}
+
+/** A LEB128 number at `at`: its value and where the next byte is. */
+function readNumber(stored: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    if (at >= stored.length) break;
+    const byte = stored[at++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [value, at];
+  }
+  throw new Error('A packed payload ends inside a copy');
+}
+
 /**
  * Packs the JSON's UTF-8 bytes into `out` (never more bytes than the JSON's): the length written,
  * or -1 when the JSON holds a byte the marks use and must be kept as its text.
  */
 export function packInto(json: Uint8Array, out: Uint8Array): number {
+  const repeats = repeatedStrings(json);
   let at = 0;
   for (let i = 0; i < json.length; ) {
     const byte = json[i]!;
     if (isMarkByte(byte)) return -1;
+    const repeat = repeats?.get(i);
+    if (repeat) {
+      out[at++] = COPY_MARK;
+      at = writeNumber(out, writeNumber(out, at, repeat[0]), repeat[1]);
+      i += repeat[1];
+      continue;
+    }
     if (hexValue[byte]! >= 0 && isId(json, i)) {
       out[at++] = ID_MARK;
       for (const k of ID_DIGIT_PAIRS) out[at++] = (hexValue[json[i + k]!]! << 4) | hexValue[json[i + k + 1]!]!;
@@ -207,6 +281,12 @@ export function unpackedLength(stored: Uint8Array): number {
     } else if (byte === ID_MARK) {
       bytes += 36;
       i += 17;
+    } else if (byte === COPY_MARK) {
+      const [, next] = readNumber(stored, i + 1);
+      const [length, after] = readNumber(stored, next);
+      bytes += length;
+      i = after;
+      if (bytes > MAX_UNPACKED) throw new Error('A packed payload claims more bytes than any event holds');
     } else {
       bytes += entryOfMark(stored, i)?.length ?? 0;
       i += byte === EXTENDED_MARK ? 2 : 1;
@@ -231,6 +311,13 @@ export function unpackInto(stored: Uint8Array, out: Uint8Array): void {
         out[at++] = hexDigits[stored[i + k]! & 15]!;
       }
       i += 17;
+    } else if (byte === COPY_MARK) {
+      const [distance, next] = readNumber(stored, i + 1);
+      const [length, after] = readNumber(stored, next);
+      if (distance < length || distance > at) throw new Error(`A packed payload copies what it has not written, at byte ${i}`);
+      out.copyWithin(at, at - distance, at - distance + length);
+      at += length;
+      i = after;
     } else {
       const entry = entryOfMark(stored, i);
       if (!entry) throw new Error(`A packed payload holds an unknown mark (${byte}) at byte ${i}`);
