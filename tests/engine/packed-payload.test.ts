@@ -99,3 +99,19 @@ describe("an event's packed payload", () => {
     expect(digestOf(EXTENDED.slice(0, 70))).toBe('d712ce38516f0ae7');
   });
 });
+
+describe('packing text made to defeat it', () => {
+  it('gives up looking for copies once a payload has cost a million comparisons, and still reads back', () => {
+    // Strings that nearly repeat the ones before (all but their last four bytes): each search for
+    // one costs ~2 million comparisons, 4 billion over a 4 MB payload, without a bound. Past the
+    // bound, a string that does repeat is written out.
+    const nearly = Array.from({ length: 4 }, (_, i) => 'a'.repeat(1_996) + i.toString(36).padStart(4, '0'));
+    const json = JSON.stringify([...nearly, nearly[3]]);
+    const packed = packPayload(json) as Uint8Array;
+    expect(unpackPayload(packed)).toBe(json);
+    expect(Buffer.from(packed).toString('latin1').split(nearly[3]!).length - 1).toBe(2);
+    // The same repeat, found while the search is cheap, is a copy.
+    const cheap = JSON.stringify([nearly[3], 'x', nearly[3]]);
+    expect(Buffer.from(packPayload(cheap) as Uint8Array).toString('latin1').split(nearly[3]!).length - 1).toBe(1);
+  });
+});

@@ -180,12 +180,22 @@ function entryAt(json: Uint8Array, at: number): { bytes: Uint8Array; mark: numbe
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/**
+ * Bytes compared while looking for copies in one payload, at most: text made to nearly repeat
+ * itself ("aaa…ab" after "aaa…a") would otherwise cost the window times its length for each of
+ * its strings. Past it a payload keeps its strings as they are.
+ */
+const COPY_SEARCH_BUDGET = 1 << 20;
+
 /** Where the bytes `json[start, start + length)` stand whole before `start`, within the window; -1 if nowhere. */
-function earlier(json: Uint8Array, start: number, length: number): number {
+function earlier(json: Uint8Array, start: number, length: number, budget: { left: number }): number {
   const first = json[start]!;
   search: for (let from = Math.max(0, start - COPY_WINDOW); from + length <= start; from++) {
     if (json[from] !== first) continue;
-    for (let k = 1; k < length; k++) if (json[from + k] !== json[start + k]) continue search;
+    for (let k = 1; k < length; k++) {
+      if (--budget.left < 0) return -1;
+      if (json[from + k] !== json[start + k]) continue search;
+    }
     return from;
   }
   return -1;
@@ -194,6 +204,7 @@ function earlier(json: Uint8Array, start: number, length: number): number {
 /** Each string whose words stand whole earlier in the JSON: by where its words start, how far back and how long. */
 function repeatedStrings(json: Uint8Array): Map<number, [distance: number, length: number]> | undefined {
   let repeats: Map<number, [number, number]> | undefined;
+  const budget = { left: COPY_SEARCH_BUDGET };
   let start = -1;
   for (let i = 0; i < json.length; i++) {
     const byte = json[i]!;
@@ -203,7 +214,7 @@ function repeatedStrings(json: Uint8Array): Map<number, [distance: number, lengt
       i++; // the escaped byte is the string's, whatever it is
     } else if (byte === QUOTE) {
       const length = i - start;
-      const from = length >= MIN_COPY ? earlier(json, start, length) : -1;
+      const from = length >= MIN_COPY && budget.left > 0 ? earlier(json, start, length, budget) : -1;
       if (from >= 0) (repeats ??= new Map()).set(start, [start - from, length]);
       start = -1;
     }
