@@ -1,5 +1,6 @@
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { packInto, unpackedLength, unpackInto } from '../log/packed-payload.ts';
+import { SQLITE_BLOB, SQLITE_DETERMINISTIC, SQLITE_INNOCUOUS, SQLITE_NULL, SQLITE_TEXT, SQLITE_TRANSIENT, SQLITE_UTF8 } from './sqlite-codes.ts';
 
 interface ValueExports {
   sqlite3_value_type(value: number): number;
@@ -11,15 +12,6 @@ interface ValueExports {
   sqlite3_result_null(context: number): void;
 }
 
-const SQLITE_UTF8 = 1;
-const SQLITE_DETERMINISTIC = 0x800;
-const SQLITE_INNOCUOUS = 0x200000;
-const SQLITE_TEXT = 3;
-const SQLITE_BLOB = 4;
-const SQLITE_NULL = 5;
-/** SQLite copies the result before the function returns: the scratch buffer is reused. */
-const SQLITE_TRANSIENT = -1;
-
 /**
  * `payload_json` and `payload_packed` (migration 0058, engine/log/packed-payload.ts): the view
  * `events` reads every payload through the first and writes through the second, and two of the
@@ -27,7 +19,8 @@ const SQLITE_TRANSIENT = -1;
  *
  * They work on SQLite's own bytes in the wasm heap: through oo1's `createFunction` each call made
  * a JS string or array of its argument and another of its result, 4.6 µs a payload against
- * 0.7 µs for the unpacking itself, and a chat's replay reads each of its events.
+ * 0.7 µs for the unpacking itself, and a chat's replay reads each of its events. Results go back
+ * as SQLITE_TRANSIENT, which SQLite copies before the function returns: the scratch buffer is reused.
  */
 export function definePayloadFunctions(sqlite3: Sqlite3Static, dbPointer: number): void {
   const c = sqlite3.wasm.exports as unknown as ValueExports;

@@ -2,6 +2,7 @@ import type { Database, PreparedStatement, BindingSpec, Sqlite3Static } from '@s
 import type { Db, Row, SqlParam, SqlParams } from './port.ts';
 import { spacedForSearch } from '../text/search-text.ts';
 import { definePayloadFunctions } from './payload-functions.ts';
+import { SQLITE_BLOB, SQLITE_DONE, SQLITE_FLOAT, SQLITE_INTEGER, SQLITE_ROW, SQLITE_STATIC, SQLITE_TEXT } from './sqlite-codes.ts';
 
 /** The C functions this adapter calls directly; pointers are plain numbers in this (32-bit) build. */
 interface RawExports {
@@ -24,15 +25,6 @@ interface RawExports {
   sqlite3_changes(db: number): number;
   sqlite3_last_insert_rowid(db: number): bigint;
 }
-
-const SQLITE_ROW = 100;
-const SQLITE_DONE = 101;
-const SQLITE_INTEGER = 1;
-const SQLITE_FLOAT = 2;
-const SQLITE_TEXT = 3;
-const SQLITE_BLOB = 4;
-/** The bound bytes stay where they are until the statement is reset: SQLite need not copy them. */
-const SQLITE_STATIC = 0;
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
