@@ -183,7 +183,7 @@ CREATE TABLE "event_rows" (
 
 CREATE INDEX events_by_cause ON event_rows (cause_id) WHERE cause_id IS NOT NULL;
 
-CREATE INDEX events_by_chat ON event_rows (chat, id);
+CREATE INDEX events_by_chat ON event_rows (chat);
 
 CREATE UNIQUE INDEX events_by_command ON event_rows (command_id) WHERE command_id IS NOT NULL;
 
@@ -311,6 +311,10 @@ CREATE TRIGGER journal_items_update AFTER UPDATE ON items WHEN journal_seq() IS 
 CREATE TABLE journal_horizon (
   chat_id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE log_out_of_order (
+  from_id TEXT NOT NULL                    -- the least id that stands after a greater one in seq order
 ) STRICT;
 
 CREATE TABLE lore_entries (

@@ -4,6 +4,7 @@ import { migrate, type Migration } from './db/migrate.ts';
 import { createIdClock } from './ids.ts';
 import type { LogContext } from './log/context.ts';
 import { rebuild } from './log/rebuild.ts';
+import { putLogInIdOrder } from './log/id-order.ts';
 import { ensureJournal, JOURNAL_KEPT_EVENTS, pruneJournal } from './log/journal.ts';
 import { checkJsonBackup } from './log/backup.ts';
 import type { BackupEvent } from './log/backup-event.ts';
@@ -52,6 +53,8 @@ export function createEngine(deps: EngineDeps) {
   };
   observeLog();
   ensureJournal(db);
+  // Once, for a log synced before seq order was kept to id order (noted by migration 0059).
+  putLogInIdOrder(db);
   // A database from before the journal (or restored without one): fill it once, so steering is quick from now on.
   if (!db.get('SELECT 1 AS x FROM projection_journal LIMIT 1') && db.get('SELECT 1 AS x FROM chats LIMIT 1')) rebuild(db);
   // ...and keep it to each chat's latest events, so it does not grow with a year of play.

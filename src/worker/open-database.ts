@@ -5,7 +5,7 @@ import { wrapSqlite } from '../engine/db/sqlite-db.ts';
 import { openTrustingOverwrites } from './powersafe-overwrite.ts';
 import { isStorageFailure } from './storage-failure.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
-import { migrate, tablesRewritten } from '../engine/db/migrate.ts';
+import { migrate } from '../engine/db/migrate.ts';
 import { rewriteDatabase, rewriteReason } from './rewrite-database.ts';
 import { PAGE_BYTES, WAL_PAGES_BEFORE_COPY } from './disk-layout.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -119,11 +119,10 @@ async function openWith(database: Database, storage: StorageMode, startFresh: ()
     if (storage === 'opfs') db.exec(onDiskPragmas(options.pageBytes ?? PAGE_BYTES));
     // A migration that copies a table (0052 copies the log) shows its bar as the rewrite does.
     const applied = await migrate(db, MIGRATIONS, Date.now, options.onRewrite);
-    // A database older than this build (not a new one, made by every migration at its first start)
-    // whose migrations copied a table.
-    const copied = applied[0] !== 1 && applied.some((version) => tablesRewritten(MIGRATIONS[version - 1]!).length > 0);
+    // A database older than this build (not a new one, made by every migration at its first start).
+    const migrated = applied.length > 0 && applied[0] !== 1;
     // After the migrations: the pages of the tables and indexes they dropped are free to give back.
-    if (storage === 'opfs' && !options.pageBytes && rewriteReason(db, copied)) {
+    if (storage === 'opfs' && !options.pageBytes && rewriteReason(db, migrated)) {
       try {
         rewriteDatabase(db, options.onRewrite ?? (() => {}));
       } catch (error) {

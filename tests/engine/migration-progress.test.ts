@@ -3,7 +3,7 @@ import { loadSqlite, readMigrations } from '../support/sqlite.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
 import { migrate, MigrationError, tablesRewritten } from '../../src/engine/db/migrate.ts';
 import { isStorageFailure } from '../../src/worker/storage-failure.ts';
-import { KEPT_TEXT } from '../../src/engine/turn/prompt-report.ts';
+import { KEPT_TEXT_ROWS } from '../../src/engine/turn/prompt-report.ts';
 
 /** A database migrated up to (not including) `upTo`, holding `events` events, a third of them a command's first. */
 async function logBefore(upTo: string, events: number) {
@@ -97,8 +97,8 @@ describe('the log naming chats and devices by number (0056)', () => {
     expect(db.all('SELECT id FROM chat_refs ORDER BY ref')).toEqual([{ id: 'chat' }, { id: 'other chat' }]);
     expect(db.all('SELECT id FROM device_refs ORDER BY ref')).toEqual([{ id: 'device' }, { id: 'laptop' }]);
 
-    // A chat's events are read from the index by chat, under its number.
-    const plan = db.all<{ detail: string }>('EXPLAIN QUERY PLAN SELECT seq FROM events WHERE chat_id = ? ORDER BY id').map((row) => row.detail).join('; ');
+    // A chat's events are read from the index by chat, under its number, in order (by seq since 0059).
+    const plan = db.all<{ detail: string }>('EXPLAIN QUERY PLAN SELECT seq FROM events WHERE chat_id = ? ORDER BY seq').map((row) => row.detail).join('; ');
     expect(plan).toContain('events_by_chat (chat=?)');
     expect(plan).not.toContain('TEMP B-TREE');
 
@@ -206,10 +206,10 @@ describe("the log's payloads packed (0058)", () => {
 
     // The fields the log is searched by are read from its indexes, as before.
     const planOf = (sql: string) => db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
-    expect(planOf(`SELECT id FROM events WHERE ${KEPT_TEXT}`)).toContain('events_by_prompt_text');
+    expect(planOf(`SELECT e.id FROM ${KEPT_TEXT_ROWS}`)).toContain('events_by_prompt_text');
     // As visibility.ts asks for a reply's versions: SQLite refuses the statement if the index cannot answer it.
     const versions = "SELECT id FROM event_rows INDEXED BY events_by_regenerated WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started'";
-    expect(db.all(`SELECT id FROM events WHERE ${KEPT_TEXT}`, ['chat', '00112233445566778899aabbccddeeff'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000002' }]);
+    expect(db.all(`SELECT e.id FROM ${KEPT_TEXT_ROWS}`, ['chat', '00112233445566778899aabbccddeeff'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000002' }]);
     expect(db.all(versions, ['019b0000-0000-7000-8000-000000000001'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000001' }]);
 
     // A new event is packed as it goes in, and reads back as written.
@@ -223,5 +223,38 @@ describe("the log's payloads packed (0058)", () => {
     expect(() => db.run('UPDATE event_rows SET payload = X\'7b7d\' WHERE seq = 1')).toThrow(/immutable/);
     expect(() => db.run('DELETE FROM event_rows WHERE seq = 1')).toThrow(/never deleted/);
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(2_004);
+  });
+});
+
+describe("the log's index by chat keyed by seq (0059)", () => {
+  it('holds each event by chat and seq, walks a chat in order from its index alone, and notes a log out of id order', async () => {
+    const db = await logBefore('0059', 2_000);
+    const before = db.all('SELECT seq, id, chat_id FROM events ORDER BY seq');
+
+    await migrate(db, readMigrations(), () => 0);
+
+    expect(db.all('SELECT seq, id, chat_id FROM events ORDER BY seq')).toEqual(before);
+    // The chat alone: SQLite ends every index with the rowid, which is the seq.
+    expect(db.all("SELECT name FROM pragma_index_info('events_by_chat') ORDER BY seqno")).toEqual([{ name: 'chat' }]);
+    // A replay's page of a chat, and a rewind's stretch: a range of the index, in its order.
+    const planOf = (sql: string) => db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
+    const page = planOf('SELECT seq FROM events WHERE chat_id = ? AND seq > ? ORDER BY seq LIMIT 2000');
+    expect(page).toContain('events_by_chat (chat=? AND rowid>?)');
+    expect(page).not.toContain('TEMP B-TREE');
+    // This log was written in id order: nothing to put right.
+    expect(db.all('SELECT from_id FROM log_out_of_order')).toEqual([]);
+  });
+
+  it('notes the least id standing after a greater one, as a merge before 2d9840b left a log', async () => {
+    const db = await logBefore('0059', 20);
+    // Pulled late: two events of another device, written before the last ten here.
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-000000000010a', 'laptop', 1, 'user_turn', 'chat', '{"turnId":"a","text":"Late."}')`);
+    db.run(`INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES
+      ('019b0000-0000-7000-8000-000000000015a', 'laptop', 2, 'user_turn', 'chat', '{"turnId":"b","text":"Later."}')`);
+
+    await migrate(db, readMigrations(), () => 0);
+
+    expect(db.all('SELECT from_id FROM log_out_of_order')).toEqual([{ from_id: '019b0000-0000-7000-8000-000000000010a' }]);
   });
 });

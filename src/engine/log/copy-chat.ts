@@ -60,12 +60,13 @@ export function copyChat(db: Db, copy: ChatCopy): number {
      WHERE chat_id = ?1 AND ${VISIBLE('e')} AND kind NOT IN (SELECT value FROM json_each(?3))
        AND (kind NOT IN (${translatedKinds}) AND id < ?2 OR kind IN (${translatedKinds}) AND EXISTS (
          SELECT 1 FROM events t WHERE t.chat_id = e.chat_id AND t.id = ${translatedRef('e')} AND t.id < ?2 AND ${VISIBLE('t')}))
-     ORDER BY id`,
+     ORDER BY seq`,
     [copy.from, copy.before?.id ?? '~', JSON.stringify(SKIPPED_IN_COPY)],
   );
   if (count === 0) throw new Error(`chat ${copy.from} has nothing visible to copy`);
   const head = db.get<{ seq: number }>('SELECT max(seq) AS seq FROM event_rows')!.seq;
-  // The copies take seqs head+1.. and ids from a reserved block, both in the original's id order.
+  // The copies take seqs head+1.. and ids from a reserved block, both in the original's id order
+  // (its seq order, which the index by chat holds).
   const ids = copy.ids(count);
   const stripped = Object.entries(STRIPPED_IN_COPY).map(([kind, fields]) => `WHEN '${kind}' THEN json_remove(e.payload, ${fields.map((f) => `'$.${f}'`).join(', ')})`);
   const translated = Object.entries(TRANSLATED_IN_COPY).map(([kind, field]) => `WHEN '${kind}' THEN json_set(e.payload, '$.${field}', ${idSql(ids.block, 'ref.n - 1', ids.tail)})`);

@@ -6,8 +6,9 @@ import { project } from './project.ts';
 import { noteServerCopies, purgeCheck, purgedSoFar, removePurgedEvents } from './purges.ts';
 import { rescueUnsyncedChats } from './purge-rescue.ts';
 import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild.ts';
-import { forgetMarks, inheritFromCause } from './visibility.ts';
-import { fromRow, TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards, type EventRow } from './row.ts';
+import { inheritFromCause } from './visibility.ts';
+import { fromRow, TRAVELLING_COLUMNS as COLUMNS, type EventRow } from './row.ts';
+import { tailAfter, writeInIdOrder } from './id-order.ts';
 
 /** An event as it travels between devices: the backup's shape, no local seq, references by id. */
 export type SyncedEvent = BackupEvent;
@@ -126,30 +127,14 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
     }
     // Events here that sort after the earliest arrival are written again after it, under new local
     // seqs: seq order stays id order, so every list kept in seq order reads alike on every device.
-    const head = db.get<{ s: number | null }>('SELECT max(seq) AS s FROM event_rows')?.s ?? 0;
-    const tailFrom = db.get<{ s: number | null }>('SELECT min(seq) AS s FROM event_rows WHERE id > ?', [rows[0]!.id])?.s ?? null;
-    const moved = tailFrom === null ? [] : db.all<SyncedEvent & { seq: number }>(`SELECT seq, ${COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`, [tailFrom]);
-    if (moved.length > 0) {
-      forgetMarks(db, 'SELECT value FROM json_each(?)', [JSON.stringify(moved.map((m) => m.seq))]);
-      withoutLogGuards(db, () => db.run('DELETE FROM events WHERE seq >= ?', [tailFrom!]));
-    }
-    const written = [...moved.map(({ seq: _, ...event }) => event), ...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
-    const seqs = new Map<string, number>();
-    let next = head + 1;
-    for (const row of written) {
-      db.run(`INSERT INTO events (seq, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [next, row.id, row.device_id, row.ts, row.kind, row.chat_id, row.payload, row.cause_id, row.command_id]);
-      seqs.set(row.id, next++);
-    }
-
+    const { written, seqs, moved } = writeInIdOrder(db, tailAfter(db, rows[0]!.id), rows);
     const chats = [...new Set(written.map((r) => r.chat_id).filter((c): c is string => c !== null))];
-    // The moved events are pushed again under their new seqs: the server already has them.
-    if (moved.length > 0) db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
     if (newPurges || strays) {
       // Another device purged: what it removed goes here too (rare enough to rebuild for).
       removeHere();
       return { added: rows.length, chats, everything: true, waiting: waiting.length };
     }
-    if (moved.length > 0) {
+    if (moved > 0) {
       if (written.some((r) => r.chat_id === null)) {
         rebuild(db);
         return { added: rows.length, chats, everything: true, waiting: waiting.length };

@@ -23,24 +23,21 @@ const TABLES_REINDEXED_AT_THE_END = [...PROJECTED_TABLES.filter((t) => t !== 'vi
 const MARKING_KINDS = JSON.stringify(EVENT_DEFINITIONS.filter((d) => 'marks' in d).map((d) => d.kind));
 
 /**
- * Replays the matching events from id `from` on, in id order (the order of events on every device),
- * in pages; `ahead` sees each page before its events are applied.
+ * Replays the matching events after seq `after`, in seq order, which is id order (the order of
+ * events on every device; `writeInIdOrder` keeps it so), in pages; `ahead` sees each page before
+ * its events are applied.
  */
-function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void, from = '', ahead?: (page: readonly EventRow[]) => void): number {
+function replay(db: Db, where: string, params: readonly (string | number)[], each: (row: EventRow) => void, after = 0, ahead?: (page: readonly EventRow[]) => void): number {
   let replayed = 0;
-  let after: string | null = null;
   for (;;) {
-    // One bound on id, so the index range starts there (a second bound would be left to filter).
-    const rows: EventRow[] = db.all<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM events e WHERE id ${after === null ? '>=' : '>'} ? AND (${where}) ORDER BY id LIMIT ${BATCH}`,
-      [after ?? from, ...params],
-    );
+    // Bounded on seq, the rowid: a chat's range starts there in the index by chat, which ends in it.
+    const rows: EventRow[] = db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events e WHERE e.seq > ? AND (${where}) ORDER BY e.seq LIMIT ${BATCH}`, [after, ...params]);
     ahead?.(rows);
     for (const row of rows) each(row);
     replayed += rows.length;
     const last = rows.at(-1);
     if (!last || rows.length < BATCH) return replayed;
-    after = last.id;
+    after = last.seq;
   }
 }
 
@@ -103,7 +100,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
         journalAs(journaledAt(row));
         applyProjection(db, def, fromRow(row), undoneKnown);
       },
-      '',
+      0,
       (page) => {
         const wanted = page.some((row) => journaledAt(row) !== null);
         if (wanted === triggersIn) return;
@@ -129,7 +126,7 @@ export function rebuild(db: Db, journalKeep: number = JOURNAL_KEPT_EVENTS): numb
  */
 export function settleLastSeq(db: Db, chatId?: string): void {
   db.run(
-    `UPDATE chats SET last_seq = coalesce((SELECT e.seq FROM events e WHERE e.chat_id = chats.id AND ${VISIBLE('e')} ORDER BY e.id DESC LIMIT 1), last_seq)
+    `UPDATE chats SET last_seq = coalesce((SELECT e.seq FROM events e WHERE e.chat_id = chats.id AND ${VISIBLE('e')} ORDER BY e.seq DESC LIMIT 1), last_seq)
      ${chatId === undefined ? '' : 'WHERE id = ?'}`,
     chatId === undefined ? [] : [chatId],
   );
@@ -155,25 +152,25 @@ export function remarkChat(db: Db, chatId: string): void {
 function remark(db: Db, chatId?: string): void {
   const inChat = chatId === undefined ? '' : `e.chat_ref = ${chatRef('?')} AND `;
   const params = chatId === undefined ? [] : [chatId];
-  let after = '';
-  const inheritBetween = (before: string) => {
+  let after = 0;
+  const inheritBetween = (before: number) => {
     while (
       db.run(
         `INSERT INTO visibility (seq, superseded_by, hidden_by)
          SELECT e.seq, v.superseded_by, v.hidden_by FROM events e JOIN events c ON c.id = e.cause_id JOIN visibility v ON v.seq = c.seq
-         WHERE ${inChat}e.id > ? AND e.id < ? AND e.cause_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
+         WHERE ${inChat}e.seq > ? AND e.seq < ? AND e.cause_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
          ON CONFLICT (seq) DO NOTHING`,
         [...params, after, before],
       ) > 0
     );
   };
   replay(db, `${inChat}kind IN (SELECT value FROM json_each(?))`, [...params, MARKING_KINDS], (row) => {
-    inheritBetween(row.id);
+    inheritBetween(row.seq);
     definition(row.kind).marks?.(db, fromRow(row));
     inheritFromCause(db, { seq: row.seq, causeId: row.cause_id });
-    after = row.id;
+    after = row.seq;
   });
-  inheritBetween('~');
+  inheritBetween(Number.MAX_SAFE_INTEGER);
 }
 
 /**
@@ -210,21 +207,20 @@ export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number
 /** The chat's visible events from `fromSeq`, and the global events reaching into its rows, projected in id order. */
 export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   const reaching = JSON.stringify(KINDS_REACHING_CHATS);
-  // No event from `fromSeq` on has an id below the least of theirs: bounding the id lets a tail
-  // replay read the tail of the chat's index, not all of a long chat's events (a swipe at turn
-  // 10,000 scanned and sorted every earlier event before).
-  const floor = fromSeq > 0 ? (db.get<{ id: string | null }>('SELECT min(id) AS id FROM event_rows WHERE seq >= ?', [fromSeq])?.id ?? '~') : '';
+  // The log is read from `fromSeq` in seq order, its rows' own order, and the chat's picked out:
+  // through the index by chat, for the chat's events and the global ones, SQLite sorted the
+  // whole rest of the chat for each page.
   const replayed = replay(
     db,
-    `${VISIBLE('e')} AND seq >= ? AND (chat_ref = ${chatRef('?')} OR (chat_ref IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
-    [fromSeq, chatId, reaching],
+    `${VISIBLE('e')} AND (+chat_ref = ${chatRef('?')} OR (+chat_ref IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
+    [chatId, reaching],
     (row) => {
       const def = definition(row.kind);
       const event = fromRow(row);
       if (row.chat_id === null) projectIntoChat(db, def, event, chatId);
       else project(db, def, event);
     },
-    floor,
+    fromSeq - 1,
   );
   settleLastSeq(db, chatId);
   return replayed;

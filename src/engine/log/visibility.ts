@@ -188,13 +188,16 @@ export function chooseVersion(db: Db, versionId: string, marker: { id: string; s
   return changed;
 }
 
-/** A rewind: hides the chat's events from `fromId` up to the rewind, and whatever they caused. */
+/**
+ * A rewind: hides the chat's events from `fromId` up to the rewind, and whatever they caused. Seq
+ * order is id order, so the stretch is a range of the index by chat.
+ */
 export function hide(db: Db, chatId: string, fromId: string, rewind: { id: string; seq: number }): number[] {
   return db
     .all<{ seq: number }>(
       `WITH RECURSIVE hidden(id, seq) AS (
-         SELECT id, seq FROM events WHERE chat_id = ?1 AND id >= ?2 AND id < ?3
-         UNION SELECT e.id, e.seq FROM events e JOIN hidden h ON e.cause_id = h.id WHERE e.id < ?3
+         SELECT id, seq FROM events WHERE chat_id = ?1 AND seq >= (SELECT seq FROM event_rows WHERE id >= ?2 ORDER BY id LIMIT 1) AND seq < ?4
+         UNION SELECT e.id, e.seq FROM events e JOIN hidden h ON e.cause_id = h.id WHERE e.seq < ?4
        )
        INSERT INTO visibility (seq, hidden_by) SELECT seq, ?4 FROM hidden WHERE true
        ON CONFLICT (seq) DO UPDATE SET hidden_by = ?4 WHERE hidden_by IS NULL

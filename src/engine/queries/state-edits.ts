@@ -57,10 +57,12 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
 export function latestEdit(db: Db, chatId: string): { id: string; field: string } | undefined {
   return db.get<{ id: string; field: string }>(
     `SELECT e.id, json_extract(e.payload, '$.field') AS field FROM events e
-     WHERE e.chat_ref = ${chatRef('?1')} AND e.kind = 'manual_edit' AND ${rareKind('e')} AND ${VISIBLE('e')}
+     WHERE +e.chat_ref = ${chatRef('?1')} AND e.kind = 'manual_edit' AND ${rareKind('e')} AND ${VISIBLE('e')}
        AND json_extract(e.payload, '$.target.type') != 'chat'
        -- an edit from before the host's reset changed what the reset has since cleared
-       AND e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)
+       -- (both terms kept off the index by chat: it would read a long chat's every event after
+       -- the reset, where the rare kinds' index holds the few edits)
+       AND +e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)
      ORDER BY e.id DESC LIMIT 1`,
     [chatId],
   );

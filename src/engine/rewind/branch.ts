@@ -55,9 +55,10 @@ export const branchCalls = {
           // text only; the state stays as it was then).
           const since = db.all<{ kind: string; payload: string }>(
             `SELECT kind, json_remove(payload, '$.analysisOf') AS payload FROM events e
-             WHERE chat_id = ?1 AND id >= ?2 AND kind IN ('turn_edited', 'turn_hidden') AND ${VISIBLE('e')}
+             WHERE chat_id = ?1 AND seq >= coalesce((SELECT seq FROM event_rows WHERE id >= ?2 ORDER BY id LIMIT 1), (SELECT max(seq) + 1 FROM event_rows))
+               AND kind IN ('turn_edited', 'turn_hidden') AND ${VISIBLE('e')}
                AND json_extract(payload, '$.turnId') IN (SELECT turn_id FROM transcript WHERE chat_id = ?3)
-             ORDER BY id`,
+             ORDER BY seq`,
             [chatId, next?.id ?? '~', branchId],
           );
           appendEvents(ctx, [

@@ -115,9 +115,14 @@ const KEPT_APART_FROM = 240;
 /** The name a text is kept by (`promptTextHash`), the same on every device. */
 const hashOf = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
 
-// The partial index `events_by_prompt_text` (migration 0047) answers these: the kind term and the
-// expression must read exactly so for SQLite to use it.
-export const KEPT_TEXT = `kind = 'prompt_text_kept' AND chat_id = ? AND json_extract(payload, '$.hash') = ?`;
+/**
+ * A chat's kept texts by hash (chat id, hash), as `e`: the partial index `events_by_prompt_text`
+ * (migrations 0047, 0058) answers, named, so SQLite refuses the statement rather than read without
+ * it. Through the view `events` SQLite chose the index by chat, as a tie, and read every event of a
+ * long chat for each long part of a prompt. The kind term and the expression must read exactly so.
+ */
+export const KEPT_TEXT_ROWS = `event_rows e INDEXED BY events_by_prompt_text
+  WHERE e.kind = 'prompt_text_kept' AND e.chat = (SELECT ref FROM chat_refs WHERE id = ?) AND json_extract(payload_json(e.payload), '$.hash') = ?`;
 
 /**
  * The report as a reply's event keeps it, and the texts to log before it (`prompt_text_kept`):
@@ -130,7 +135,7 @@ export function reportForTheLog(db: Db, chatId: string, report: PromptReport): {
   const parts = storyRuns(report.parts).map((part) => {
     if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
     const hash = hashOf(part.text);
-    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM events e WHERE ${KEPT_TEXT} AND ${VISIBLE('e')}`, [chatId, hash])) {
+    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash])) {
       texts.push({ hash, text: part.text });
     }
     logged.add(hash);

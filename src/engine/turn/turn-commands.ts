@@ -32,7 +32,7 @@ export interface StartedTurn {
 
 /** The transcript row `t` is being written by this device: the latest start or continuation of its reply is this device's. */
 const WRITTEN_HERE = `(SELECT e.device_id FROM events e WHERE e.chat_id = t.chat_id AND e.kind IN ('assistant_turn_started', 'reply_continued')
-  AND json_extract(e.payload, '$.turnId') = t.turn_id ORDER BY e.id DESC LIMIT 1) = (SELECT id FROM database_identity LIMIT 1)`;
+  AND json_extract(e.payload, '$.turnId') = t.turn_id ORDER BY e.seq DESC LIMIT 1) = (SELECT id FROM database_identity LIMIT 1)`;
 
 interface StreamingRow {
   turn_id: string;
