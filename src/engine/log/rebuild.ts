@@ -207,12 +207,14 @@ export function rebuildChatFrom(db: Db, chatId: string, fromSeq: number): number
 /** The chat's visible events from `fromSeq`, and the global events reaching into its rows, projected in id order. */
 export function replayChat(db: Db, chatId: string, fromSeq: number): number {
   const reaching = JSON.stringify(KINDS_REACHING_CHATS);
-  // The log is read from `fromSeq` in seq order, its rows' own order, and the chat's picked out:
-  // through the index by chat, for the chat's events and the global ones, SQLite sorted the
-  // whole rest of the chat for each page.
+  // A tail (a swipe, an edit, a rewind near the end) is read from the index by chat: the chat's
+  // events and the global ones from `fromSeq`, sorted together. A whole chat is read from the log's
+  // rows in their own order, the chat's picked out: through the index SQLite sorted the rest of the
+  // chat again for each page.
+  const chatRefColumn = fromSeq > 0 ? 'chat_ref' : '+chat_ref';
   const replayed = replay(
     db,
-    `${VISIBLE('e')} AND (+chat_ref = ${chatRef('?')} OR (+chat_ref IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
+    `${VISIBLE('e')} AND (${chatRefColumn} = ${chatRef('?')} OR (${chatRefColumn} IS NULL AND kind IN (SELECT value FROM json_each(?))))`,
     [chatId, reaching],
     (row) => {
       const def = definition(row.kind);
