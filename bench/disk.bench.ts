@@ -104,6 +104,19 @@ async function send(page: Page, i: number): Promise<void> {
   await page.waitForTimeout(SETTLE_MS);
 }
 
+/** Every file of the origin's private file system with its size, read from a page (as a string: no bundler helpers inside). */
+const FILES_AT_REST = `(async () => {
+  const found = [];
+  const walk = async (dir, path) => {
+    for await (const [name, handle] of dir.entries()) {
+      if (handle.kind === 'directory') await walk(handle, path + name + '/');
+      else found.push(path + name + ' ' + ((await handle.getFile()).size / 1e6).toFixed(2) + ' MB');
+    }
+  };
+  await walk(await navigator.storage.getDirectory(), '');
+  return found.join(', ');
+})()`;
+
 /**
  * Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service
  * worker), read at rest: the app opened afresh and left quiet (it then empties the WAL's file), then
@@ -118,6 +131,7 @@ export async function storedAfterReopen(page: Page): Promise<number> {
   // A page of the origin that opens no database: the app's worker and its handles are gone.
   await page.goto(new URL('/robots.txt', page.url()).href);
   await page.waitForTimeout(1_000);
+  if (process.env.BENCH_DISK_FILES === '1') console.log(`at rest: ${await page.evaluate(FILES_AT_REST)}`);
   return page.evaluate(async () => {
     const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: Record<string, number> };
     const details = estimate.usageDetails ?? {};
