@@ -6,19 +6,10 @@ import { rebuild } from '../../src/engine/log/rebuild.ts';
 import { TRAVELLING_COLUMNS, withoutLogGuards } from '../../src/engine/log/row.ts';
 import { canonicalProjections } from '../support/dump.ts';
 import { createEngine, type Engine } from '../support/engine.ts';
-import { draft } from '../support/fixtures.ts';
+import { analysedExchange, draft } from '../support/fixtures.ts';
 import { openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
 
-function exchange(engine: Engine, chat: string, bot: string, text: string) {
-  const turn = engine.newId();
-  engine.append([
-    draft.userTurn(chat, engine.newId(), text),
-    draft.assistantStarted(chat, turn, bot),
-    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
-    { ...draft.edge(chat, bot, 'you', { affinityDelta: 2, facts: [`heard ${text}`] }), causeDraft: 2 },
-    { ...draft.memory(chat, engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
-  ]);
-}
+const exchange = (engine: Engine, chat: string, bot: string, text: string) => engine.append(analysedExchange(() => engine.newId(), chat, bot, text));
 
 /** Events standing after an event with a greater id, in seq order. */
 const outOfOrder = (db: Db) =>

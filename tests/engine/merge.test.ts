@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../support/engine.ts';
 import type { SyncedEvent } from '../../src/engine/log/merge.ts';
 import { canonicalProjections } from '../support/dump.ts';
-import { draft } from '../support/fixtures.ts';
+import { analysedExchange, draft } from '../support/fixtures.ts';
 import { openTestEngine } from '../support/sqlite.ts';
 
 const everything = (engine: Engine): SyncedEvent[] => engine.eventsAfter(0, 1_000_000).map(({ seq: _, ...event }) => event);
@@ -19,16 +19,7 @@ async function deviceWithStory() {
   return { ...device, bot, chat };
 }
 
-function exchange(engine: Engine, chat: string, bot: string, text: string) {
-  const turn = engine.newId();
-  engine.append([
-    draft.userTurn(chat, engine.newId(), text),
-    draft.assistantStarted(chat, turn, bot),
-    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
-    { ...draft.edge(chat, bot, 'you', { affinityDelta: 2, facts: [`heard ${text}`] }), causeDraft: 2 },
-    { ...draft.memory(chat, engine.newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
-  ]);
-}
+const exchange = (engine: Engine, chat: string, bot: string, text: string) => engine.append(analysedExchange(() => engine.newId(), chat, bot, text));
 
 describe('merging events from another device', () => {
   it('is a union: in any order, twice over, the other device ends with the same rows', async () => {

@@ -100,3 +100,15 @@ export function kickoffInput(over: Partial<Record<string, unknown>> = {}) {
     ...over,
   };
 }
+
+/** A player's line, the reply to it, and what the reply's analysis wrote (a feeling, a memory), to append as one. */
+export function analysedExchange(newId: () => string, chat: string, bot: string, text: string): EventDraft[] {
+  const turn = newId();
+  return [
+    draft.userTurn(chat, newId(), text),
+    draft.assistantStarted(chat, turn, bot),
+    { ...draft.assistantTurn(chat, turn, bot, `Mira answers ${text}.`), causeDraft: 1 },
+    { ...draft.edge(chat, bot, 'you', { affinityDelta: 2, facts: [`heard ${text}`] }), causeDraft: 2 },
+    { ...draft.memory(chat, newId(), bot, { summary: `Ada said ${text}.` }), causeDraft: 2 },
+  ];
+}
