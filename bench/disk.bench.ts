@@ -10,6 +10,7 @@ import type { CompletionRequest } from '../relay/request-body.ts';
 import { restoreStories, STORY_LINE } from './chat.bench.ts';
 import { fmt, printTable } from './table.ts';
 import { WAL_PAGES_BEFORE_COPY } from '../src/worker/disk-layout.ts';
+import { BACKUPS_KEPT } from '../src/worker/backup-store.ts';
 import { loadSqlite } from '../tests/support/sqlite.ts';
 
 /** `BENCH_DISK_SIZES=1000` to run fewer. */
@@ -116,6 +117,19 @@ const FILES_AT_REST = `(async () => {
   await walk(await navigator.storage.getDirectory(), '');
   return found.join(', ');
 })()`;
+
+/** The size of the newest daily backup kept in the origin, read from a page (0: none yet). */
+const DAILY_BACKUP_BYTES = `(async () => {
+  const root = await navigator.storage.getDirectory();
+  const dir = await root.getDirectoryHandle('roleplay-engine-backups').catch(() => null);
+  let newest = ['', 0];
+  if (dir) for await (const [name, handle] of dir.entries()) {
+    if (handle.kind === 'file' && name.endsWith('-daily.jsonl.gz') && name > newest[0]) newest = [name, (await handle.getFile()).size];
+  }
+  return newest[1];
+})()`;
+
+const DAILY_BACKUPS_KEPT = BACKUPS_KEPT.daily;
 
 /**
  * Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service
@@ -227,6 +241,10 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const longRun = walBytes + copyShare;
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
     const stored = await storedAfterReopen(page);
+    // A player who plays every day keeps a fortnight of daily backups, each the whole log: the
+    // bench sees one (the story was restored today).
+    const daily = (await page.evaluate(DAILY_BACKUP_BYTES)) as number;
+    const fortnight = stored + (DAILY_BACKUPS_KEPT - 1) * daily;
     const label = turns.toLocaleString('en-US');
     const rows: [string, string][] = [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
@@ -236,6 +254,10 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
       [`${label} turns: a Send's share of the copies into the database, were the WAL copied every n Sends`, copiedEvery.join(', ')],
       [`${label} turns: where the database's bytes are (MB)`, anatomy.stored],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
+      [
+        `${label} turns: the same after a fortnight of daily play, ${DAILY_BACKUPS_KEPT} daily backups kept (${DAILY_BACKUPS_KEPT - 1} more like today's ${fmt(daily / KB / KB, 2)} MB; an estimate)`,
+        `${fmt(fortnight / KB / KB, 1)} MB = ${fmt(fortnight / textBytes, 1)}x`,
+      ],
     ];
     return { rows, perSendBytes: total / SENDS, longRunBytes: longRun, storageRatio: stored / textBytes };
   } finally {

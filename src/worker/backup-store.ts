@@ -11,7 +11,8 @@ import { checkBackupFile, gzipLines } from './backup-streams.ts';
 export const BACKUP_DIRECTORY = 'roleplay-engine-backups';
 
 export type BackupReason = 'daily' | 'before-restore' | 'before-fresh-start' | 'before-reset';
-const KEEP: Record<BackupReason, number> = { daily: 14, 'before-restore': 5, 'before-fresh-start': 5, 'before-reset': 5 };
+/** How many backups of each reason are kept. */
+export const BACKUPS_KEPT: Record<BackupReason, number> = { daily: 14, 'before-restore': 5, 'before-fresh-start': 5, 'before-reset': 5 };
 const NAME = /^roleplay-engine-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)-([a-z-]+)\.jsonl\.gz$/;
 
 export interface StoredBackup extends BackupSummary {
@@ -82,7 +83,7 @@ export async function backupFile(name: string): Promise<File> {
 /** The newest backups of a reason are kept; older ones (and leftovers of unfinished writes) go. */
 async function prune(dir: FileSystemDirectoryHandle, reason: BackupReason): Promise<void> {
   const all = await listBackups();
-  for (const old of all.filter((b) => b.reason === reason).slice(KEEP[reason])) {
+  for (const old of all.filter((b) => b.reason === reason).slice(BACKUPS_KEPT[reason])) {
     await dir.removeEntry(old.name).catch(() => {});
     await dir.removeEntry(`${old.name}.json`).catch(() => {});
   }
