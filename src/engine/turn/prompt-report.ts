@@ -8,6 +8,7 @@ import { COUNTED_WITH, TOKENIZER_FAMILIES } from './tokenizer-family.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { VISIBLE } from '../log/visibility.ts';
+import { chatRef } from '../log/row.ts';
 import { promptTextHash } from '../events/prompt-texts.ts';
 
 /**
@@ -122,7 +123,7 @@ const hashOf = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).s
  * long chat for each long part of a prompt. The kind term and the expression must read exactly so.
  */
 export const KEPT_TEXT_ROWS = `event_rows e INDEXED BY events_by_prompt_text
-  WHERE e.kind = 'prompt_text_kept' AND e.chat = (SELECT ref FROM chat_refs WHERE id = ?) AND json_extract(payload_json(e.payload), '$.hash') = ?`;
+  WHERE e.kind = 'prompt_text_kept' AND e.chat = ${chatRef('?')} AND json_extract(payload_json(e.payload), '$.hash') = ?`;
 
 /**
  * The report as a reply's event keeps it, and the texts to log before it (`prompt_text_kept`):
