@@ -15,13 +15,14 @@ const MAX_LINE = 8 * 1024 * 1024;
 /** How much text one pull hands the compressor. */
 const PULL_CHARS = 256 * 1024;
 
-export function gzipLines(lines: Iterator<string>): ReadableStream<Uint8Array> {
+export function gzipLines(lines: Iterator<string> | AsyncIterator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const text = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
       let chunk = '';
       while (chunk.length < PULL_CHARS) {
-        const next = lines.next();
+        const pending = lines.next();
+        const next = pending instanceof Promise ? await pending : pending;
         if (next.done) {
           if (chunk) controller.enqueue(encoder.encode(chunk));
           controller.close();
@@ -80,6 +81,14 @@ export async function* gunzipLines(stream: ReadableStream<Uint8Array>): AsyncGen
 
 export class BackupDamagedError extends Error {
   override name = 'BackupError';
+}
+
+/** A stream read whole into a Blob; an error in the stream rejects with that error (a Response would replace it). */
+export async function blobOf(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value as Uint8Array<ArrayBuffer>);
+  return new Blob(parts);
 }
 
 

@@ -20,6 +20,29 @@ async function exportFromSettings(page: Page): Promise<string> {
   return path;
 }
 
+/** Every daily backup kept here, dated a day earlier: tomorrow, as far as the app can tell. */
+function ageDailiesByADay(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('roleplay-engine-backups');
+    const names: string[] = [];
+    for await (const [name] of (dir as unknown as { entries(): AsyncIterable<[string, unknown]> }).entries()) names.push(name);
+    // Oldest first, so no name is taken by a file not yet moved.
+    for (const name of names.sort()) {
+      const match = /^roleplay-engine-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(-daily\.jsonl\.gz.*)$/.exec(name);
+      if (!match) continue;
+      const at = Date.parse(`${match[1]}T${match[2]}:${match[3]}:${match[4]}.${match[5]}Z`) - 24 * 60 * 60_000;
+      const handle = (await dir.getFileHandle(name)) as FileSystemFileHandle & { move(name: string): Promise<void> };
+      await handle.move(`roleplay-engine-${new Date(at).toISOString().replace(/[:.]/g, '-')}${match[6]}`);
+    }
+  });
+}
+
+const dailyFiles = async (page: Page) => {
+  const names = await keptBackups(page);
+  return { whole: names.filter((n) => /-daily\.jsonl\.gz$/.test(n)), shared: names.filter((n) => /-daily\.jsonl\.gz\.shared$/.test(n)) };
+};
+
 describe('backups from Settings', () => {
   it('exports a checked file; restoring it shows what it holds first, backs up what is here, and every tab follows', async () => {
     ({ context } = await launchBrowser());
@@ -130,5 +153,64 @@ describe('backups from Settings', () => {
     await page.goto(`${app.url}/bots`);
     await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Daily']);
   });
-});
 
+  it('keeps older dailies as what they differ by from the next, and each still downloads and restores whole', async () => {
+    ({ context } = await launchBrowser());
+    const page = await openTab(context, `${app.url}/bots`);
+    const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday'];
+    for (const [i, day] of days.entries()) {
+      if (i > 0) await ageDailiesByADay(page);
+      await page.goto(`${app.url}/bots`);
+      await createBot(page, day);
+      await page.reload(); // the first open of the day writes its daily backup
+      await expect.poll(async () => {
+        const files = await dailyFiles(page);
+        return [files.whole.length + files.shared.length, files.shared.length];
+      }, { timeout: 30_000 }).toEqual([i + 1, Math.max(0, i - 1)]);
+    }
+    // Whole: the newest, and the oldest (so no one file is all there is); Tuesday's and Wednesday's
+    // are what they differ by from the day after.
+    const files = await dailyFiles(page);
+    expect(files.whole).toHaveLength(2);
+
+    await page.goto(`${app.url}/settings`);
+    const table = page.getByRole('table', { name: 'Backups in this browser' });
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 15_000 }).toBe(4);
+    const tuesday = table.locator('tbody tr').nth(2);
+    expect(await tuesday.textContent()).toMatch(/Daily.*2 bots, 0 chats/);
+    const download = page.waitForEvent('download');
+    await tuesday.getByRole('button', { name: /^Download the backup of/ }).click();
+    const path = join(freshProfile(), 'tuesday.jsonl.gz');
+    await (await download).saveAs(path);
+    // Rebuilt through Wednesday's and Thursday's: the whole file, as Tuesday's was written.
+    const lines = gunzipSync(readFileSync(path)).toString('utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ version: 3 });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ end: true, events: lines.length - 2 });
+    expect(lines.some((l) => l.includes('Tuesday'))).toBe(true);
+    expect(lines.some((l) => l.includes('Wednesday'))).toBe(false);
+
+    await tuesday.getByRole('button', { name: /^Restore the backup of/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore this backup?' });
+    await dialog.waitFor();
+    await expect.poll(() => dialog.textContent(), { timeout: 15_000 }).toMatch(/2 bots.*every one checked/s);
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/Restored from roleplay-engine-.*-daily\.jsonl\.gz/);
+    await page.goto(`${app.url}/bots`);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Monday', 'Tuesday']);
+
+    // A damaged link in the chain: Tuesday's cannot be rebuilt, and says so; nothing changes.
+    await page.evaluate(async (name) => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('roleplay-engine-backups');
+      const out = await (await dir.getFileHandle(name)).createWritable();
+      await out.write('not a backup');
+      await out.close();
+    }, files.shared.sort().at(-1)!);
+    await page.goto(`${app.url}/settings`);
+    await table.locator('tbody tr').nth(3).waitFor();
+    const restoreButtons = table.getByRole('button', { name: /^Restore the backup of/ });
+    await restoreButtons.nth(3).click();
+    await expect.poll(() => page.getByTestId('backup-message').textContent(), { timeout: 20_000 }).toMatch(/cannot be rebuilt from them: .*damaged/);
+    await page.goto(`${app.url}/bots`);
+    await expect.poll(() => botList(page).allTextContents(), { timeout: 15_000 }).toEqual(['Monday', 'Tuesday']);
+  });
+});
