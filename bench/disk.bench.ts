@@ -17,6 +17,13 @@ import { loadSqlite } from '../tests/support/sqlite.ts';
 const SIZES = (process.env.BENCH_DISK_SIZES ?? '1000,10000').split(',').map(Number);
 const SENDS = Number(process.env.BENCH_DISK_SENDS ?? 20);
 /**
+ * `BENCH_DISK_DAYS=1` to skip the fortnight: after the Sends, the bench plays on for this many days
+ * in all (the daily backups dated a day back between them, so the app writes the next day's),
+ * `BENCH_DISK_DAY_SENDS` Sends a day, and reads the storage again with every daily kept.
+ */
+const DAYS = Number(process.env.BENCH_DISK_DAYS ?? BACKUPS_KEPT.daily);
+const DAY_SENDS = Number(process.env.BENCH_DISK_DAY_SENDS ?? 3);
+/**
  * `BENCH_DISK_PAGE_BYTES=8192`: the story played on a database made as builds before 4 KiB pages
  * made it, and left so (the test hook skips the rewrite): what the rewrite saves an older player.
  */
@@ -92,13 +99,21 @@ export async function untilQuiet(page: Page, worker: Worker): Promise<void> {
 }
 
 /** One Send in the open chat: typed, sent, the reply streamed, analysed, and a quiet moment after. */
+const sentLine = (i: number) => `"Line ${i}: the lantern swings and Mira looks to the harbour."`;
+/** The UTF-8 bytes of the messages one Send adds: the player's line and the upstream's reply. */
+function sentTextBytes(i: number): number {
+  const words = STORY_LINE.split(' ').filter(Boolean);
+  const reply = Array.from({ length: REPLY_WORDS }, (_, k) => words[k % words.length]).join(' ');
+  return new TextEncoder().encode(sentLine(i) + reply).length;
+}
+
 async function send(page: Page, i: number): Promise<void> {
-  await page.evaluate((i) => {
+  await page.evaluate((line) => {
     const box = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')!;
-    box.value = `"Line ${i}: the lantern swings and Mira looks to the harbour."`;
+    box.value = line;
     box.dispatchEvent(new Event('input', { bubbles: true }));
     box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-  }, i);
+  }, sentLine(i));
   await page.waitForFunction(() => document.querySelector('.turn[data-status="streaming"]'), undefined, { timeout: 15_000 });
   await page.waitForFunction(() => !document.querySelector('.turn[data-status="streaming"]'), undefined, { timeout: 60_000 });
   await page.waitForFunction(() => !document.querySelector('[data-testid="updating-memories"]'), undefined, { timeout: 60_000 });
@@ -118,18 +133,46 @@ const FILES_AT_REST = `(async () => {
   return found.join(', ');
 })()`;
 
-/** The size of the newest daily backup kept in the origin, read from a page (0: none yet). */
-const DAILY_BACKUP_BYTES = `(async () => {
+/** Every daily backup kept in the origin dated a day earlier, read from a page: the next open is "tomorrow". */
+const AGE_DAILIES = `(async () => {
   const root = await navigator.storage.getDirectory();
-  const dir = await root.getDirectoryHandle('roleplay-engine-backups').catch(() => null);
-  let newest = ['', 0];
-  if (dir) for await (const [name, handle] of dir.entries()) {
-    if (handle.kind === 'file' && name.endsWith('-daily.jsonl.gz') && name > newest[0]) newest = [name, (await handle.getFile()).size];
+  const dir = await root.getDirectoryHandle('roleplay-engine-backups');
+  const names = [];
+  for await (const [name] of dir.entries()) names.push(name);
+  for (const name of names.sort()) {
+    const match = /^roleplay-engine-(\\d{4}-\\d{2}-\\d{2})T(\\d{2})-(\\d{2})-(\\d{2})-(\\d{3})Z(-daily\\.jsonl\\.gz.*)$/.exec(name);
+    if (!match) continue;
+    const at = Date.parse(match[1] + 'T' + match[2] + ':' + match[3] + ':' + match[4] + '.' + match[5] + 'Z') - 86400000;
+    await (await dir.getFileHandle(name)).move('roleplay-engine-' + new Date(at).toISOString().replace(/[:.]/g, '-') + match[6]);
   }
-  return newest[1];
 })()`;
 
-const DAILY_BACKUPS_KEPT = BACKUPS_KEPT.daily;
+/** The daily backups kept in the origin: whole files, shared ones, and files still being written. */
+const DAILIES = `(async () => {
+  const root = await navigator.storage.getDirectory();
+  const dir = await root.getDirectoryHandle('roleplay-engine-backups').catch(() => null);
+  const found = { whole: 0, shared: 0, partial: 0, bytes: 0 };
+  if (dir) for await (const [name, handle] of dir.entries()) {
+    if (name.endsWith('.partial')) found.partial++;
+    else if (/-daily\\.jsonl\\.gz$/.test(name)) found.whole++;
+    else if (/-daily\\.jsonl\\.gz\\.shared$/.test(name)) found.shared++;
+    else continue;
+    found.bytes += (await handle.getFile()).size;
+  }
+  return found;
+})()`;
+type Dailies = { whole: number; shared: number; partial: number; bytes: number };
+
+/** Waits until the day's daily backup is written and the older ones are shared (what a player leaves on disk). */
+async function dailiesSettled(page: Page, day: number): Promise<Dailies> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const found = (await page.evaluate(DAILIES)) as Dailies;
+    if (found.whole + found.shared === Math.min(day, BACKUPS_KEPT.daily) && found.partial === 0 && found.whole <= 2) return found;
+    if (Date.now() > deadline) throw new Error(`Day ${day}: the daily backups did not settle (${JSON.stringify(found)}).`);
+    await page.waitForTimeout(1_000);
+  }
+}
 
 /**
  * Bytes on disk for the origin, less the app's own cached files (its code, fonts, the service
@@ -181,8 +224,12 @@ export interface DiskFigures {
   storageRatio: number;
 }
 
-/** A story of `turns` turns restored, then Sends in it, counted; the storage read afresh at the end. */
-export async function measureDisk(url: string, turns: number): Promise<DiskFigures> {
+/**
+ * A story of `turns` turns restored, then Sends in it, counted; the storage read afresh at the end.
+ * Then (with `days` over 1) the story played on a few Sends a day, and the storage read again with
+ * the daily backups a player who plays every day keeps.
+ */
+export async function measureDisk(url: string, turns: number, days = DAYS): Promise<DiskFigures> {
   let context: BrowserContext | undefined;
   try {
     ({ context } = await launchBrowser());
@@ -241,11 +288,29 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
     const longRun = walBytes + copyShare;
     if (process.env.BENCH_DISK_FILES === '1') console.log(`${turns} turns: ${await storedFiles(worker)}`);
     const stored = await storedAfterReopen(page);
-    // A player who plays every day keeps a fortnight of daily backups, each the whole log: the
-    // bench sees one (the story was restored today).
-    const daily = (await page.evaluate(DAILY_BACKUP_BYTES)) as number;
-    const fortnight = stored + (DAILY_BACKUPS_KEPT - 1) * daily;
     const label = turns.toLocaleString('en-US');
+    let sentText = [...warmUps.keys()].reduce((n, i) => n + sentTextBytes(i), 0) + perSend.reduce((n, _, i) => n + sentTextBytes(100 + i), 0);
+    const daysRows: [string, string][] = [];
+    if (days > 1) {
+      let dailies = (await page.evaluate(DAILIES)) as Dailies;
+      for (let day = 2; day <= days; day++) {
+        await page.evaluate(AGE_DAILIES);
+        await page.goto(`${url}/chats/${longChat}${MADE_WITH}`);
+        await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 60_000 });
+        for (let i = 0; i < DAY_SENDS; i++) {
+          await send(page, 1_000 + day * 100 + i);
+          sentText += sentTextBytes(1_000 + day * 100 + i);
+        }
+        await page.reload(); // the first open of the day writes its daily backup
+        dailies = await dailiesSettled(page, day);
+      }
+      const after = await storedAfterReopen(page);
+      const text = textBytes + sentText;
+      daysRows.push(
+        [`${label} turns: the daily backups after ${days} days of play, ${DAY_SENDS} Sends a day (${dailies.whole} whole, ${dailies.shared} shared)`, `${fmt(dailies.bytes / KB / KB, 2)} MB`],
+        [`${label} turns: storage / text after those ${days} days, every daily backup kept`, `${fmt(after / KB / KB, 1)} MB / ${fmt(text / KB / KB, 1)} MB = ${fmt(after / text, 1)}x`],
+      );
+    }
     const rows: [string, string][] = [
       [`${label} turns: one Send (reply streamed, analysed), bytes written, mean of ${SENDS} with the WAL's copies into the database (target 150 KB)`, `${fmt(total / SENDS / KB)} KB (of which copies ${fmt(copied / SENDS / KB)} KB)`],
       [`${label} turns: the same over a long story, the WAL copied every ~${fmt(sendsPerCopy)} Sends (${copiesSeen ? `${copiesSeen} copy seen` : `no copy seen: the next one's pages over the ${sinceCopy.length} Sends since the last`})`, `${fmt(longRun / KB)} KB (WAL ${fmt(walBytes / KB)} KB, copies ${fmt(copyShare / KB)} KB)`],
@@ -254,10 +319,7 @@ export async function measureDisk(url: string, turns: number): Promise<DiskFigur
       [`${label} turns: a Send's share of the copies into the database, were the WAL copied every n Sends`, copiedEvery.join(', ')],
       [`${label} turns: where the database's bytes are (MB)`, anatomy.stored],
       [`${label} turns: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`],
-      [
-        `${label} turns: the same after a fortnight of daily play, ${DAILY_BACKUPS_KEPT} daily backups kept (${DAILY_BACKUPS_KEPT - 1} more like today's ${fmt(daily / KB / KB, 2)} MB; an estimate)`,
-        `${fmt(fortnight / KB / KB, 1)} MB = ${fmt(fortnight / textBytes, 1)}x`,
-      ],
+      ...daysRows,
     ];
     return { rows, perSendBytes: total / SENDS, longRunBytes: longRun, storageRatio: stored / textBytes };
   } finally {
@@ -309,6 +371,7 @@ async function databaseAnatomy(page: Page, frames: [number, boolean][]): Promise
     const stored = db
       .selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12')
       .map((row) => `${row.name} ${fmt((row.bytes as number) / KB / KB, 2)}`)
+      .concat(`free pages ${fmt(((db.selectValue('PRAGMA freelist_count') as number) * (db.selectValue('PRAGMA page_size') as number)) / KB / KB, 2)}`)
       .join(', ');
     return {
       commits: frames.filter(([, commit]) => commit).length,
