@@ -151,9 +151,10 @@ const AGE_DAILIES = `(async () => {
 const DAILIES = `(async () => {
   const root = await navigator.storage.getDirectory();
   const dir = await root.getDirectoryHandle('roleplay-engine-backups').catch(() => null);
-  const found = { whole: 0, shared: 0, partial: 0, bytes: 0 };
+  const found = { whole: 0, shared: 0, partial: 0, summaries: 0, bytes: 0 };
   if (dir) for await (const [name, handle] of dir.entries()) {
     if (name.endsWith('.partial')) found.partial++;
+    else if (/-daily\\.jsonl\\.gz\\.json$/.test(name)) found.summaries++;
     else if (/-daily\\.jsonl\\.gz$/.test(name)) found.whole++;
     else if (/-daily\\.jsonl\\.gz\\.shared$/.test(name)) found.shared++;
     else continue;
@@ -161,14 +162,15 @@ const DAILIES = `(async () => {
   }
   return found;
 })()`;
-type Dailies = { whole: number; shared: number; partial: number; bytes: number };
+type Dailies = { whole: number; shared: number; partial: number; summaries: number; bytes: number };
 
 /** Waits until the day's daily backup is written and the older ones are shared (what a player leaves on disk). */
 async function dailiesSettled(page: Page, day: number): Promise<Dailies> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const found = (await page.evaluate(DAILIES)) as Dailies;
-    if (found.whole + found.shared === Math.min(day, BACKUPS_KEPT.daily) && found.partial === 0 && found.whole <= 2) return found;
+    const kept = found.whole + found.shared;
+    if (kept === Math.min(day, BACKUPS_KEPT.daily) && found.summaries === kept && found.partial === 0 && found.whole <= 2) return found;
     if (Date.now() > deadline) throw new Error(`Day ${day}: the daily backups did not settle (${JSON.stringify(found)}).`);
     await page.waitForTimeout(1_000);
   }

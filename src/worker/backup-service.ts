@@ -52,11 +52,17 @@ export class BackupService {
     await this.backup(engine, 'daily').catch(() => {});
   }
 
-  /** The backup a restore or check names: a file handed over, or one kept here. */
+  /**
+   * The backup a restore, a check or a download names: a file handed over, or one kept here. A
+   * kept one is read in turn with the backups being written: a daily may be rebuilt through newer
+   * ones, which writing the next daily turns into shared files.
+   */
   async file(value: unknown): Promise<Blob> {
     if (value instanceof Blob) return value;
-    if (isStored(value)) return storedBackupFile(value.stored);
-    throw new Error('Choose a backup file.');
+    if (!isStored(value)) throw new Error('Choose a backup file.');
+    const read = this.backingUp.catch(() => {}).then(() => storedBackupFile(value.stored));
+    this.backingUp = read.catch(() => {});
+    return read;
   }
 
   /**

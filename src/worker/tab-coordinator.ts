@@ -5,7 +5,7 @@ import { createLeader, type Leader, type LeaderEvent } from '../engine/leader/le
 import { createRelayClient } from '../engine/llm/openai-client.ts';
 import { openMemoryDatabase, openOpfsDatabase, type OpenDatabase } from './open-database.ts';
 import { persistentStorageAvailable } from './early-start.ts';
-import { listBackups, backupFile as storedBackupFile } from './backup-store.ts';
+import { listBackups } from './backup-store.ts';
 import { checkBackupFile, gzipLines } from './backup-streams.ts';
 import { BackupService } from './backup-service.ts';
 import { CallRouter, RESEND_UNACKED_MS } from './call-router.ts';
@@ -317,7 +317,7 @@ export class TabCoordinator {
     }
     if (method === 'listBackups') return database.storage === 'opfs' ? listBackups() : [];
     if (method === 'memoryUse') return database.memoryUse();
-    if (method === 'storedBackup') return storedBackupFile(String(args[0]));
+    if (method === 'storedBackup') return this.backups.file({ stored: String(args[0]) });
     try {
       if (method === 'startFresh') this.database = await database.startFresh();
       if (method === 'restoreBackup') await this.restore(await this.backups.file(args[0]));

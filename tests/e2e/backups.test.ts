@@ -40,7 +40,11 @@ function ageDailiesByADay(page: Page): Promise<void> {
 
 const dailyFiles = async (page: Page) => {
   const names = await keptBackups(page);
-  return { whole: names.filter((n) => /-daily\.jsonl\.gz$/.test(n)), shared: names.filter((n) => /-daily\.jsonl\.gz\.shared$/.test(n)) };
+  const whole = names.filter((n) => /-daily\.jsonl\.gz$/.test(n));
+  const shared = names.filter((n) => /-daily\.jsonl\.gz\.shared$/.test(n));
+  // Nothing being written: no file under its unfinished name, and every backup's summary beside it.
+  const settled = !names.some((n) => n.endsWith('.partial')) && [...whole, ...shared.map((n) => n.replace(/\.shared$/, ''))].every((n) => names.includes(`${n}.json`));
+  return { whole, shared, settled };
 };
 
 describe('backups from Settings', () => {
@@ -165,8 +169,8 @@ describe('backups from Settings', () => {
       await page.reload(); // the first open of the day writes its daily backup
       await expect.poll(async () => {
         const files = await dailyFiles(page);
-        return [files.whole.length + files.shared.length, files.shared.length];
-      }, { timeout: 30_000 }).toEqual([i + 1, Math.max(0, i - 1)]);
+        return [files.whole.length + files.shared.length, files.shared.length, files.settled];
+      }, { timeout: 30_000 }).toEqual([i + 1, Math.max(0, i - 1), true]);
     }
     // Whole: the newest, and the oldest (so no one file is all there is); Tuesday's and Wednesday's
     // are what they differ by from the day after.
