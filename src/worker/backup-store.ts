@@ -56,8 +56,9 @@ export async function writeBackup(engine: Engine, reason: BackupReason, now = Da
   const written = await partial.getFile();
   // Only a file that reads back whole counts as a backup.
   const summary = await checkBackupFile(engine, written);
-  await moveFile(dir, partial, `${name}.partial`, name);
+  // The summary first: a backup file is listed (and so pruned in time) only with its summary.
   await writeMeta(dir, name, summary);
+  await moveFile(dir, partial, `${name}.partial`, name);
   const stored: StoredBackup = { ...summary, name, reason, writtenAt: now, size: written.size, shared: false };
   await prune(dir, reason);
   if (reason === 'daily') await shareDailies(dir);
@@ -213,7 +214,10 @@ async function prune(dir: FileSystemDirectoryHandle, reason: BackupReason): Prom
     await dir.removeEntry(`${old.name}${SHARED}`).catch(() => {});
     await dir.removeEntry(`${old.name}.json`).catch(() => {});
   }
-  for await (const [name] of dir as unknown as AsyncIterable<[string, FileSystemHandle]>) {
-    if (name.endsWith('.partial')) await dir.removeEntry(name).catch(() => {});
+  const names: string[] = [];
+  for await (const [name] of dir as unknown as AsyncIterable<[string, FileSystemHandle]>) names.push(name);
+  for (const name of names) {
+    const summaryOfNothing = name.endsWith('.json') && !names.includes(name.slice(0, -5)) && !names.includes(`${name.slice(0, -5)}${SHARED}`);
+    if (name.endsWith('.partial') || summaryOfNothing) await dir.removeEntry(name).catch(() => {});
   }
 }
