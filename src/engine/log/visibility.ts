@@ -1,5 +1,6 @@
 import type { Db, SqlParam } from '../db/port.ts';
 import { rareKind } from './rare-kinds.ts';
+import { seqFromId } from './row.ts';
 
 /**
  * What regenerate, rewind and undo do to the log, as projected state: rows of `visibility` for
@@ -196,7 +197,7 @@ export function hide(db: Db, chatId: string, fromId: string, rewind: { id: strin
   return db
     .all<{ seq: number }>(
       `WITH RECURSIVE hidden(id, seq) AS (
-         SELECT id, seq FROM events WHERE chat_id = ?1 AND seq >= (SELECT seq FROM event_rows WHERE id >= ?2 ORDER BY id LIMIT 1) AND seq < ?4
+         SELECT id, seq FROM events WHERE chat_id = ?1 AND seq >= ${seqFromId('?2')} AND seq < ?4
          UNION SELECT e.id, e.seq FROM events e JOIN hidden h ON e.cause_id = h.id WHERE e.seq < ?4
        )
        INSERT INTO visibility (seq, hidden_by) SELECT seq, ?4 FROM hidden WHERE true

@@ -6,6 +6,7 @@ import { copyChat } from '../log/copy-chat.ts';
 import type { EventDraft } from '../log/draft.ts';
 import { CommandRejectedError } from '../log/errors.ts';
 import { VISIBLE } from '../log/visibility.ts';
+import { seqFromId } from '../log/row.ts';
 import { rareKind } from '../log/rare-kinds.ts';
 
 /**
@@ -55,7 +56,7 @@ export const branchCalls = {
           // text only; the state stays as it was then).
           const since = db.all<{ kind: string; payload: string }>(
             `SELECT kind, json_remove(payload, '$.analysisOf') AS payload FROM events e
-             WHERE chat_id = ?1 AND seq >= coalesce((SELECT seq FROM event_rows WHERE id >= ?2 ORDER BY id LIMIT 1), (SELECT max(seq) + 1 FROM event_rows))
+             WHERE chat_id = ?1 AND seq >= coalesce(${seqFromId('?2')}, (SELECT max(seq) + 1 FROM event_rows))
                AND kind IN ('turn_edited', 'turn_hidden') AND ${VISIBLE('e')}
                AND json_extract(payload, '$.turnId') IN (SELECT turn_id FROM transcript WHERE chat_id = ?3)
              ORDER BY seq`,
