@@ -94,7 +94,7 @@ describe('the purge', () => {
       const column = table === 'chats' ? 'id' : 'chat_id';
       expect(db.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, [chat])!.n, table).toBe(0);
     }
-    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n).toBe(0);
+    expect(db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?)', [chat])!.n).toBe(0);
     checkMemoryIndex(db);
     expect(engine.recentlyDeleted()).toEqual({ chats: [], bots: [] });
     expect(() => engine.restoreChat(chat)).toThrow(/deleted for good/);

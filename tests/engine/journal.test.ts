@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dumpProjections } from '../support/dump.ts';
-import { draft } from '../support/fixtures.ts';
+import { analysedExchange, draft } from '../support/fixtures.ts';
 import { randomBytes } from 'node:crypto';
 import { createEngine } from '../support/engine.ts';
-import { openTestEngine, testClock } from '../support/sqlite.ts';
+import { openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
+import { migrate } from '../../src/engine/db/migrate.ts';
 
 describe('the projection journal', () => {
   it('names rows by key: undoing a delete after another chat reused the freed rowid restores the right row', async () => {
@@ -109,11 +110,11 @@ describe('the projection journal', () => {
       const [turn] = engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: 1 })]);
       turns.push(turn!.seq);
     }
-    const journalRows = () => db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n;
+    const journalRows = () => db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?)', [chat])!.n;
     const full = journalRows();
     engine.pruneJournal();
     const tenth = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 9', [chat])!.seq;
-    expect(db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat_id = ?', [chat])!.s).toBe(tenth);
+    expect(db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?)', [chat])!.s).toBe(tenth);
     expect(journalRows()).toBeLessThan(full / 2);
 
     // Within the kept journal, and behind it: both equal a replay of the chat.
@@ -137,15 +138,15 @@ describe('the projection journal', () => {
         engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: 1 })]);
       }
     }
-    const oldest = (chat: string) => db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat_id = ?', [chat])!.s;
-    const shortBefore = db.all('SELECT * FROM projection_journal WHERE chat_id = ? ORDER BY id', [short]);
+    const oldest = (chat: string) => db.get<{ s: number }>('SELECT min(seq) AS s FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?)', [chat])!.s;
+    const shortBefore = db.all('SELECT * FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?) ORDER BY id', [short]);
     expect(shortBefore.length).toBeGreaterThan(0);
     engine.pruneJournal();
     for (const chat of [long, other]) {
       expect(oldest(chat)).toBe(db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 9', [chat])!.seq);
     }
     // Its records are older than both edges, and it has fewer events than the journal keeps.
-    expect(db.all('SELECT * FROM projection_journal WHERE chat_id = ? ORDER BY id', [short])).toEqual(shortBefore);
+    expect(db.all('SELECT * FROM projection_journal WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?) ORDER BY id', [short])).toEqual(shortBefore);
     engine.rewind(short, db.get<{ seq: number }>("SELECT min(seq) AS seq FROM events WHERE chat_id = ? AND kind = 'user_turn'", [short])!.seq);
     const steered = dumpProjections(db);
     engine.rebuildChat(short);
@@ -160,7 +161,7 @@ describe('the projection journal', () => {
     // 2,600 events: the first replayed page (2,000) lies wholly behind the edge, the triggers set aside for it.
     for (let i = 0; i < 1_300; i++) engine.append([draft.userTurn(chat, engine.newId(), `line ${i}`), draft.edge(chat, bot, 'you', { affinityDelta: i % 2 ? 1 : -1 })]);
     const schema = () => db.all('SELECT type, name, sql FROM sqlite_master ORDER BY name');
-    const journal = (from: number) => db.all('SELECT seq, chat_id, tbl, key, op, old FROM projection_journal WHERE seq >= ? ORDER BY id', [from]);
+    const journal = (from: number) => db.all('SELECT seq, chat, tbl, key, op, old FROM projection_journal WHERE seq >= ? ORDER BY id', [from]);
     const edge = db.get<{ seq: number }>('SELECT seq FROM events WHERE chat_id = ? ORDER BY seq DESC LIMIT 1 OFFSET 199', [chat])!.seq;
     const recordedAsPlayed = journal(edge);
     const before = schema();
@@ -183,5 +184,58 @@ describe('the projection journal', () => {
     // The write after the rebuild was recorded: its triggers are back.
     const [later] = engine.append([draft.userTurn(chat, engine.newId(), 'after the rebuild')]);
     expect(journal(later!.seq).length).toBeGreaterThan(0);
+  });
+
+  it('written before 0060 (chats by id, transcript rows by chat and turn) is rewritten to name them by number and seq, and undoes the same', async () => {
+    const { engine, db } = await openTestEngine();
+    const bot = engine.newId();
+    const [chat, other] = [engine.newId(), engine.newId()];
+    engine.append([draft.you(), draft.bot(bot), draft.chat(chat, bot), draft.chat(other, bot)]);
+    const firsts: number[] = [];
+    for (let i = 0; i < 6; i++) firsts.push(engine.append(analysedExchange(engine.newId, i % 3 === 2 ? other : chat, bot, `line ${i}`))[0]!.seq);
+    const turnOf = (seq: number) => db.get<{ turn_id: string }>('SELECT turn_id FROM transcript_rows WHERE seq = ?', [seq])!.turn_id;
+    engine.append([{ kind: 'turn_edited', chatId: chat, payload: { turnId: turnOf(firsts[3]!), text: 'line 3, said better', segments: null } }]);
+
+    // The journal as the build before wrote it: every record under its chat's id, a transcript row's key its chat and turn.
+    for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'")) db.exec(`DROP TRIGGER ${name}`);
+    db.exec(`CREATE TABLE journal_before (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, chat_id TEXT, tbl TEXT NOT NULL, key TEXT NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('insert', 'update', 'delete')), old TEXT) STRICT;
+      INSERT INTO journal_before SELECT j.id, j.seq, (SELECT id FROM chat_refs WHERE ref = j.chat), j.tbl,
+          CASE WHEN j.tbl = 'transcript_rows' THEN json_object('chat', j.chat, 'turn_id', (SELECT turn_id FROM transcript_rows r WHERE r.seq = j.key ->> '$.seq')) ELSE j.key END,
+          j.op, j.old
+        FROM projection_journal j;
+      DROP TABLE projection_journal;
+      ALTER TABLE journal_before RENAME TO projection_journal;
+      CREATE INDEX projection_journal_by_seq ON projection_journal (seq);
+      DELETE FROM meta WHERE name LIKE '0060%';`);
+    const old = db.all<{ seq: number; tbl: string; key: string }>('SELECT seq, tbl, key FROM projection_journal ORDER BY id');
+    const oldOfChat = db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n;
+    expect(old.filter((r) => r.tbl === 'transcript_rows').every((r) => JSON.parse(r.key).turn_id.length === 36)).toBe(true);
+    const journalBytes = () => db.get<{ b: number }>("SELECT sum(payload) AS b FROM dbstat WHERE name = 'projection_journal'")!.b;
+    const bytesBefore = journalBytes();
+    // A record of the other chat whose row is gone and that no delete names: it cannot be placed.
+    db.run("INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES (?, ?, 'transcript_rows', json_object('chat', 2, 'turn_id', 'gone'), 'insert', NULL)", [firsts[5]! + 1, other]);
+
+    await migrate(db, readMigrations(), () => 0);
+    const reopened = createEngine({ db, now: testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
+
+    const now = db.all<{ seq: number; tbl: string; key: string; chat: number }>('SELECT seq, tbl, key, chat FROM projection_journal ORDER BY id');
+    const chatRefOf = (id: string) => db.get<{ ref: number }>('SELECT ref FROM chat_refs WHERE id = ?', [id])!.ref;
+    // The chat's records all kept, its transcript rows named by seq; the other chat's kept only after the record that could not be placed.
+    expect(now.filter((r) => r.chat === chatRefOf(chat))).toHaveLength(oldOfChat);
+    for (const r of now.filter((r) => r.tbl === 'transcript_rows')) expect(Object.keys(JSON.parse(r.key))).toEqual(['seq']);
+    // A fifth less a record here (the rows' old values are most of these); a transcript row's insert, most of a long story's records, halves.
+    expect(journalBytes() / now.length).toBeLessThan((0.8 * bytesBefore) / (old.length + 1));
+    expect(db.get<{ seq: number }>('SELECT seq FROM journal_horizon WHERE chat_id = ?', [other])!.seq).toBe(firsts[5]! + 2);
+    expect(now.filter((r) => r.chat === chatRefOf(other) && r.seq < firsts[5]! + 2)).toEqual([]);
+
+    // Steering back through the rewritten journal: the same as replaying the chat.
+    reopened.rewind(chat, firsts[1]!);
+    const steered = dumpProjections(db);
+    reopened.rebuildChat(chat);
+    expect(dumpProjections(db)).toEqual(steered);
+    expect(db.all<{ text: string }>('SELECT text FROM transcript WHERE chat_id = ? AND hidden = 0 ORDER BY seq', [chat]).map((r) => r.text)).toEqual(['line 0', 'Mira answers line 0.']);
+    reopened.undoRewind(chat);
+    expect(db.get<{ text: string }>('SELECT text FROM transcript WHERE seq = ?', [firsts[3]!])!.text).toBe('line 3, said better');
   });
 });

@@ -21,7 +21,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql', '0060_journal_by_number.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
@@ -162,7 +162,8 @@ describe("the transcript's rows naming their chat by number (0057)", () => {
       (41, 'other chat', 'chats', json_object('id', 'other chat'), 'update', json_object('title', 'Before'))`);
     const before = db.all('SELECT * FROM transcript ORDER BY seq');
 
-    await migrate(db, readMigrations(), () => 0);
+    // To 0057 only: 0060 names the journal's rows again, by seq (its own test, below).
+    await migrate(db, readMigrations().filter((m) => m.name < '0058'), () => 0);
 
     expect(db.all('SELECT * FROM transcript ORDER BY seq')).toEqual(before);
     expect(db.all('SELECT DISTINCT typeof(chat) AS t FROM transcript_rows')).toEqual([{ t: 'integer' }]);

@@ -56,9 +56,9 @@ const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows']);
 export const chatKeyOf = (table: string, chatId: string): string =>
   CHAT_BY_NUMBER.has(storedTable(table)) ? `(SELECT ref FROM chat_refs WHERE id = ${chatId})` : chatId;
 
-/** SQL for the chat id that `value` (SQL), read from a row of `table`'s chat column, names. */
-export const chatIdOf = (table: string, value: string): string =>
-  CHAT_BY_NUMBER.has(storedTable(table)) ? `(SELECT id FROM chat_refs WHERE ref = ${value})` : value;
+/** SQL for the chat's number in the log (`chat_refs`) that `value` (SQL), read from a row of `table`'s chat column, names. */
+export const chatRefOf = (table: string, value: string): string =>
+  CHAT_BY_NUMBER.has(storedTable(table)) ? value : `(SELECT ref FROM chat_refs WHERE id = ${value})`;
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {

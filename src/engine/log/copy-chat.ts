@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.ts';
 import { chatKeyOf, definitionOf, EVENT_DEFINITIONS } from '../events/registry.ts';
-import { EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
+import { chatRef, EVENT_COLUMNS, fromRow, type EventRow } from './row.ts';
 import { idSql, type IdBlock } from '../ids.ts';
 import { chatTables, journalHorizon, setJournalHorizon, unproject } from './journal.ts';
 import { rebuildChat, replayChat } from './rebuild.ts';
@@ -139,13 +139,13 @@ function copyJournalTail(db: Db, copy: ChatCopy, head: number, count: number): n
     return { table, key: keyed, old: rewrite('j.old', table, columns, chatColumn) };
   });
   db.run(
-    `INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old)
-     SELECT ${seqOfCopy(head, 'j.seq')}, ?1, j.tbl,
+    `INSERT INTO projection_journal (seq, chat, tbl, key, op, old)
+     SELECT ${seqOfCopy(head, 'j.seq')}, ${chatRef('?1')}, j.tbl,
        CASE j.tbl ${keys.map((k) => `WHEN '${k.table}' THEN ${k.key}`).join(' ')} END,
        j.op,
        CASE WHEN j.old IS NULL THEN NULL ${keys.map((k) => `WHEN j.tbl = '${k.table}' THEN ${k.old}`).join(' ')} END
      FROM projection_journal j INDEXED BY projection_journal_by_seq
-     WHERE j.chat_id = ?2 AND j.seq >= ?3 AND j.seq < ?4
+     WHERE j.chat = ${chatRef('?2')} AND j.seq >= ?3 AND j.seq < ?4
      ORDER BY j.id`,
     [copy.to, copy.from, first, copy.before?.seq ?? Number.MAX_SAFE_INTEGER],
   );

@@ -1,10 +1,13 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN, chatIdOf, storedTable } from '../events/registry.ts';
+import { CHAT_COLUMN, chatRefOf, storedTable } from '../events/registry.ts';
+import { chatRef } from './row.ts';
 
 /**
  * The projection journal: reversible projections for chat rows. While an event is projected,
  * triggers on every chat table record what changed (an insert's key, an update's or delete's whole
- * prior row, always named by primary key), under the event's seq and the row's chat. Undoing a chat's tail walks those
+ * prior row, always named by primary key), under the event's seq and the row's chat (its number in
+ * the log, `chat_refs`: a record is a few dozen bytes, and a player with many chats keeps up to
+ * `JOURNAL_KEPT_EVENTS` of each). Undoing a chat's tail walks those
  * records backwards, so a swipe or a rewind near the end of a 10,000-turn story costs the tail,
  * not the story. Writes made outside a projection (clearing tables for a rebuild, the undo itself)
  * are not recorded.
@@ -20,13 +23,6 @@ export interface TableShape {
 
 const shapes = new WeakMap<Db, TableShape[]>();
 
-/**
- * A table whose rows the journal names by a unique key other than its primary key. A transcript
- * row is stored under its seq (migration 0053), and the journal written before that names it by
- * chat and turn, as projections do.
- */
-const NAMED_BY: Record<string, string[]> = { transcript_rows: ['chat', 'turn_id'] };
-
 /** The tables holding chat rows, with their columns and keys. */
 export function chatTables(db: Db): TableShape[] {
   let known = shapes.get(db);
@@ -34,7 +30,7 @@ export function chatTables(db: Db): TableShape[] {
     known = Object.entries(CHAT_COLUMN).map(([projected, chatColumn]) => {
       const table = storedTable(projected);
       const info = db.all<{ name: string; pk: number }>(`SELECT name, pk FROM pragma_table_info('${table}')`);
-      const key = NAMED_BY[table] ?? info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
       if (key.length === 0) throw new Error(`Table ${table} has no primary key, so its rows cannot be journaled`);
       return { table, chatColumn: chatColumn!, columns: info.map((c) => c.name), key };
     });
@@ -73,11 +69,11 @@ export const journalEdge = (db: Db, chatId: string, keep: number): number | unde
 /** Drops each chat's journal older than its latest `keep` events, and moves its horizon there. */
 export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number {
   return db.transaction(() => {
-    const edges: [string, number][] = [];
-    for (const { chat_id } of db.all<{ chat_id: string }>('SELECT id AS chat_id FROM chats')) {
+    const edges: [number, number][] = [];
+    for (const { chat_id, ref } of db.all<{ chat_id: string; ref: number | null }>('SELECT c.id AS chat_id, r.ref FROM chats c LEFT JOIN chat_refs r ON r.id = c.id')) {
       const edge = journalEdge(db, chat_id, keep);
-      if (edge === undefined || edge <= journalHorizon(db, chat_id)) continue;
-      edges.push([chat_id, edge]);
+      if (ref === null || edge === undefined || edge <= journalHorizon(db, chat_id)) continue;
+      edges.push([ref, edge]);
       setJournalHorizon(db, chat_id, edge);
     }
     if (edges.length === 0) return 0;
@@ -85,7 +81,7 @@ export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number
     // against its own chat's edge.
     return db.run(
       `DELETE FROM projection_journal WHERE seq < ?2
-         AND seq < (SELECT e.value ->> 1 FROM json_each(?1) e WHERE e.value ->> 0 = projection_journal.chat_id)`,
+         AND seq < (SELECT e.value ->> 1 FROM json_each(?1) e WHERE e.value ->> 0 = projection_journal.chat)`,
       [JSON.stringify(edges), Math.max(...edges.map(([, edge]) => edge))],
     );
   });
@@ -108,8 +104,8 @@ function journalTriggers(db: Db): Map<string, string> {
         `journal_${table}_${op}`,
         `CREATE TRIGGER journal_${table}_${op} AFTER ${watched(op)} ON ${table} ` +
           `WHEN journal_seq() IS NOT NULL ` +
-          `BEGIN INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) ` +
-          `VALUES (journal_seq(), ${chatIdOf(table, `${row}.${chatColumn}`)}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
+          `BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) ` +
+          `VALUES (journal_seq(), ${chatRefOf(table, `${row}.${chatColumn}`)}, '${table}', ${keyOf(row)}, '${op}', ${prior}); END`,
       );
     record('insert', 'NEW', 'NULL');
     record('update', 'OLD', changed);
@@ -179,7 +175,7 @@ export function unproject(db: Db, chatId: string, fromSeq: number): void {
   const byTable = new Map(chatTables(db).map((s) => [s.table, s]));
   const records = db.all<{ tbl: string; key: string; op: string; old: string | null }>(
     // The tail by seq, then sorted: scanning the whole journal backwards by id would spare the sort.
-    'SELECT tbl, key, op, old FROM projection_journal INDEXED BY projection_journal_by_seq WHERE chat_id = ? AND seq >= ? ORDER BY id DESC',
+    `SELECT tbl, key, op, old FROM projection_journal INDEXED BY projection_journal_by_seq WHERE chat = ${chatRef('?')} AND seq >= ? ORDER BY id DESC`,
     [chatId, fromSeq],
   );
   for (const r of records) {
@@ -193,5 +189,5 @@ export function unproject(db: Db, chatId: string, fromSeq: number): void {
     else if (r.op === 'update') db.run(`UPDATE ${r.tbl} SET ${restored.join(', ')} WHERE ${where}`, [r.old, r.key]);
     else db.run(`INSERT INTO ${r.tbl} (${shape.columns.join(', ')}) VALUES (${values.join(', ')})`, [r.old]);
   }
-  db.run('DELETE FROM projection_journal WHERE chat_id = ? AND seq >= ?', [chatId, fromSeq]);
+  db.run(`DELETE FROM projection_journal WHERE chat = ${chatRef('?')} AND seq >= ?`, [chatId, fromSeq]);
 }

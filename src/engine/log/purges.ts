@@ -104,7 +104,8 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   // What they hid goes with them (a purged bot's reset and its undo are both among them).
   forgetMarks(db, 'SELECT seq FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]);
   withoutLogGuards(db, () => db.run('DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]));
-  for (const table of ['projection_journal', 'journal_horizon', 'stream_checkpoints']) {
+  db.run(`DELETE FROM projection_journal WHERE chat IN (SELECT ${chatRef('value')} FROM json_each(?))`, [chats]);
+  for (const table of ['journal_horizon', 'stream_checkpoints']) {
     db.run(`DELETE FROM ${table} WHERE chat_id IN (SELECT value FROM json_each(?))`, [chats]);
   }
   return ids;

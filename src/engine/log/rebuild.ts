@@ -183,7 +183,7 @@ function remark(db: Db, chatId?: string): void {
 export function rebuildChat(db: Db, chatId: string): number {
   return db.transaction(() => {
     for (const [table, column] of Object.entries(CHAT_COLUMN)) db.run(`DELETE FROM ${storedTable(table)} WHERE ${column} = ${chatKeyOf(table, '?')}`, [chatId]);
-    db.run('DELETE FROM projection_journal WHERE chat_id = ?', [chatId]);
+    db.run(`DELETE FROM projection_journal WHERE chat = ${chatRef('?')}`, [chatId]);
     db.run('DELETE FROM journal_horizon WHERE chat_id = ?', [chatId]);
     return replayChat(db, chatId, 0);
   });
