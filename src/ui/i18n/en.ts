@@ -847,7 +847,7 @@ export const en = {
     downloadDatabase: 'Download database file',
     working: 'Working…',
     kept: 'Backups in this browser',
-    keptAbout: 'Written once a day and before anything that replaces or clears your stories; the newest 14 daily and 5 of each other kind are kept.',
+    keptAbout: 'Written once a day and before anything that replaces or clears your stories; the newest 14 daily and 5 of each other kind are kept. Older daily backups keep only what differs from the next one, so fourteen take little more room than two.',
     noneYet: 'None yet: the first is written a moment after your stories have something in them.',
     when: 'When',
     whyHead: 'Why',

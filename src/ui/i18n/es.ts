@@ -842,7 +842,7 @@ export const es: Catalogue = {
     downloadDatabase: 'Descargar el archivo de base de datos',
     working: 'Trabajando…',
     kept: 'Copias de seguridad en este navegador',
-    keptAbout: 'Se escriben una vez al día y antes de cualquier cosa que sustituya o borre tus historias; se guardan las 14 diarias más recientes y 5 de cada otro tipo.',
+    keptAbout: 'Se escriben una vez al día y antes de cualquier cosa que sustituya o borre tus historias; se guardan las 14 diarias más recientes y 5 de cada otro tipo. Las diarias más antiguas guardan solo lo que las distingue de la siguiente, así que catorce ocupan poco más que dos.',
     noneYet: 'Ninguna aún: la primera se escribe poco después de que tus historias tengan algo.',
     when: 'Cuándo',
     whyHead: 'Por qué',
