@@ -69,11 +69,17 @@ DROP TRIGGER IF EXISTS journal_value_changes_delete;
 DROP TRIGGER IF EXISTS journal_value_changes_insert;
 DROP TRIGGER IF EXISTS journal_value_changes_update;
 
+-- The seq of each transcript row a record of a delete names (looked up by key: a scan for each
+-- record would be the journal's size squared).
+CREATE TABLE journal_deleted AS
+  SELECT key, old ->> '$.seq' AS seq FROM projection_journal WHERE tbl = 'transcript_rows' AND op = 'delete' AND old ->> '$.seq' IS NOT NULL;
+CREATE INDEX journal_deleted_by_key ON journal_deleted (key);
+
 CREATE TABLE journal_keyed AS
   SELECT j.id, j.seq, c.ref AS chat, j.chat_id, j.tbl, j.key, j.op, j.old,
     CASE WHEN j.tbl = 'transcript_rows' THEN coalesce(
       (SELECT r.seq FROM transcript_rows r WHERE r.chat = j.key ->> '$.chat' AND r.turn_id = j.key ->> '$.turn_id'),
-      (SELECT d.old ->> '$.seq' FROM projection_journal d WHERE d.tbl = 'transcript_rows' AND d.op = 'delete' AND d.key = j.key AND d.old ->> '$.seq' IS NOT NULL)
+      (SELECT d.seq FROM journal_deleted d WHERE d.key = j.key)
     ) END AS row_seq
   FROM projection_journal j LEFT JOIN chat_refs c ON c.id = j.chat_id;
 
@@ -99,6 +105,7 @@ INSERT INTO journal_numbered (id, seq, chat, tbl, key, op, old)
   ORDER BY k.id;
 
 DROP TABLE journal_keyed;
+DROP TABLE journal_deleted;
 DROP TABLE projection_journal;
 ALTER TABLE journal_numbered RENAME TO projection_journal;
 CREATE INDEX projection_journal_by_seq ON projection_journal (seq);

@@ -208,9 +208,13 @@ describe('the projection journal', () => {
       ALTER TABLE journal_before RENAME TO projection_journal;
       CREATE INDEX projection_journal_by_seq ON projection_journal (seq);
       DELETE FROM meta WHERE name LIKE '0060%';`);
+    // A turn projected, then taken away by a later event: no row, but the record of its delete holds its seq.
+    const gone = JSON.stringify({ chat: db.get<{ ref: number }>('SELECT ref FROM chat_refs WHERE id = ?', [chat])!.ref, turn_id: 'a turn taken away' });
+    db.run(`INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES
+      (?1, ?2, 'transcript_rows', ?3, 'insert', NULL), (?1, ?2, 'transcript_rows', ?3, 'delete', json_object('seq', 999, 'turn_id', 'a turn taken away'))`, [firsts[0]!, chat, gone]);
     const old = db.all<{ seq: number; tbl: string; key: string }>('SELECT seq, tbl, key FROM projection_journal ORDER BY id');
     const oldOfChat = db.get<{ n: number }>('SELECT count(*) AS n FROM projection_journal WHERE chat_id = ?', [chat])!.n;
-    expect(old.filter((r) => r.tbl === 'transcript_rows').every((r) => JSON.parse(r.key).turn_id.length === 36)).toBe(true);
+    expect(old.filter((r) => r.tbl === 'transcript_rows' && r.key !== gone).every((r) => JSON.parse(r.key).turn_id.length === 36)).toBe(true);
     const journalBytes = () => db.get<{ b: number }>("SELECT sum(payload) AS b FROM dbstat WHERE name = 'projection_journal'")!.b;
     const bytesBefore = journalBytes();
     // A record of the other chat whose row is gone and that no delete names: it cannot be placed.
@@ -224,6 +228,7 @@ describe('the projection journal', () => {
     // The chat's records all kept, its transcript rows named by seq; the other chat's kept only after the record that could not be placed.
     expect(now.filter((r) => r.chat === chatRefOf(chat))).toHaveLength(oldOfChat);
     for (const r of now.filter((r) => r.tbl === 'transcript_rows')) expect(Object.keys(JSON.parse(r.key))).toEqual(['seq']);
+    expect(now.filter((r) => r.key === JSON.stringify({ seq: 999 }))).toHaveLength(2);
     // A fifth less a record here (the rows' old values are most of these); a transcript row's insert, most of a long story's records, halves.
     expect(journalBytes() / now.length).toBeLessThan((0.8 * bytesBefore) / (old.length + 1));
     expect(db.get<{ seq: number }>('SELECT seq FROM journal_horizon WHERE chat_id = ?', [other])!.seq).toBe(firsts[5]! + 2);
