@@ -19,7 +19,7 @@ import { BackupDamagedError } from './backup-streams.ts';
  * SHA-256: a shared backup reads back exactly as written, or not at all.
  */
 
-export interface SharedHeader {
+interface SharedHeader {
   shared: 1;
   base: string;
   baseEvents: number;
@@ -125,7 +125,7 @@ export async function sharedLines(older: AsyncIterable<string>, newer: AsyncIter
 }
 
 /** The first line of a shared backup, read as its header: which backup it needs. */
-export function readSharedHeader(line: string): SharedHeader {
+function readSharedHeader(line: string): SharedHeader {
   const value = parseLine(line) as Partial<SharedHeader> | null;
   if (value?.shared !== 1 || typeof value.base !== 'string' || typeof value.baseEvents !== 'number' || typeof value.baseSha256 !== 'string') {
     throw new BackupDamagedError('A shared backup is damaged: its first line does not say which backup it shares with.');

@@ -167,10 +167,11 @@ describe('backups from Settings', () => {
       await page.goto(`${app.url}/bots`);
       await createBot(page, day);
       await page.reload(); // the first open of the day writes its daily backup
-      await expect.poll(async () => {
+      const kept = async () => {
         const files = await dailyFiles(page);
         return [files.whole.length + files.shared.length, files.shared.length, files.settled];
-      }, { timeout: 30_000 }).toEqual([i + 1, Math.max(0, i - 1), true]);
+      };
+      await expect.poll(kept, { timeout: 30_000 }).toEqual([i + 1, Math.max(0, i - 1), true]);
     }
     // Whole: the newest, and the oldest (so no one file is all there is); Tuesday's and Wednesday's
     // are what they differ by from the day after.
