@@ -217,7 +217,7 @@ CREATE TRIGGER turn_text_kept BEFORE DELETE ON event_rows
 WHEN OLD.kind IN ('user_turn', 'assistant_turn')
 BEGIN
   UPDATE transcript_rows SET text = payload_json(OLD.payload) ->> '$.text'
-    WHERE chat = OLD.chat AND turn_id = payload_json(OLD.payload) ->> '$.turnId' AND finished_seq = OLD.seq AND text IS NULL;
+    WHERE chat = OLD.chat AND turn_id = id_key(payload_json(OLD.payload) ->> '$.turnId') AND finished_seq = OLD.seq AND text IS NULL;
 END;
 
 CREATE VIEW events AS
@@ -589,7 +589,7 @@ CREATE TRIGGER journal_threads_insert AFTER INSERT ON threads WHEN journal_seq()
 CREATE TRIGGER journal_threads_update AFTER UPDATE ON threads WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'threads', json_object('chat_id', OLD.chat_id, 'id', OLD.id), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'id' AS c, OLD.id AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'kind' AS c, OLD.kind AS v WHERE OLD.kind IS NOT NEW.kind UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'opened_seq' AS c, OLD.opened_seq AS v WHERE OLD.opened_seq IS NOT NEW.opened_seq UNION ALL SELECT 'opened_fiction_time' AS c, OLD.opened_fiction_time AS v WHERE OLD.opened_fiction_time IS NOT NEW.opened_fiction_time UNION ALL SELECT 'resolved_seq' AS c, OLD.resolved_seq AS v WHERE OLD.resolved_seq IS NOT NEW.resolved_seq UNION ALL SELECT 'resolved_fiction_time' AS c, OLD.resolved_fiction_time AS v WHERE OLD.resolved_fiction_time IS NOT NEW.resolved_fiction_time))); END;
 
 CREATE VIEW transcript AS
-  SELECT c.id AS chat_id, r.turn_id, r.seq, r.role, r.speaker,
+  SELECT c.id AS chat_id, id_text(r.turn_id) AS turn_id, r.turn_id AS turn_key, r.seq, r.role, id_text(r.speaker) AS speaker,
     coalesce(r.text, (SELECT payload_json(e.payload) ->> '$.text' FROM event_rows e WHERE e.seq = r.finished_seq), '') AS text,
     r.segments, r.status, r.reason, r.model, r.prompt_tokens, r.completion_tokens, r.finished_seq, r.error, r.analyzed_seq,
     r.edited, r.hidden, r.sent_at, r.persona_id, r.thinking, r.thinking_ms
@@ -613,9 +613,9 @@ CREATE TABLE transcript_fts_pending (
 CREATE TABLE "transcript_rows" (
   seq INTEGER PRIMARY KEY,                 -- the event that opened the turn
   chat INTEGER NOT NULL,                   -- chat_refs
-  turn_id TEXT NOT NULL,
+  turn_id ANY NOT NULL,                    -- id_key: 16 bytes (read through id_text)
   role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
-  speaker TEXT NOT NULL,                   -- 'you' or a bot id
+  speaker ANY NOT NULL,                    -- id_key of 'you' or a bot id
   text TEXT,                               -- NULL: the words of the event at finished_seq
   segments TEXT,                           -- JSON, user turns only
   status TEXT NOT NULL CHECK (status IN ('streaming', 'done', 'truncated')),
@@ -632,16 +632,16 @@ CREATE TABLE "transcript_rows" (
   persona_id TEXT,
   thinking TEXT,
   thinking_ms INTEGER,
-  UNIQUE (chat, turn_id)                   -- how projections and the journal name a row
+  UNIQUE (chat, turn_id)                   -- how projections find a turn
 ) STRICT;
 
 CREATE UNIQUE INDEX transcript_by_chat ON transcript_rows (chat, seq);
 
-CREATE TRIGGER journal_transcript_rows_delete AFTER DELETE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'transcript_rows', json_object('seq', OLD.seq), 'delete', json_object('seq', OLD.seq, 'chat', OLD.chat, 'turn_id', OLD.turn_id, 'role', OLD.role, 'speaker', OLD.speaker, 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
+CREATE TRIGGER journal_transcript_rows_delete AFTER DELETE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'transcript_rows', json_object('seq', OLD.seq), 'delete', json_object('seq', OLD.seq, 'chat', OLD.chat, 'turn_id', id_text(OLD.turn_id), 'role', OLD.role, 'speaker', id_text(OLD.speaker), 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER journal_transcript_rows_insert AFTER INSERT ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'transcript_rows', json_object('seq', NEW.seq), 'insert', NULL); END;
 
-CREATE TRIGGER journal_transcript_rows_update AFTER UPDATE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'transcript_rows', json_object('seq', OLD.seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'turn_id' AS c, OLD.turn_id AS v WHERE OLD.turn_id IS NOT NEW.turn_id UNION ALL SELECT 'role' AS c, OLD.role AS v WHERE OLD.role IS NOT NEW.role UNION ALL SELECT 'speaker' AS c, OLD.speaker AS v WHERE OLD.speaker IS NOT NEW.speaker UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'segments' AS c, OLD.segments AS v WHERE OLD.segments IS NOT NEW.segments UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'reason' AS c, OLD.reason AS v WHERE OLD.reason IS NOT NEW.reason UNION ALL SELECT 'model' AS c, OLD.model AS v WHERE OLD.model IS NOT NEW.model UNION ALL SELECT 'prompt_tokens' AS c, OLD.prompt_tokens AS v WHERE OLD.prompt_tokens IS NOT NEW.prompt_tokens UNION ALL SELECT 'completion_tokens' AS c, OLD.completion_tokens AS v WHERE OLD.completion_tokens IS NOT NEW.completion_tokens UNION ALL SELECT 'finished_seq' AS c, OLD.finished_seq AS v WHERE OLD.finished_seq IS NOT NEW.finished_seq UNION ALL SELECT 'error' AS c, OLD.error AS v WHERE OLD.error IS NOT NEW.error UNION ALL SELECT 'analyzed_seq' AS c, OLD.analyzed_seq AS v WHERE OLD.analyzed_seq IS NOT NEW.analyzed_seq UNION ALL SELECT 'edited' AS c, OLD.edited AS v WHERE OLD.edited IS NOT NEW.edited UNION ALL SELECT 'hidden' AS c, OLD.hidden AS v WHERE OLD.hidden IS NOT NEW.hidden UNION ALL SELECT 'sent_at' AS c, OLD.sent_at AS v WHERE OLD.sent_at IS NOT NEW.sent_at UNION ALL SELECT 'persona_id' AS c, OLD.persona_id AS v WHERE OLD.persona_id IS NOT NEW.persona_id UNION ALL SELECT 'thinking' AS c, OLD.thinking AS v WHERE OLD.thinking IS NOT NEW.thinking UNION ALL SELECT 'thinking_ms' AS c, OLD.thinking_ms AS v WHERE OLD.thinking_ms IS NOT NEW.thinking_ms))); END;
+CREATE TRIGGER journal_transcript_rows_update AFTER UPDATE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'transcript_rows', json_object('seq', OLD.seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'turn_id' AS c, id_text(OLD.turn_id) AS v WHERE OLD.turn_id IS NOT NEW.turn_id UNION ALL SELECT 'role' AS c, OLD.role AS v WHERE OLD.role IS NOT NEW.role UNION ALL SELECT 'speaker' AS c, id_text(OLD.speaker) AS v WHERE OLD.speaker IS NOT NEW.speaker UNION ALL SELECT 'text' AS c, OLD.text AS v WHERE OLD.text IS NOT NEW.text UNION ALL SELECT 'segments' AS c, OLD.segments AS v WHERE OLD.segments IS NOT NEW.segments UNION ALL SELECT 'status' AS c, OLD.status AS v WHERE OLD.status IS NOT NEW.status UNION ALL SELECT 'reason' AS c, OLD.reason AS v WHERE OLD.reason IS NOT NEW.reason UNION ALL SELECT 'model' AS c, OLD.model AS v WHERE OLD.model IS NOT NEW.model UNION ALL SELECT 'prompt_tokens' AS c, OLD.prompt_tokens AS v WHERE OLD.prompt_tokens IS NOT NEW.prompt_tokens UNION ALL SELECT 'completion_tokens' AS c, OLD.completion_tokens AS v WHERE OLD.completion_tokens IS NOT NEW.completion_tokens UNION ALL SELECT 'finished_seq' AS c, OLD.finished_seq AS v WHERE OLD.finished_seq IS NOT NEW.finished_seq UNION ALL SELECT 'error' AS c, OLD.error AS v WHERE OLD.error IS NOT NEW.error UNION ALL SELECT 'analyzed_seq' AS c, OLD.analyzed_seq AS v WHERE OLD.analyzed_seq IS NOT NEW.analyzed_seq UNION ALL SELECT 'edited' AS c, OLD.edited AS v WHERE OLD.edited IS NOT NEW.edited UNION ALL SELECT 'hidden' AS c, OLD.hidden AS v WHERE OLD.hidden IS NOT NEW.hidden UNION ALL SELECT 'sent_at' AS c, OLD.sent_at AS v WHERE OLD.sent_at IS NOT NEW.sent_at UNION ALL SELECT 'persona_id' AS c, OLD.persona_id AS v WHERE OLD.persona_id IS NOT NEW.persona_id UNION ALL SELECT 'thinking' AS c, OLD.thinking AS v WHERE OLD.thinking IS NOT NEW.thinking UNION ALL SELECT 'thinking_ms' AS c, OLD.thinking_ms AS v WHERE OLD.thinking_ms IS NOT NEW.thinking_ms))); END;
 
 CREATE TRIGGER transcript_fts_delete AFTER DELETE ON transcript_rows BEGIN
   INSERT INTO transcript_fts (transcript_fts, rowid, text)

@@ -11,7 +11,7 @@ import { draft } from '../support/fixtures.ts';
 import { loadSqlite, openTestEngine, readMigrations } from '../support/sqlite.ts';
 
 /** What a turn's row keeps of its words: null when it reads them from its event. */
-const keptWords = (db: Db, turnId: string) => db.get<{ text: string | null }>('SELECT text FROM transcript_rows WHERE turn_id = ?', [turnId])!.text;
+const keptWords = (db: Db, turnId: string) => db.get<{ text: string | null }>('SELECT text FROM transcript_rows WHERE turn_id = id_key(?)', [turnId])!.text;
 const shownWords = (db: Db, turnId: string) => db.get<{ text: string }>('SELECT text FROM transcript WHERE turn_id = ?', [turnId])!.text;
 const everything = (engine: Engine): SyncedEvent[] => engine.eventsAfter(0, 1_000_000).map(({ seq: _, ...event }) => event);
 const found = (engine: Engine, words: string) => engine.searchChats(words).map((hit) => hit.turnId);
@@ -55,11 +55,11 @@ describe("a turn's words, kept once in the log", () => {
       return { mine, reply };
     })();
     indexAllPendingTranscript(b.db);
-    const before = b.db.get<{ seq: number }>('SELECT finished_seq AS seq FROM transcript_rows WHERE turn_id = ?', [phone.reply])!.seq;
+    const before = b.db.get<{ seq: number }>('SELECT finished_seq AS seq FROM transcript_rows WHERE turn_id = id_key(?)', [phone.reply])!.seq;
 
     b.engine.mergeEvents(everything(a.engine));
 
-    expect(b.db.get<{ seq: number }>('SELECT finished_seq AS seq FROM transcript_rows WHERE turn_id = ?', [phone.reply])!.seq).toBeGreaterThan(before);
+    expect(b.db.get<{ seq: number }>('SELECT finished_seq AS seq FROM transcript_rows WHERE turn_id = id_key(?)', [phone.reply])!.seq).toBeGreaterThan(before);
     expect(shownWords(b.db, phone.reply)).toBe('Mira answers the harbourmaster.');
     expect(found(b.engine, 'harbourmaster')).toEqual([phone.reply]);
     expect(found(b.engine, 'laptop').length).toBe(2);

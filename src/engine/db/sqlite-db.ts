@@ -1,7 +1,7 @@
 import type { Database, PreparedStatement, BindingSpec, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import type { Db, Row, SqlParam, SqlParams } from './port.ts';
 import { spacedForSearch } from '../text/search-text.ts';
-import { definePayloadFunctions } from './payload-functions.ts';
+import { defineCompactFunctions } from './compact-functions.ts';
 import { SQLITE_BLOB, SQLITE_DONE, SQLITE_FLOAT, SQLITE_INTEGER, SQLITE_ROW, SQLITE_STATIC, SQLITE_TEXT } from './sqlite-codes.ts';
 
 /** The C functions this adapter calls directly; pointers are plain numbers in this (32-bit) build. */
@@ -54,7 +54,7 @@ export function wrapSqlite(sqlite3: Sqlite3Static, database: Database): Db {
     deterministic: true,
     xFunc: (_context, text) => (typeof text === 'string' ? spacedForSearch(text) : text),
   });
-  definePayloadFunctions(sqlite3, dbPointer);
+  defineCompactFunctions(sqlite3, dbPointer);
   // The projection journal's switch (engine/log/journal.ts): the seq whose changes the journal's
   // triggers record, or null. A value of this connection, not a row: setting it and clearing it
   // wrote a page to disk in every commit that projected an event. A transaction that ends, either

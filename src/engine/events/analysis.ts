@@ -20,7 +20,7 @@ export const turnAnalyzed = defineEvent({
     significance,
   }),
   apply(db, { seq, chatId, payload: p }) {
-    db.run(`UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = ? AND chat = ${chatKeyOf('transcript', '?')}`, [seq, p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET analyzed_seq = ? WHERE turn_id = id_key(?) AND chat = ${chatKeyOf('transcript', '?')}`, [seq, p.turnId, chatId]);
   },
 });
 

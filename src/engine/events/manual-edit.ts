@@ -82,7 +82,7 @@ function whereClause(t: EditTarget, chatId: string | null): { sql: string; param
     case 'memory':
       return { sql: 'id = ? AND chat_id = ?', params: [t.id, chatId] };
     case 'turn':
-      return { sql: `turn_id = ? AND chat = ${chatKeyOf('transcript', '?')}`, params: [t.id, chatId] };
+      return { sql: `turn_id = id_key(?) AND chat = ${chatKeyOf('transcript', '?')}`, params: [t.id, chatId] };
     case 'chat':
       return { sql: 'id = ?', params: [chatId] };
     case 'chat_state':

@@ -80,7 +80,7 @@ export function definitionOf(kind: string): EventDefinition | undefined {
   return byKind.get(kind);
 }
 
-export { CHAT_COLUMN, chatKeyOf, chatRefOf, PROJECTED_TABLES, storedTable, type ProjectedTable } from './tables.ts';
+export { CHAT_COLUMN, chatKeyOf, chatRefOf, columnAsText, columnFromText, PROJECTED_TABLES, storedTable, type ProjectedTable } from './tables.ts';
 import { PROJECTED_TABLES } from './tables.ts';
 
 // A table named in `writes` that is not projected would be a change no screen hears of.

@@ -60,6 +60,20 @@ export const chatKeyOf = (table: string, chatId: string): string =>
 export const chatRefOf = (table: string, value: string): string =>
   CHAT_BY_NUMBER.has(storedTable(table)) ? value : `(SELECT ref FROM chat_refs WHERE id = ${value})`;
 
+/**
+ * The stored columns that keep an id as its 16 bytes (`id_key`, migration 0061): written through
+ * `id_key`, read through `id_text`. JSON holds no bytes, so the journal records them as text.
+ */
+const IDS_AS_BYTES: Readonly<Record<string, readonly string[]>> = { transcript_rows: ['turn_id', 'speaker'] };
+
+/** SQL for a stored column's value as text, where its table keeps it as bytes (`value` is SQL). */
+export const columnAsText = (table: string, column: string, value: string): string =>
+  IDS_AS_BYTES[table]?.includes(column) ? `id_text(${value})` : value;
+
+/** SQL for what a stored column holds for `value` (SQL), read back from `columnAsText`. */
+export const columnFromText = (table: string, column: string, value: string): string =>
+  IDS_AS_BYTES[table]?.includes(column) ? `id_key(${value})` : value;
+
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   chats: 'id',

@@ -42,7 +42,7 @@ export const userTurn = defineEvent({
     db.run(
       // Written by the persona the chat plays now (none chosen: whoever is the default when it is read).
       `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, segments, status, finished_seq, sent_at, persona_id)
-       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'user', 'you', ${wordsUnlessLogged('?4', '?3')}, ?5, 'done', ?3, ?6, (SELECT persona_id FROM chats WHERE id = ?2)) ON CONFLICT (chat, turn_id) DO NOTHING`,
+       VALUES (id_key(?1), ${TRANSCRIPT_CHAT('?2')}, ?3, 'user', 'you', ${wordsUnlessLogged('?4', '?3')}, ?5, 'done', ?3, ?6, (SELECT persona_id FROM chats WHERE id = ?2)) ON CONFLICT (chat, turn_id) DO NOTHING`,
       [p.turnId, chatId, seq, p.text, storedSegments(p.segments, p.text), p.sentAt ?? null],
     );
   },
@@ -66,7 +66,7 @@ export const assistantTurnStarted = defineEvent({
   apply(db, { seq, chatId, payload: p }) {
     db.run(
       `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, status, model)
-       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', ?4, '', 'streaming', ?5) ON CONFLICT (chat, turn_id) DO NOTHING`,
+       VALUES (id_key(?1), ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', id_key(?4), '', 'streaming', ?5) ON CONFLICT (chat, turn_id) DO NOTHING`,
       [p.turnId, chatId, seq, p.speaker, p.model],
     );
   },
@@ -109,7 +109,7 @@ export const assistantTurn = defineEvent({
     db.run(
       `INSERT INTO transcript_rows (turn_id, chat, seq, role, speaker, text, status, reason, model,
          prompt_tokens, completion_tokens, finished_seq, error, sent_at, thinking, thinking_ms)
-       VALUES (?1, ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', ?4, ${wordsUnlessLogged('?5', '?3')}, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
+       VALUES (id_key(?1), ${TRANSCRIPT_CHAT('?2')}, ?3, 'assistant', id_key(?4), ${wordsUnlessLogged('?5', '?3')}, ?6, ?7, ?8, ?9, ?10, ?3, ?11, ?12, ?13, ?14)
        ON CONFLICT (chat, turn_id) DO UPDATE SET speaker = excluded.speaker, text = excluded.text, status = excluded.status,
          reason = excluded.reason, model = excluded.model, prompt_tokens = excluded.prompt_tokens,
          completion_tokens = excluded.completion_tokens, finished_seq = excluded.finished_seq, error = excluded.error,
@@ -169,7 +169,7 @@ export const turnEdited = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run(`UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [
+    db.run(`UPDATE transcript_rows SET text = ?, segments = coalesce(?, segments), edited = 1 WHERE turn_id = id_key(?) AND chat = ${TRANSCRIPT_CHAT('?')}`, [
       p.text,
       p.segments ? storedSegments(p.segments, p.text) : null,
       p.turnId,
@@ -185,7 +185,7 @@ export const turnHidden = defineEvent({
   scope: 'chat',
   schema: z.object({ turnId: uuid, hidden: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run(`UPDATE transcript_rows SET hidden = ? WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.hidden ? 1 : 0, p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET hidden = ? WHERE turn_id = id_key(?) AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.hidden ? 1 : 0, p.turnId, chatId]);
   },
 });
 
@@ -202,6 +202,6 @@ export const replyContinued = defineEvent({
   marks: (db, event) => (event.payload.analysisOf ? supersedeCaused(db, event.payload.analysisOf, event) : []),
   refersTo: (payload) => (payload.analysisOf ? [payload.analysisOf] : []),
   apply(db, { chatId, payload: p }) {
-    db.run(`UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = ? AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.turnId, chatId]);
+    db.run(`UPDATE transcript_rows SET status = 'streaming', reason = NULL, error = NULL WHERE turn_id = id_key(?) AND chat = ${TRANSCRIPT_CHAT('?')}`, [p.turnId, chatId]);
   },
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.ts';
-import { CHAT_COLUMN, chatRefOf, storedTable } from '../events/registry.ts';
+import { CHAT_COLUMN, chatRefOf, columnAsText, columnFromText, storedTable } from '../events/registry.ts';
 import { chatRef } from './row.ts';
 
 /**
@@ -91,11 +91,12 @@ export function pruneJournal(db: Db, keep: number = JOURNAL_KEPT_EVENTS): number
 function journalTriggers(db: Db): Map<string, string> {
   const wanted = new Map<string, string>();
   for (const { table, chatColumn, columns, key } of chatTables(db)) {
-    const old = `json_object(${columns.map((c) => `'${c}', OLD.${c}`).join(', ')})`;
+    const asText = (row: 'NEW' | 'OLD', c: string) => columnAsText(table, c, `${row}.${c}`);
+    const old = `json_object(${columns.map((c) => `'${c}', ${asText('OLD', c)}`).join(', ')})`;
     // An update records only the columns it changed: marking a reply analysed journaled its whole
     // row, the reply's text with it, and the journal was a tenth of what a Send wrote.
-    const changed = `(SELECT json_group_object(c, v) FROM (${columns.map((c) => `SELECT '${c}' AS c, OLD.${c} AS v WHERE OLD.${c} IS NOT NEW.${c}`).join(' UNION ALL ')}))`;
-    const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${row}.${c}`).join(', ')})`;
+    const changed = `(SELECT json_group_object(c, v) FROM (${columns.map((c) => `SELECT '${c}' AS c, ${asText('OLD', c)} AS v WHERE OLD.${c} IS NOT NEW.${c}`).join(' UNION ALL ')}))`;
+    const keyOf = (row: 'NEW' | 'OLD') => `json_object(${key.map((c) => `'${c}', ${asText(row, c)}`).join(', ')})`;
     // A chat's last_seq moves with every event: recording the whole chats row each time was a
     // quarter of a rebuild. It is not journaled; replaying a chat's tail sets it afresh (`settleLastSeq`).
     const watched = (op: string) => (op === 'update' && table === 'chats' ? `UPDATE OF ${columns.filter((c) => c !== 'last_seq').join(', ')}` : op.toUpperCase());
@@ -181,8 +182,8 @@ export function unproject(db: Db, chatId: string, fromSeq: number): void {
   for (const r of records) {
     const shape = byTable.get(r.tbl);
     if (!shape) continue;
-    const values = shape.columns.map((c) => `json_extract(?1, '$."${c}"')`);
-    const where = shape.key.map((c) => `${c} = json_extract(?2, '$."${c}"')`).join(' AND ');
+    const values = shape.columns.map((c) => columnFromText(r.tbl, c, `json_extract(?1, '$."${c}"')`));
+    const where = shape.key.map((c) => `${c} = ${columnFromText(r.tbl, c, `json_extract(?2, '$."${c}"')`)}`).join(' AND ');
     // An update's record holds the columns it changed (all of them, in a journal written before that).
     const restored = shape.columns.map((c, i) => `${c} = CASE WHEN json_type(?1, '$."${c}"') IS NULL THEN ${c} ELSE ${values[i]} END`);
     if (r.op === 'insert') db.run(`DELETE FROM ${r.tbl} WHERE ${where}`, [null, r.key]);

@@ -45,7 +45,7 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
       return row && (field === 'summary' ? row.summary : row.significance);
     }
     case 'turn':
-      return db.get<{ text: string }>('SELECT text FROM transcript WHERE turn_id = ? AND chat_id = ?', [target.id, chatId])?.text;
+      return db.get<{ text: string }>('SELECT text FROM transcript WHERE turn_key = id_key(?) AND chat_id = ?', [target.id, chatId])?.text;
     default: {
       const tracked = trackedValueOf(target.type);
       return tracked && currentValueOf(db, tracked, target, chatId, field);

@@ -66,7 +66,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
   };
   return rows.map((row) => {
     const turn = row.cause_turn
-      ? db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_id = ?', [chatId, row.cause_turn])
+      ? db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_key = id_key(?)', [chatId, row.cause_turn])
       : db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId, row.seq]);
     const by: ChangedBy = row.cause ? 'story' : row.kind !== 'manual_edit' && (firstTurn === null || row.seq < firstTurn) ? 'opening' : 'player';
     const turnNumber = turn ? numberOf(turn.seq) : null;

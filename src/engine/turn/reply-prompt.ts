@@ -11,7 +11,7 @@ type ReportPart = PromptReport['parts'][number];
 export function replyPrompt(db: Db, chatId: string, turnId: string): PromptReport | null {
   const row = db.get<{ prompt: string | null }>(
     `SELECT json_extract(e.payload, '$.prompt') AS prompt FROM transcript t JOIN events e ON e.seq = t.finished_seq
-     WHERE t.turn_id = ? AND t.chat_id = ? AND t.role = 'assistant'`,
+     WHERE t.turn_key = id_key(?) AND t.chat_id = ? AND t.role = 'assistant'`,
     [turnId, chatId],
   );
   if (!row?.prompt) return null;
@@ -33,7 +33,7 @@ function withText(db: Db, chatId: string, part: ReportPart): ReportPart {
  * by its place in the run, with its cost as it was.
  */
 function storyParts(db: Db, chatId: string, run: StoryRun): ReportPart[] {
-  const seqOf = (turnId: string) => db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_id = ?', [chatId, turnId])?.seq;
+  const seqOf = (turnId: string) => db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_key = id_key(?)', [chatId, turnId])?.seq;
   const [from, to] = [seqOf(run.from), seqOf(run.to)];
   const told =
     from === undefined || to === undefined

@@ -54,7 +54,7 @@ export function turnCommands(ctx: LogContext) {
   function refuseWhileStreaming(chatId: string): void {
     const row = streamingIn(chatId);
     if (!row) return;
-    if (!db.get(`SELECT 1 AS x FROM transcript t WHERE t.chat_id = ? AND t.turn_id = ? AND ${WRITTEN_HERE}`, [chatId, row.turn_id])) {
+    if (!db.get(`SELECT 1 AS x FROM transcript t WHERE t.chat_id = ? AND t.turn_key = id_key(?) AND ${WRITTEN_HERE}`, [chatId, row.turn_id])) {
       throw new CommandRejectedError('A reply to this story is being written on another device: it shows here when it is done.');
     }
     throw new CommandRejectedError('A reply is still being written. Wait for it or press Stop.');
@@ -140,7 +140,7 @@ export function turnCommands(ctx: LogContext) {
     /** Writes the reply; a turn already finished (a re-sent finish) is left as it is. */
     finishTurn(turn: Pick<StartedTurn, 'chatId' | 'turnId' | 'startedSeq' | 'speaker' | 'model'>, result: NarrationResult, prompt?: PromptReport): boolean {
       return db.transaction(() => {
-        const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE chat_id = ? AND turn_id = ?', [turn.chatId, turn.turnId]);
+        const row = db.get<{ status: string }>('SELECT status FROM transcript WHERE chat_id = ? AND turn_key = id_key(?)', [turn.chatId, turn.turnId]);
         if (!row || row.status !== 'streaming') return false;
         const forTheLog = prompt ? reportForTheLog(db, turn.chatId, prompt) : undefined;
         appendEvents(ctx, [
@@ -262,7 +262,7 @@ export function turnCommands(ctx: LogContext) {
         ]));
         return { chatId, turnId: last.turn_id, startedSeq: last.seq, speaker: last.speaker, model: last.model ?? readSettings(db).narrativeModel, inCharacter: null, prefix: last.text };
       }, (first) => {
-        const row = db.get<{ seq: number; speaker: string; model: string | null; text: string }>('SELECT seq, speaker, model, text FROM transcript WHERE chat_id = ? AND turn_id = ?', [
+        const row = db.get<{ seq: number; speaker: string; model: string | null; text: string }>('SELECT seq, speaker, model, text FROM transcript WHERE chat_id = ? AND turn_key = id_key(?)', [
           chatId,
           (first.payload as { turnId: string }).turnId,
         ])!;

@@ -18,7 +18,7 @@ interface EditableRow {
 }
 
 function editable({ db }: LogContext, chatId: string, turnId: string): EditableRow {
-  const row = db.get<EditableRow>('SELECT seq, role, status, text, finished_seq, hidden FROM transcript WHERE turn_id = ? AND chat_id = ?', [turnId, chatId]);
+  const row = db.get<EditableRow>('SELECT seq, role, status, text, finished_seq, hidden FROM transcript WHERE turn_key = id_key(?) AND chat_id = ?', [turnId, chatId]);
   if (!row) throw new CommandRejectedError('That turn is not in this chat (it may have been rewound away).');
   if (row.status === 'streaming') throw new CommandRejectedError('That reply is still being written. Wait for it or press Stop.');
   return row;
