@@ -18,13 +18,15 @@ const UPSTREAM_FIRST_TOKEN_MS = 150;
 const TOKEN_GAP_MS = Number(process.env.BENCH_TOKEN_GAP_MS ?? 20);
 const SENDS = Number(process.env.BENCH_SENDS ?? 20);
 
-/**
- * A long story and a new one, restored into the page's empty database from a backup made in Node:
- * the same path a user's restore takes. Returns the two chat ids.
- */
+/** A line of the bench story's replies, which repeat it one to five times. */
 export const STORY_LINE = 'The storm broke over the harbour while Mira held the lantern high and laughed at the thunder. ';
 
-export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string; textBytes: number }> {
+/**
+ * The bench's story as a backup made in Node: a long chat of `turns` turns and a new one of two.
+ * `analysed`: each reply followed by what its analysis writes in play (a feeling with a fact the
+ * bot learned, and a memory of the moment), caused by the reply, as a model's analysis would.
+ */
+export async function benchStoryBackup(turns: number, { analysed = false } = {}): Promise<{ backup: string; longChat: string; newChat: string; textBytes: number }> {
   // A minute of real time per event from 1 January 2025: 10,000 turns span about 10 days, so a
   // jump to a date of real time has days to choose from.
   let now = Date.UTC(2025, 0, 1);
@@ -45,6 +47,14 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
         const said = `"Turn ${j}," I say, ${'and look at the sea '.repeat(j % 4)}then wait.`;
         textBytes += Buffer.byteLength(said) + Buffer.byteLength(line);
         drafts.push(draft.userTurn(chatId, engine.newId(), said), draft.assistantStarted(chatId, turnId, botId), draft.assistantTurn(chatId, turnId, botId, line));
+        if (analysed) {
+          const reply = drafts.length - 1;
+          const when = new Date(Date.UTC(2026, 0, 1, 20) + j * 60_000).toISOString().slice(0, 19);
+          drafts.push(
+            { ...draft.edge(chatId, botId, 'you', { affinityDelta: 1, facts: [`Ada waited by the sea on turn ${j}`], lastInteraction: when }), causeDraft: reply },
+            { ...draft.memory(chatId, engine.newId(), botId, { summary: `On turn ${j} Ada said she would wait, and Mira held the lantern high as the storm broke.`, fictionTime: when }), causeDraft: reply },
+          );
+        }
       }
       engine.append(drafts);
     }
@@ -56,7 +66,15 @@ export async function restoreStories(page: Page, turns: number): Promise<{ longC
   engine.turns.finishTurn(again, { text: 'Another way the last reply could have gone.', usage: null, truncated: false, reason: null, error: null });
   const newChat = engine.startChat(botId, kickoff);
   fill(newChat, 2);
-  const backup = engine.exportLog();
+  return { backup: engine.exportLog(), longChat, newChat, textBytes };
+}
+
+/**
+ * A long story and a new one, restored into the page's empty database from a backup made in Node:
+ * the same path a user's restore takes. Returns the two chat ids.
+ */
+export async function restoreStories(page: Page, turns: number): Promise<{ longChat: string; newChat: string; textBytes: number }> {
+  const { backup, longChat, newChat, textBytes } = await benchStoryBackup(turns);
   await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
   return { longChat, newChat, textBytes };
 }
