@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { defaultKickoff } from '../src/engine/kickoff/schema.ts';
 import type { EventDraft } from '../src/engine/log/draft.ts';
+import type { Backup } from '../src/engine/log/backup.ts';
 import { draft } from '../tests/support/fixtures.ts';
 import { openTestEngine } from '../tests/support/sqlite.ts';
 import { TEST_KEY } from '../tests/support/relay-harness.ts';
@@ -26,7 +27,7 @@ export const STORY_LINE = 'The storm broke over the harbour while Mira held the 
  * `analysed`: each reply followed by what its analysis writes in play (a feeling with a fact the
  * bot learned, and a memory of the moment), caused by the reply, as a model's analysis would.
  */
-export async function benchStoryBackup(turns: number, { analysed = false } = {}): Promise<{ backup: string; longChat: string; newChat: string; textBytes: number }> {
+export async function benchStoryBackup(turns: number, { analysed = false } = {}): Promise<{ backup: Backup; longChat: string; newChat: string; textBytes: number }> {
   // A minute of real time per event from 1 January 2025: 10,000 turns span about 10 days, so a
   // jump to a date of real time has days to choose from.
   let now = Date.UTC(2025, 0, 1);

@@ -670,23 +670,27 @@ CREATE TABLE "undone_changes" (
 
 CREATE INDEX undone_changes_by_marker ON undone_changes (undone_by);
 
-CREATE TABLE "value_changes" (
-  chat_id TEXT NOT NULL,
-  target TEXT NOT NULL,
+CREATE TABLE value_change_rows (
+  chat INTEGER NOT NULL,                   -- chat_refs
+  target ANY NOT NULL,                     -- payload_packed (read through payload_json)
   field TEXT NOT NULL,
   seq INTEGER NOT NULL,
   part TEXT NOT NULL DEFAULT '',
   how TEXT NOT NULL,
   value TEXT,
   undone INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (chat_id, target, field, seq, part)
+  PRIMARY KEY (chat, target, field, seq, part)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TRIGGER journal_value_changes_delete AFTER DELETE ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+CREATE TRIGGER journal_value_change_rows_delete AFTER DELETE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
 
-CREATE TRIGGER journal_value_changes_insert AFTER INSERT ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), 'value_changes', json_object('chat_id', NEW.chat_id, 'target', NEW.target, 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
+CREATE TRIGGER journal_value_change_rows_insert AFTER INSERT ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'value_change_rows', json_object('chat', NEW.chat, 'target', payload_json(NEW.target), 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
 
-CREATE TRIGGER journal_value_changes_update AFTER UPDATE ON value_changes WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'value_changes', json_object('chat_id', OLD.chat_id, 'target', OLD.target, 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'target' AS c, OLD.target AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'field' AS c, OLD.field AS v WHERE OLD.field IS NOT NEW.field UNION ALL SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'part' AS c, OLD.part AS v WHERE OLD.part IS NOT NEW.part UNION ALL SELECT 'how' AS c, OLD.how AS v WHERE OLD.how IS NOT NEW.how UNION ALL SELECT 'value' AS c, OLD.value AS v WHERE OLD.value IS NOT NEW.value UNION ALL SELECT 'undone' AS c, OLD.undone AS v WHERE OLD.undone IS NOT NEW.undone))); END;
+CREATE TRIGGER journal_value_change_rows_update AFTER UPDATE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'target' AS c, payload_json(OLD.target) AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'field' AS c, OLD.field AS v WHERE OLD.field IS NOT NEW.field UNION ALL SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'part' AS c, OLD.part AS v WHERE OLD.part IS NOT NEW.part UNION ALL SELECT 'how' AS c, OLD.how AS v WHERE OLD.how IS NOT NEW.how UNION ALL SELECT 'value' AS c, OLD.value AS v WHERE OLD.value IS NOT NEW.value UNION ALL SELECT 'undone' AS c, OLD.undone AS v WHERE OLD.undone IS NOT NEW.undone))); END;
+
+CREATE VIEW value_changes AS
+  SELECT c.id AS chat_id, payload_json(r.target) AS target, r.field, r.seq, r.part, r.how, r.value, r.undone
+  FROM value_change_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;
 
 CREATE TABLE visibility (
   seq INTEGER PRIMARY KEY,

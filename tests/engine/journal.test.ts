@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createEngine } from '../support/engine.ts';
 import { openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
 import { migrate } from '../../src/engine/db/migrate.ts';
+import { undoMigrationsSince } from '../support/migrations-undone.ts';
 
 describe('the projection journal', () => {
   it('names rows by key: undoing a delete after another chat reused the freed rowid restores the right row', async () => {
@@ -196,8 +197,8 @@ describe('the projection journal', () => {
     const turnOf = (seq: number) => db.get<{ turn_id: string }>('SELECT turn_id FROM transcript WHERE seq = ?', [seq])!.turn_id;
     engine.append([{ kind: 'turn_edited', chatId: chat, payload: { turnId: turnOf(firsts[3]!), text: 'line 3, said better', segments: null } }]);
 
-    // The transcript's ids as text, as they were before 0061 (which runs again after 0060).
-    db.exec('UPDATE transcript_rows SET turn_id = id_text(turn_id), speaker = id_text(speaker)');
+    // The tables as they were before 0060, whose migrations run again after it.
+    undoMigrationsSince(db, 60);
     // The journal as the build before wrote it: every record under its chat's id, a transcript row's key its chat and turn.
     for (const { name } of db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'")) db.exec(`DROP TRIGGER ${name}`);
     db.exec(`CREATE TABLE journal_before (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, chat_id TEXT, tbl TEXT NOT NULL, key TEXT NOT NULL,
@@ -208,8 +209,7 @@ describe('the projection journal', () => {
         FROM projection_journal j;
       DROP TABLE projection_journal;
       ALTER TABLE journal_before RENAME TO projection_journal;
-      CREATE INDEX projection_journal_by_seq ON projection_journal (seq);
-      DELETE FROM meta WHERE name >= '0060';`);
+      CREATE INDEX projection_journal_by_seq ON projection_journal (seq);`);
     // A turn projected, then taken away by a later event: no row, but the record of its delete holds its seq.
     const gone = JSON.stringify({ chat: db.get<{ ref: number }>('SELECT ref FROM chat_refs WHERE id = ?', [chat])!.ref, turn_id: 'a turn taken away' });
     db.run(`INSERT INTO projection_journal (seq, chat_id, tbl, key, op, old) VALUES

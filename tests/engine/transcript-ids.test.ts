@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/engine/db/migrate.ts';
 import type { Db } from '../../src/engine/db/port.ts';
 import { dumpProjections } from '../support/dump.ts';
+import { undoMigrationsSince } from '../support/migrations-undone.ts';
 import { createEngine } from '../support/engine.ts';
 import { analysedExchange, draft } from '../support/fixtures.ts';
 import { openMemoryDb, openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
@@ -46,10 +47,10 @@ describe("the transcript's ids, kept as 16 bytes (migration 0061)", () => {
     expect(shown.every((r) => typeof (r as { turn_id: unknown }).turn_id === 'string' && typeof (r as { speaker: unknown }).speaker === 'string')).toBe(true);
 
     // The rows as the build before kept them: every id as its text (the column takes either; 0061 runs again).
-    db.exec('UPDATE transcript_rows SET turn_id = id_text(turn_id), speaker = id_text(speaker); VACUUM');
+    undoMigrationsSince(db, 61);
+    db.exec('VACUUM');
     expect(db.get<{ n: number }>("SELECT count(*) AS n FROM transcript_rows WHERE typeof(turn_id) = 'text' AND length(turn_id) = 36")!.n).toBe(80);
     const bytesBefore = transcriptBytes(db);
-    db.exec("DELETE FROM meta WHERE name >= '0061'");
     await migrate(db, readMigrations(), () => 0);
     db.exec('VACUUM');
     const reopened = createEngine({ db, now: testClock(Date.UTC(2026, 1, 1)).now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });

@@ -3,6 +3,11 @@ import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openStory } from '../support/story.ts';
 import { canonicalProjections, dumpProjections } from '../support/dump.ts';
+import { randomBytes } from 'node:crypto';
+import { migrate } from '../../src/engine/db/migrate.ts';
+import { createEngine } from '../support/engine.ts';
+import { undoMigrationsSince } from '../support/migrations-undone.ts';
+import { readMigrations, testClock } from '../support/sqlite.ts';
 
 const count = await loadTokenCounter();
 type Story = Awaited<ReturnType<typeof openStory>>;
@@ -159,5 +164,60 @@ describe('"Undo this change"', () => {
     const before = dumpProjections(db);
     engine.rebuild();
     expect(dumpProjections(db)).toEqual(before);
+  });
+});
+
+describe('the changes, kept by chat number with their targets packed (migration 0062)', () => {
+  it('are rewritten a third smaller, read the same, found through their key, and undo through the journal', async () => {
+    const story = await openStory();
+    const { engine, db, chat } = story;
+    for (let i = 0; i < 12; i++) await exchange(story, `"Line ${i}."`, { feelings: { 'Mira -> Ada': { affinityDelta: 1 + (i % 3), newFacts: [`Ada said line ${i}.`] } } });
+    engine.editState(chat, edge(story), 'trust', 80);
+    const second = engine.valueHistory(chat, edge(story), 'affinity').at(-2)!;
+    engine.undoChange(chat, second.eventId, second.change);
+    const why = () => ['affinity', 'trust', 'knowledge'].map((field) => engine.valueHistory(chat, edge(story), field));
+    const read = (db: Story['db']) => db.all('SELECT * FROM value_changes ORDER BY chat_id, target, field, seq, part');
+    const [historyBefore, rowsBefore] = [why(), read(db)];
+    expect(rowsBefore.length).toBeGreaterThan(30);
+
+    undoMigrationsSince(db, 62);
+    db.exec('VACUUM');
+    const bytes = (table: string) => db.get<{ b: number }>('SELECT sum(payload) AS b FROM dbstat WHERE name = ?', [table])!.b;
+    const bytesBefore = bytes('value_changes');
+    const recordsBefore = db.get<{ n: number }>("SELECT count(*) AS n FROM projection_journal WHERE tbl = 'value_changes'")!.n;
+    expect(recordsBefore).toBeGreaterThan(30);
+    await migrate(db, readMigrations(), () => 0);
+    db.exec('VACUUM');
+    const reopened = createEngine({ db, now: testClock(Date.UTC(2026, 1, 1)).now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
+
+    expect(read(db)).toEqual(rowsBefore);
+    expect(['affinity', 'trust', 'knowledge'].map((field) => reopened.valueHistory(chat, edge(story), field))).toEqual(historyBefore);
+    expect(bytes('value_change_rows')).toBeLessThan((2 / 3) * bytesBefore);
+    // The journal's records name the rows' table and their chat by number.
+    const records = db.all<{ tbl: string; key: string }>("SELECT tbl, key FROM projection_journal WHERE tbl LIKE 'value_change%'");
+    expect(records).toHaveLength(recordsBefore);
+    expect(records.every((r) => r.tbl === 'value_change_rows' && typeof JSON.parse(r.key).chat === 'number' && !('chat_id' in JSON.parse(r.key)))).toBe(true);
+    // "Is it set again later?" reads a target's changes through the rows' key.
+    const plan = db.all<{ detail: string }>(
+      "EXPLAIN QUERY PLAN SELECT 1 FROM value_change_rows WHERE chat = (SELECT ref FROM chat_refs WHERE id = ?) AND target = payload_packed(?) AND field = ? AND seq > ? AND undone = 0 AND how IN ('set', 'create') LIMIT 1",
+      [chat, 'edge:x:you', 'trust', 0],
+    );
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/SEARCH \w+ USING PRIMARY KEY \(chat=\? AND target=\? AND field=\? AND seq>\?\)/);
+
+    // Taking a change back after the rewrite; then a rewind through the journal (records from before
+    // the rewrite and after) is the same as replaying the chat, and its undo gives every change back.
+    const fact = reopened.valueHistory(chat, edge(story), 'knowledge').find((c) => c.value === 'Ada said line 7.')!;
+    reopened.undoChange(chat, fact.eventId, fact.change);
+    expect(reopened.chatState(chat)!.edges.find((e) => e.source === story.bot && e.target === 'you')!.knowledge).not.toContain('Ada said line 7.');
+    const historyNow = ['affinity', 'trust', 'knowledge'].map((field) => reopened.valueHistory(chat, edge(story), field));
+    const third = reopened.transcript(chat).turns.find((t) => t.text === '"Line 2."')!.seq;
+    reopened.rewind(chat, third);
+    const steered = dumpProjections(db);
+    reopened.rebuildChat(chat);
+    expect(dumpProjections(db)).toEqual(steered);
+    const rewound = reopened.valueHistory(chat, edge(story), 'knowledge');
+    expect(rewound.map((c) => c.value)).toEqual(['Ada said line 1.', 'Ada said line 0.']);
+    reopened.undoRewind(chat);
+    expect(['affinity', 'trust', 'knowledge'].map((field) => reopened.valueHistory(chat, edge(story), field))).toEqual(historyNow);
   });
 });

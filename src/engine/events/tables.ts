@@ -39,18 +39,20 @@ export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
 /**
  * Where a projected table's rows are stored, when it is read through a view of its own name: the
  * transcript's rows keep no copy of the words their event holds (migration 0053), and the view
- * `transcript` reads them from the log. Writes, clears and undo go to the rows.
+ * `transcript` reads them from the log; the changed values' rows name their chat by number and
+ * pack their target (0062), and the view `value_changes` reads them as text. Writes, clears and
+ * undo go to the rows.
  */
-const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows' };
+const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows' };
 
 /** The table a projected table's rows are written to. */
 export const storedTable = (table: string): string => STORED_AS[table as ProjectedTable] ?? table;
 
 /**
  * The stored tables whose rows name their chat by its number in the log (`chat_refs`, migration
- * 0057), not by its id: the transcript's rows, the longest of them.
+ * 0057), not by its id: the transcript's rows and the changed values' (0062), the most numerous.
  */
-const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows']);
+const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows']);
 
 /** SQL for what a row of `table` holds in its chat column for the chat whose id is `chatId` (SQL). */
 export const chatKeyOf = (table: string, chatId: string): string =>
@@ -61,18 +63,27 @@ export const chatRefOf = (table: string, value: string): string =>
   CHAT_BY_NUMBER.has(storedTable(table)) ? value : `(SELECT ref FROM chat_refs WHERE id = ${value})`;
 
 /**
- * The stored columns that keep an id as its 16 bytes (`id_key`, migration 0061): written through
- * `id_key`, read through `id_text`. JSON holds no bytes, so the journal records them as text.
+ * The stored columns kept in fewer bytes than their text (db/compact-functions.ts), each with the
+ * SQL function that reads it back and the one that writes it: a turn's id and speaker as 16 bytes
+ * (migration 0061), a changed value's target with its ids packed (0062). JSON holds no bytes, so
+ * the journal records them as text.
  */
-const IDS_AS_BYTES: Readonly<Record<string, readonly string[]>> = { transcript_rows: ['turn_id', 'speaker'] };
+const COMPACT_COLUMNS: Readonly<Record<string, Readonly<Record<string, readonly [asText: string, fromText: string]>>>> = {
+  transcript_rows: { turn_id: ['id_text', 'id_key'], speaker: ['id_text', 'id_key'] },
+  value_change_rows: { target: ['payload_json', 'payload_packed'] },
+};
 
-/** SQL for a stored column's value as text, where its table keeps it as bytes (`value` is SQL). */
-export const columnAsText = (table: string, column: string, value: string): string =>
-  IDS_AS_BYTES[table]?.includes(column) ? `id_text(${value})` : value;
+/** SQL for a stored column's value as text, where its table keeps it compact (`value` is SQL). */
+export const columnAsText = (table: string, column: string, value: string): string => {
+  const codec = COMPACT_COLUMNS[table]?.[column];
+  return codec ? `${codec[0]}(${value})` : value;
+};
 
 /** SQL for what a stored column holds for `value` (SQL), read back from `columnAsText`. */
-export const columnFromText = (table: string, column: string, value: string): string =>
-  IDS_AS_BYTES[table]?.includes(column) ? `id_key(${value})` : value;
+export const columnFromText = (table: string, column: string, value: string): string => {
+  const codec = COMPACT_COLUMNS[table]?.[column];
+  return codec ? `${codec[1]}(${value})` : value;
+};
 
 /** How each projected table names its chat, for rebuilding one chat alone. Global tables are absent. */
 export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
@@ -88,6 +99,6 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   scene_summaries: 'chat_id',
   state_edits: 'chat_id',
   chat_lorebooks: 'chat_id',
-  value_changes: 'chat_id',
+  value_changes: 'chat',
   ...Object.fromEntries(TRACKED_VALUES.map((v) => [v.table, v.chatColumn])),
 };

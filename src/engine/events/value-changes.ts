@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { changeKey, defineEvent, json, type EventDefinition, type LoggedEvent } from './define.ts';
 import { eventId } from './fields.ts';
+import { chatKeyOf } from './tables.ts';
 
 /**
  * "Undo this change" (issue 33, part 1): one change of one earlier event is taken back, and the
@@ -50,7 +51,7 @@ export function applyProjection(db: Db, def: EventDefinition, event: LoggedEvent
   if (!event.chatId) return;
   for (const change of def.changes(event.payload)) {
     db.run(
-      `INSERT INTO value_changes (chat_id, target, field, seq, part, how, value, undone) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO value_change_rows (chat, target, field, seq, part, how, value, undone) VALUES (${chatKeyOf('value_changes', '?')}, payload_packed(?), ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO UPDATE SET how = excluded.how, value = excluded.value, undone = excluded.undone`,
       [event.chatId, change.target, change.field, event.seq, change.part ?? '', change.how, json(change.value ?? null), undone.has(changeKey(change)) ? 1 : 0],
     );

@@ -3,6 +3,7 @@ import { defineQuery, id } from '../call.ts';
 import type { Db } from '../db/port.ts';
 import { changeKey } from '../events/define.ts';
 import { editKey, type EditTarget } from '../events/edit-marks.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 /** Who made a change: the story (a reply's analysis), the player (the drawer, Skip ahead), or the opening scene. */
 export type ChangedBy = 'story' | 'player' | 'opening';
@@ -51,9 +52,9 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
     value: string | null;
     undone: number;
   }>(
-    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, v.target, v.field, v.part, v.how, v.value, v.undone
-     FROM value_changes v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
-     WHERE v.chat_id = ?1 AND v.target = ?2 AND (?3 IS NULL OR v.field = ?3)
+    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, v.value, v.undone
+     FROM value_change_rows v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
+     WHERE v.chat = ${chatKeyOf('value_changes', '?1')} AND v.target = payload_packed(?2) AND (?3 IS NULL OR v.field = ?3)
      ORDER BY v.seq DESC, v.part LIMIT 100`,
     [chatId, editKey(target), field ?? null],
   );
@@ -94,7 +95,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
 export function setAgainLater(db: Db, chatId: string, target: string, field: string, seq: number): boolean {
   return (
     db.get(
-      `SELECT 1 AS x FROM value_changes WHERE chat_id = ? AND target = ? AND field = ? AND seq > ? AND undone = 0 AND how IN ('set', 'create') LIMIT 1`,
+      `SELECT 1 AS x FROM value_change_rows WHERE chat = ${chatKeyOf('value_changes', '?')} AND target = payload_packed(?) AND field = ? AND seq > ? AND undone = 0 AND how IN ('set', 'create') LIMIT 1`,
       [chatId, target, field, seq],
     ) !== undefined
   );

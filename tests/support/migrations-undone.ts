@@ -1,0 +1,38 @@
+import type { Db } from '../../src/engine/db/port.ts';
+
+/**
+ * Puts a fully migrated database's data back in the shape it had before migration `version`, as
+ * far as the migrations since then changed it, and forgets them (`meta`): migrations apply by
+ * count, so a test of an older migration runs it, and every one after it, again.
+ *
+ * - 0062: the changed values' rows under their chat's id, their target as text, in the table they
+ *   had; the journal's records of them named for it.
+ * - 0061: the transcript's ids as text (in the column 0061 made, which takes either).
+ */
+export function undoMigrationsSince(db: Db, version: number): void {
+  if (version <= 62) {
+    db.exec(`CREATE TABLE value_changes_before (
+        chat_id TEXT NOT NULL,
+        target TEXT NOT NULL,
+        field TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        part TEXT NOT NULL DEFAULT '',
+        how TEXT NOT NULL,
+        value TEXT,
+        undone INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, target, field, seq, part)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO value_changes_before SELECT chat_id, target, field, seq, part, how, value, undone FROM value_changes;
+      DROP VIEW value_changes;
+      DROP TABLE value_change_rows;
+      ALTER TABLE value_changes_before RENAME TO value_changes;
+      UPDATE projection_journal
+        SET tbl = 'value_changes',
+            key = json_set(json_remove(key, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)),
+            old = CASE WHEN old IS NULL OR json_type(old, '$.chat') IS NULL THEN old
+                       ELSE json_set(json_remove(old, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)) END
+        WHERE tbl = 'value_change_rows';`);
+  }
+  if (version <= 61) db.exec('UPDATE transcript_rows SET turn_id = id_text(turn_id), speaker = id_text(speaker)');
+  db.run('DELETE FROM meta WHERE version >= ?', [version]);
+}
