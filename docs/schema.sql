@@ -135,21 +135,25 @@ CREATE TABLE device_refs (
   id TEXT NOT NULL UNIQUE
 ) STRICT;
 
-CREATE TABLE edge_facts (
-  chat_id TEXT NOT NULL,
-  source TEXT NOT NULL,
-  target TEXT NOT NULL,
+CREATE TABLE edge_fact_rows (
+  chat INTEGER NOT NULL,                   -- chat_refs
+  source ANY NOT NULL,                     -- id_key of a bot id or 'you' (read through id_text)
+  target ANY NOT NULL,                     -- the same
   fact_key TEXT NOT NULL,
   fact TEXT NOT NULL,
   added_seq INTEGER NOT NULL,
-  PRIMARY KEY (chat_id, source, target, fact_key)
+  PRIMARY KEY (chat, source, target, fact_key)
 ) STRICT;
 
-CREATE TRIGGER journal_edge_facts_delete AFTER DELETE ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'delete', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
+CREATE TRIGGER journal_edge_fact_rows_delete AFTER DELETE ON edge_fact_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'edge_fact_rows', json_object('chat', OLD.chat, 'source', id_text(OLD.source), 'target', id_text(OLD.target), 'fact_key', OLD.fact_key), 'delete', json_object('chat', OLD.chat, 'source', id_text(OLD.source), 'target', id_text(OLD.target), 'fact_key', OLD.fact_key, 'fact', OLD.fact, 'added_seq', OLD.added_seq)); END;
 
-CREATE TRIGGER journal_edge_facts_insert AFTER INSERT ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), 'edge_facts', json_object('chat_id', NEW.chat_id, 'source', NEW.source, 'target', NEW.target, 'fact_key', NEW.fact_key), 'insert', NULL); END;
+CREATE TRIGGER journal_edge_fact_rows_insert AFTER INSERT ON edge_fact_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'edge_fact_rows', json_object('chat', NEW.chat, 'source', id_text(NEW.source), 'target', id_text(NEW.target), 'fact_key', NEW.fact_key), 'insert', NULL); END;
 
-CREATE TRIGGER journal_edge_facts_update AFTER UPDATE ON edge_facts WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'edge_facts', json_object('chat_id', OLD.chat_id, 'source', OLD.source, 'target', OLD.target, 'fact_key', OLD.fact_key), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'target' AS c, OLD.target AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'fact_key' AS c, OLD.fact_key AS v WHERE OLD.fact_key IS NOT NEW.fact_key UNION ALL SELECT 'fact' AS c, OLD.fact AS v WHERE OLD.fact IS NOT NEW.fact UNION ALL SELECT 'added_seq' AS c, OLD.added_seq AS v WHERE OLD.added_seq IS NOT NEW.added_seq))); END;
+CREATE TRIGGER journal_edge_fact_rows_update AFTER UPDATE ON edge_fact_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'edge_fact_rows', json_object('chat', OLD.chat, 'source', id_text(OLD.source), 'target', id_text(OLD.target), 'fact_key', OLD.fact_key), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'source' AS c, id_text(OLD.source) AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'target' AS c, id_text(OLD.target) AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'fact_key' AS c, OLD.fact_key AS v WHERE OLD.fact_key IS NOT NEW.fact_key UNION ALL SELECT 'fact' AS c, OLD.fact AS v WHERE OLD.fact IS NOT NEW.fact UNION ALL SELECT 'added_seq' AS c, OLD.added_seq AS v WHERE OLD.added_seq IS NOT NEW.added_seq))); END;
+
+CREATE VIEW edge_facts AS
+  SELECT c.id AS chat_id, id_text(r.source) AS source, id_text(r.target) AS target, r.fact_key, r.fact, r.added_seq
+  FROM edge_fact_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;
 
 CREATE TABLE edges (
   chat_id TEXT NOT NULL,

@@ -5,11 +5,30 @@ import type { Db } from '../../src/engine/db/port.ts';
  * far as the migrations since then changed it, and forgets them (`meta`): migrations apply by
  * count, so a test of an older migration runs it, and every one after it, again.
  *
+ * - 0063: the known facts' rows under their chat's id, their pair as text, in the table they had
+ *   (its rows in the same order); the journal's records of them named for it.
  * - 0062: the changed values' rows under their chat's id, their target as text, in the table they
  *   had; the journal's records of them named for it.
  * - 0061: the transcript's ids as text (in the column 0061 made, which takes either).
  */
 export function undoMigrationsSince(db: Db, version: number): void {
+  if (version <= 63) {
+    db.exec(`CREATE TABLE edge_facts_before (
+        chat_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT NOT NULL,
+        fact_key TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        added_seq INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, source, target, fact_key)
+      ) STRICT;
+      INSERT INTO edge_facts_before SELECT c.id, id_text(r.source), id_text(r.target), r.fact_key, r.fact, r.added_seq
+        FROM edge_fact_rows r JOIN chat_refs c ON c.ref = r.chat ORDER BY r.rowid;
+      DROP VIEW edge_facts;
+      DROP TABLE edge_fact_rows;
+      ALTER TABLE edge_facts_before RENAME TO edge_facts;
+      ${journalNamedFor('edge_fact_rows', 'edge_facts')}`);
+  }
   if (version <= 62) {
     db.exec(`CREATE TABLE value_changes_before (
         chat_id TEXT NOT NULL,
@@ -26,13 +45,17 @@ export function undoMigrationsSince(db: Db, version: number): void {
       DROP VIEW value_changes;
       DROP TABLE value_change_rows;
       ALTER TABLE value_changes_before RENAME TO value_changes;
-      UPDATE projection_journal
-        SET tbl = 'value_changes',
-            key = json_set(json_remove(key, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)),
-            old = CASE WHEN old IS NULL OR json_type(old, '$.chat') IS NULL THEN old
-                       ELSE json_set(json_remove(old, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)) END
-        WHERE tbl = 'value_change_rows';`);
+      ${journalNamedFor('value_change_rows', 'value_changes')}`);
   }
   if (version <= 61) db.exec('UPDATE transcript_rows SET turn_id = id_text(turn_id), speaker = id_text(speaker)');
   db.run('DELETE FROM meta WHERE version >= ?', [version]);
 }
+
+/** SQL: the journal's records of `rows` named for `table` again, their chat by its id. */
+const journalNamedFor = (rows: string, table: string) => `
+  UPDATE projection_journal
+    SET tbl = '${table}',
+        key = json_set(json_remove(key, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)),
+        old = CASE WHEN old IS NULL OR json_type(old, '$.chat') IS NULL THEN old
+                   ELSE json_set(json_remove(old, '$.chat'), '$.chat_id', (SELECT id FROM chat_refs WHERE ref = projection_journal.chat)) END
+    WHERE tbl = '${rows}';`;

@@ -21,6 +21,7 @@ import type { EntityRef } from '../events/fields.ts';
 import { THREAD_KINDS, THREAD_TEXT, type ThreadKind } from '../state/threads.ts';
 import { describeItem, ITEM_NAME, ITEM_TEXT } from '../state/items.ts';
 import { chatFields, checkFieldValue, fieldKind, type FieldDef, type FieldValue } from '../state/fields.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 export const SCENE_END = ['none', 'place_changed', 'parting', 'time_skip'] as const;
 export type SceneEnd = (typeof SCENE_END)[number];
@@ -396,7 +397,7 @@ export function knownFacts(db: Db, chatId: string) {
   return (source: string, target: string) =>
     new Set(
       db
-        .all<{ fact_key: string }>('SELECT fact_key FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, source, target])
+        .all<{ fact_key: string }>(`SELECT fact_key FROM edge_fact_rows WHERE chat = ${chatKeyOf('edge_facts', '?')} AND source = id_key(?) AND target = id_key(?)`, [chatId, source, target])
         .map((r) => r.fact_key),
     );
 }

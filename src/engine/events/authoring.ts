@@ -5,6 +5,7 @@ import { supersede } from '../log/visibility.ts';
 import { defineEvent, json } from './define.ts';
 import { eventId, imageHash, languageTag, uuid, longText, requiredText, shortText } from './fields.ts';
 import { TRACKED_VALUES } from '../state/tracked-values.ts';
+import { chatKeyOf } from './tables.ts';
 
 /** A persona: 'you' (the first one) or another's id. */
 export const personaRef = z.union([z.literal('you'), uuid]);
@@ -147,7 +148,7 @@ function resetInChat(db: Db, botId: string, chatId: string): void {
   db.run('DELETE FROM memories WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
   db.run('DELETE FROM scene_summaries WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
   db.run('DELETE FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
-  db.run('DELETE FROM edge_facts WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
+  db.run(`DELETE FROM edge_fact_rows WHERE chat = ${chatKeyOf('edge_facts', '?1')} AND (source = id_key(?2) OR target = id_key(?2))`, [chatId, botId]);
   const hosted = db.get('SELECT 1 AS x FROM chats WHERE id = ? AND bot_id = ?', [chatId, botId]) !== undefined;
   if (!hosted) {
     db.run('DELETE FROM activity WHERE chat_id = ? AND entity = ?', [chatId, botId]);

@@ -4,6 +4,7 @@ import { defineEvent } from './define.ts';
 import { entityRef, fictionTime, shortText } from './fields.ts';
 import { clearEditMarks, editKey } from './edit-marks.ts';
 import { changeKey, type ValueChange } from './define.ts';
+import { chatKeyOf } from './tables.ts';
 
 export const EDGE_DEFAULT = 50;
 
@@ -20,7 +21,7 @@ export function addFacts(db: Db, chatId: string | null, source: string, target: 
     const key = factKey(fact);
     if (!key) continue;
     db.run(
-      `INSERT INTO edge_facts (chat_id, source, target, fact_key, fact, added_seq) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO edge_fact_rows (chat, source, target, fact_key, fact, added_seq) VALUES (${chatKeyOf('edge_facts', '?')}, id_key(?), id_key(?), ?, ?, ?)
        ON CONFLICT DO NOTHING`,
       [chatId, source, target, key, fact.trim(), seq],
     );

@@ -126,7 +126,7 @@ export const manualEdit = defineEvent({
     if (chatId && !GLOBAL_TARGETS.includes(p.target.type)) markEdited(db, chatId, p.target, p.field, seq);
     if (p.target.type === 'edge' && p.field === 'knowledge') {
       // The whole list is replaced: what the user removed is forgotten, the rest kept in their order.
-      db.run('DELETE FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ?', [chatId, p.target.source, p.target.target]);
+      db.run(`DELETE FROM edge_fact_rows WHERE chat = ${chatKeyOf('edge_facts', '?')} AND source = id_key(?) AND target = id_key(?)`, [chatId, p.target.source, p.target.target]);
       addFacts(db, chatId, p.target.source, p.target.target, p.value as string[], seq);
       return;
     }

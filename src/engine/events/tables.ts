@@ -40,19 +40,19 @@ export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
  * Where a projected table's rows are stored, when it is read through a view of its own name: the
  * transcript's rows keep no copy of the words their event holds (migration 0053), and the view
  * `transcript` reads them from the log; the changed values' rows name their chat by number and
- * pack their target (0062), and the view `value_changes` reads them as text. Writes, clears and
- * undo go to the rows.
+ * pack their target (0062), the known facts' keep their pair's ids as bytes (0063), and the views
+ * `value_changes` and `edge_facts` read them as text. Writes, clears and undo go to the rows.
  */
-const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows' };
+const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows', edge_facts: 'edge_fact_rows' };
 
 /** The table a projected table's rows are written to. */
 export const storedTable = (table: string): string => STORED_AS[table as ProjectedTable] ?? table;
 
 /**
  * The stored tables whose rows name their chat by its number in the log (`chat_refs`, migration
- * 0057), not by its id: the transcript's rows and the changed values' (0062), the most numerous.
+ * 0057), not by its id: the transcript's rows, the changed values' (0062) and the known facts' (0063), the most numerous.
  */
-const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows']);
+const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows', 'edge_fact_rows']);
 
 /** SQL for what a row of `table` holds in its chat column for the chat whose id is `chatId` (SQL). */
 export const chatKeyOf = (table: string, chatId: string): string =>
@@ -65,12 +65,14 @@ export const chatRefOf = (table: string, value: string): string =>
 /**
  * The stored columns kept in fewer bytes than their text (db/compact-functions.ts), each with the
  * SQL function that reads it back and the one that writes it: a turn's id and speaker as 16 bytes
- * (migration 0061), a changed value's target with its ids packed (0062). JSON holds no bytes, so
+ * (migration 0061), a changed value's target with its ids packed (0062), a known fact's pair as
+ * 16 bytes each (0063). JSON holds no bytes, so
  * the journal records them as text.
  */
 const COMPACT_COLUMNS: Readonly<Record<string, Readonly<Record<string, readonly [asText: string, fromText: string]>>>> = {
   transcript_rows: { turn_id: ['id_text', 'id_key'], speaker: ['id_text', 'id_key'] },
   value_change_rows: { target: ['payload_json', 'payload_packed'] },
+  edge_fact_rows: { source: ['id_text', 'id_key'], target: ['id_text', 'id_key'] },
 };
 
 /** SQL for a stored column's value as text, where its table keeps it compact (`value` is SQL). */
@@ -92,7 +94,7 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   scenes: 'chat_id',
   activity: 'chat_id',
   edges: 'chat_id',
-  edge_facts: 'chat_id',
+  edge_facts: 'chat',
   memories: 'chat_id',
   transcript: 'chat',
   classifier_failures: 'chat_id',

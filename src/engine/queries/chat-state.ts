@@ -13,6 +13,7 @@ import type { ReplyOrder } from '../turn/reply-order.ts';
 import type { Thread } from '../state/threads.ts';
 import type { Item } from '../state/items.ts';
 import { chatFields, type TrackedField } from '../state/fields.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 export { PIN_CAP };
 export type { Memory };
@@ -173,7 +174,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
     }>(
       `SELECT source, target, affinity, trust, summary, last_interaction,
          (SELECT json_group_array(fact) FROM
-           (SELECT fact FROM edge_facts f WHERE f.chat_id = e.chat_id AND f.source = e.source AND f.target = e.target
+           (SELECT fact FROM edge_fact_rows f WHERE f.chat = ${chatKeyOf('edge_facts', 'e.chat_id')} AND f.source = id_key(e.source) AND f.target = id_key(e.target)
             ORDER BY added_seq, rowid)) AS knowledge
        FROM edges e WHERE chat_id = ? ORDER BY source, target`,
       [chatId],

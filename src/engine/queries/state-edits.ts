@@ -5,6 +5,7 @@ import { chatRef } from '../log/row.ts';
 import { currentValueOf } from '../state/tracked-value.ts';
 import { trackedValueOf } from '../state/tracked-values.ts';
 import { rareKind } from '../log/rare-kinds.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 /** The value a drawer edit replaces, as the projection holds it; undefined when the target is gone. */
 export function currentValue(db: Db, chatId: string, target: EditTarget, field: string): unknown {
@@ -36,7 +37,9 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
       ]);
       if (!row) return undefined;
       if (field === 'knowledge') {
-        return db.all<{ fact: string }>('SELECT fact FROM edge_facts WHERE chat_id = ? AND source = ? AND target = ? ORDER BY added_seq, fact_key', [chatId, target.source, target.target]).map((f) => f.fact);
+        return db
+          .all<{ fact: string }>(`SELECT fact FROM edge_fact_rows WHERE chat = ${chatKeyOf('edge_facts', '?')} AND source = id_key(?) AND target = id_key(?) ORDER BY added_seq, fact_key`, [chatId, target.source, target.target])
+          .map((f) => f.fact);
       }
       return ({ affinity: row.affinity, trust: row.trust, summary: row.summary } as Record<string, unknown>)[field];
     }

@@ -11,6 +11,7 @@ import { VISIBLE } from '../log/visibility.ts';
 import { chatRef } from '../log/row.ts';
 import { castOf } from '../analysis/cast.ts';
 import { rareKind } from '../log/rare-kinds.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 /** What a rewind will undo, for the preview the player sees before anything changes. */
 export interface RewindImpact {
@@ -89,7 +90,7 @@ function snapshot(db: Db, chatId: string): Snapshot {
       db
         .all<{ source: string; target: string; affinity: number; trust: number; facts: number }>(
           `SELECT e.source, e.target, e.affinity, e.trust,
-             (SELECT count(*) FROM edge_facts f WHERE f.chat_id = e.chat_id AND f.source = e.source AND f.target = e.target) AS facts
+             (SELECT count(*) FROM edge_fact_rows f WHERE f.chat = ${chatKeyOf('edge_facts', 'e.chat_id')} AND f.source = id_key(e.source) AND f.target = id_key(e.target)) AS facts
            FROM edges e WHERE e.chat_id = ?`,
           [chatId],
         )
