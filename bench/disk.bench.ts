@@ -7,13 +7,13 @@ import { json, sseChunk, startFakeUpstream, startSse } from '../tests/support/fa
 import { launchBrowser, openTab, startApp, storedPageBytes, waitForDatabase } from '../tests/e2e/harness.ts';
 import { demoReply } from '../relay/demo-model.ts';
 import type { CompletionRequest } from '../relay/request-body.ts';
-import { restoreStories, STORY_LINE } from './chat.bench.ts';
+import { benchStoryBackup, restoreStories, STORY_LINE } from './chat.bench.ts';
 import { fmt, printTable } from './table.ts';
 import { WAL_PAGES_BEFORE_COPY } from '../src/worker/disk-layout.ts';
 import { BACKUPS_KEPT } from '../src/worker/backup-store.ts';
 import { loadSqlite } from '../tests/support/sqlite.ts';
 
-/** `BENCH_DISK_SIZES=1000` to run fewer. */
+/** `BENCH_DISK_SIZES=1000` to run fewer. `BENCH_DISK_ANALYSED=0` leaves out the analysed story's storage. */
 const SIZES = (process.env.BENCH_DISK_SIZES ?? '1000,10000').split(',').map(Number);
 const SENDS = Number(process.env.BENCH_DISK_SENDS ?? 20);
 /**
@@ -329,6 +329,24 @@ export async function measureDisk(url: string, turns: number, days = DAYS): Prom
   }
 }
 
+/**
+ * Storage at rest for the same story with each reply analysed as in play (a feeling with a fact,
+ * a memory: `benchStoryBackup`), which the Sends above leave out of the restored turns.
+ */
+async function measureAnalysedStorage(url: string, turns: number): Promise<[string, string]> {
+  const { context } = await launchBrowser();
+  try {
+    const page = await openTab(context, `${url}/chats${MADE_WITH}`);
+    const { backup, textBytes } = await benchStoryBackup(turns, { analysed: true });
+    await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
+    await untilQuiet(page, await databaseWorker(page));
+    const stored = await storedAfterReopen(page);
+    return [`${turns.toLocaleString('en-US')} turns, each reply analysed: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`];
+  } finally {
+    await context.close();
+  }
+}
+
 /** The page's database as a copy in Node's SQLite, for dbstat to read. */
 async function databaseCopy(page: Page): Promise<Database> {
   const bytes = await page.evaluate(async () => {
@@ -413,6 +431,7 @@ export async function benchDisk(): Promise<void> {
   try {
     const rows: [string, string][] = [];
     for (const turns of SIZES) rows.push(...(await measureDisk(app.url, turns)).rows);
+    if (process.env.BENCH_DISK_ANALYSED !== '0') for (const turns of SIZES) rows.push(await measureAnalysedStorage(app.url, turns));
     printTable(`Disk (Debian Chromium, headless, OPFS opfs-sahpool, production build, fake upstream${MADE_WITH ? `, a database made with ${process.env.BENCH_DISK_PAGE_BYTES}-byte pages` : ''})`, rows);
   } finally {
     await app.relay.close();
