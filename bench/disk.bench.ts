@@ -339,7 +339,9 @@ async function measureAnalysedStorage(url: string, turns: number): Promise<[stri
     const page = await openTab(context, `${url}/chats${MADE_WITH}`);
     const { backup, textBytes } = await benchStoryBackup(turns, { analysed: true });
     await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
-    await untilQuiet(page, await databaseWorker(page));
+    const worker = await databaseWorker(page);
+    await countWrites(worker);
+    await untilQuiet(page, worker);
     const stored = await storedAfterReopen(page);
     return [`${turns.toLocaleString('en-US')} turns, each reply analysed: storage / text of the messages (target 4x)`, `${fmt(stored / KB / KB, 1)} MB / ${fmt(textBytes / KB / KB, 1)} MB = ${fmt(stored / textBytes, 1)}x`];
   } finally {
