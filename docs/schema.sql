@@ -337,88 +337,10 @@ CREATE TABLE lorebooks (
   settings TEXT NOT NULL                   -- JSON: scanDepth, tokenBudget, recursive, maxRecursion
 ) STRICT;
 
-CREATE TABLE "memories" (
-  created_seq INTEGER PRIMARY KEY,         -- the memory_written event; also the FTS rowid, so any
-                                           -- rebuild path gives a memory the same index entry
-  id TEXT NOT NULL,
-  owner_id TEXT NOT NULL,                  -- the bot that remembers
-  chat_id TEXT NOT NULL,
-  scene_id TEXT,
-  summary TEXT NOT NULL,
-  witness_you INTEGER NOT NULL,
-  witness_host INTEGER NOT NULL,
-  witness_guest INTEGER NOT NULL,
-  fiction_time TEXT NOT NULL,
-  source TEXT NOT NULL,
-  reliability REAL NOT NULL,
-  significance INTEGER NOT NULL,
-  pinned INTEGER NOT NULL,
-  auto_pinned INTEGER NOT NULL, keywords TEXT NOT NULL DEFAULT '',
-  UNIQUE (chat_id, id)
-) STRICT;
-
-CREATE INDEX memories_by_chat ON memories (chat_id, created_seq);
-
-CREATE INDEX memories_by_owner_chat ON memories (owner_id, chat_id, pinned, created_seq);
-
-CREATE INDEX memories_by_scene ON memories (chat_id, scene_id, owner_id) WHERE scene_id IS NOT NULL;
-
-CREATE INDEX memories_by_time ON memories (owner_id, chat_id, fiction_time);
-
-CREATE TRIGGER journal_memories_delete AFTER DELETE ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'memories', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat_id', OLD.chat_id, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
-
-CREATE TRIGGER journal_memories_insert AFTER INSERT ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), 'memories', json_object('created_seq', NEW.created_seq), 'insert', NULL); END;
-
-CREATE TRIGGER journal_memories_update AFTER UPDATE ON memories WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), (SELECT ref FROM chat_refs WHERE id = OLD.chat_id), 'memories', json_object('created_seq', OLD.created_seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'created_seq' AS c, OLD.created_seq AS v WHERE OLD.created_seq IS NOT NEW.created_seq UNION ALL SELECT 'id' AS c, OLD.id AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'owner_id' AS c, OLD.owner_id AS v WHERE OLD.owner_id IS NOT NEW.owner_id UNION ALL SELECT 'chat_id' AS c, OLD.chat_id AS v WHERE OLD.chat_id IS NOT NEW.chat_id UNION ALL SELECT 'scene_id' AS c, OLD.scene_id AS v WHERE OLD.scene_id IS NOT NEW.scene_id UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'witness_you' AS c, OLD.witness_you AS v WHERE OLD.witness_you IS NOT NEW.witness_you UNION ALL SELECT 'witness_host' AS c, OLD.witness_host AS v WHERE OLD.witness_host IS NOT NEW.witness_host UNION ALL SELECT 'witness_guest' AS c, OLD.witness_guest AS v WHERE OLD.witness_guest IS NOT NEW.witness_guest UNION ALL SELECT 'fiction_time' AS c, OLD.fiction_time AS v WHERE OLD.fiction_time IS NOT NEW.fiction_time UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'reliability' AS c, OLD.reliability AS v WHERE OLD.reliability IS NOT NEW.reliability UNION ALL SELECT 'significance' AS c, OLD.significance AS v WHERE OLD.significance IS NOT NEW.significance UNION ALL SELECT 'pinned' AS c, OLD.pinned AS v WHERE OLD.pinned IS NOT NEW.pinned UNION ALL SELECT 'auto_pinned' AS c, OLD.auto_pinned AS v WHERE OLD.auto_pinned IS NOT NEW.auto_pinned UNION ALL SELECT 'keywords' AS c, OLD.keywords AS v WHERE OLD.keywords IS NOT NEW.keywords))); END;
-
-CREATE TRIGGER memories_context_fts_delete AFTER DELETE ON memories BEGIN
-  DELETE FROM memories_context_fts WHERE rowid = old.created_seq;
-  DELETE FROM memories_context_fts_pending WHERE created_seq = old.created_seq;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE chat_id = old.chat_id AND scene_id = old.scene_id AND owner_id = old.owner_id;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = old.owner_id AND chat_id = old.chat_id AND created_seq < old.created_seq ORDER BY created_seq DESC LIMIT 1;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = old.owner_id AND chat_id = old.chat_id AND created_seq > old.created_seq ORDER BY created_seq LIMIT 1;
-END;
-
-CREATE TRIGGER memories_context_fts_insert AFTER INSERT ON memories BEGIN
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
-END;
-
-CREATE TRIGGER memories_context_fts_update AFTER UPDATE OF summary, witness_you, witness_host, witness_guest, scene_id ON memories BEGIN
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE chat_id = new.chat_id AND scene_id = new.scene_id AND owner_id = new.owner_id;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
-  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
-    SELECT created_seq FROM memories WHERE owner_id = new.owner_id AND chat_id = new.chat_id AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
-END;
-
-CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-  INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
-    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
-    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
-  DELETE FROM memories_fts_pending WHERE created_seq = old.created_seq;
-END;
-
-CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-  INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
-    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
-END;
-
-CREATE TRIGGER memories_fts_update AFTER UPDATE OF summary, keywords ON memories BEGIN
-  INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
-    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
-    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
-  INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
-    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
-END;
+CREATE VIEW memories AS
+  SELECT m.created_seq, m.id, m.owner_id, c.id AS chat_id, m.scene_id, m.summary, m.witness_you, m.witness_host, m.witness_guest,
+    m.fiction_time, m.source, m.reliability, m.significance, m.pinned, m.auto_pinned, m.keywords
+  FROM memory_rows m LEFT JOIN chat_refs c ON c.ref = m.chat;
 
 CREATE VIRTUAL TABLE memories_context_fts USING fts5 (
   context,
@@ -432,7 +354,7 @@ CREATE TABLE memories_context_fts_pending (
 ) STRICT;
 
 CREATE VIEW memories_for_search AS
-  SELECT created_seq, search_text(summary) AS summary, search_text(keywords) AS keywords FROM memories;
+  SELECT created_seq, search_text(summary) AS summary, search_text(keywords) AS keywords FROM memory_rows;
 
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
   summary,
@@ -445,6 +367,90 @@ CREATE VIRTUAL TABLE memories_fts USING fts5 (
 CREATE TABLE memories_fts_pending (
   created_seq INTEGER PRIMARY KEY
 ) STRICT;
+
+CREATE TABLE memory_rows (
+  created_seq INTEGER PRIMARY KEY,         -- the memory_written event; also the FTS rowid, so any
+                                           -- rebuild path gives a memory the same index entry
+  id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,                  -- the bot that remembers
+  chat INTEGER NOT NULL,                   -- chat_refs
+  scene_id TEXT,
+  summary TEXT NOT NULL,
+  witness_you INTEGER NOT NULL,
+  witness_host INTEGER NOT NULL,
+  witness_guest INTEGER NOT NULL,
+  fiction_time TEXT NOT NULL,
+  source TEXT NOT NULL,
+  reliability REAL NOT NULL,
+  significance INTEGER NOT NULL,
+  pinned INTEGER NOT NULL,
+  auto_pinned INTEGER NOT NULL,
+  keywords TEXT NOT NULL DEFAULT '',
+  UNIQUE (chat, id)
+) STRICT;
+
+CREATE INDEX memories_by_chat ON memory_rows (chat, created_seq);
+
+CREATE INDEX memories_by_owner_chat ON memory_rows (owner_id, chat, pinned, created_seq);
+
+CREATE INDEX memories_by_scene ON memory_rows (chat, scene_id, owner_id) WHERE scene_id IS NOT NULL;
+
+CREATE INDEX memories_by_time ON memory_rows (owner_id, chat, fiction_time);
+
+CREATE TRIGGER journal_memory_rows_delete AFTER DELETE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat', OLD.chat, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
+
+CREATE TRIGGER journal_memory_rows_insert AFTER INSERT ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'memory_rows', json_object('created_seq', NEW.created_seq), 'insert', NULL); END;
+
+CREATE TRIGGER journal_memory_rows_update AFTER UPDATE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'created_seq' AS c, OLD.created_seq AS v WHERE OLD.created_seq IS NOT NEW.created_seq UNION ALL SELECT 'id' AS c, OLD.id AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'owner_id' AS c, OLD.owner_id AS v WHERE OLD.owner_id IS NOT NEW.owner_id UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'scene_id' AS c, OLD.scene_id AS v WHERE OLD.scene_id IS NOT NEW.scene_id UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'witness_you' AS c, OLD.witness_you AS v WHERE OLD.witness_you IS NOT NEW.witness_you UNION ALL SELECT 'witness_host' AS c, OLD.witness_host AS v WHERE OLD.witness_host IS NOT NEW.witness_host UNION ALL SELECT 'witness_guest' AS c, OLD.witness_guest AS v WHERE OLD.witness_guest IS NOT NEW.witness_guest UNION ALL SELECT 'fiction_time' AS c, OLD.fiction_time AS v WHERE OLD.fiction_time IS NOT NEW.fiction_time UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'reliability' AS c, OLD.reliability AS v WHERE OLD.reliability IS NOT NEW.reliability UNION ALL SELECT 'significance' AS c, OLD.significance AS v WHERE OLD.significance IS NOT NEW.significance UNION ALL SELECT 'pinned' AS c, OLD.pinned AS v WHERE OLD.pinned IS NOT NEW.pinned UNION ALL SELECT 'auto_pinned' AS c, OLD.auto_pinned AS v WHERE OLD.auto_pinned IS NOT NEW.auto_pinned UNION ALL SELECT 'keywords' AS c, OLD.keywords AS v WHERE OLD.keywords IS NOT NEW.keywords))); END;
+
+CREATE TRIGGER memories_context_fts_delete AFTER DELETE ON memory_rows BEGIN
+  DELETE FROM memories_context_fts WHERE rowid = old.created_seq;
+  DELETE FROM memories_context_fts_pending WHERE created_seq = old.created_seq;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE chat = old.chat AND scene_id = old.scene_id AND owner_id = old.owner_id;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = old.owner_id AND chat = old.chat AND created_seq < old.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = old.owner_id AND chat = old.chat AND created_seq > old.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
+CREATE TRIGGER memories_context_fts_insert AFTER INSERT ON memory_rows BEGIN
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = new.owner_id AND chat = new.chat AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = new.owner_id AND chat = new.chat AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
+CREATE TRIGGER memories_context_fts_update AFTER UPDATE OF summary, witness_you, witness_host, witness_guest, scene_id ON memory_rows BEGIN
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq) VALUES (new.created_seq);
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE chat = new.chat AND scene_id = new.scene_id AND owner_id = new.owner_id;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = new.owner_id AND chat = new.chat AND created_seq < new.created_seq ORDER BY created_seq DESC LIMIT 1;
+  INSERT OR IGNORE INTO memories_context_fts_pending (created_seq)
+    SELECT created_seq FROM memory_rows WHERE owner_id = new.owner_id AND chat = new.chat AND created_seq > new.created_seq ORDER BY created_seq LIMIT 1;
+END;
+
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memory_rows BEGIN
+  INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
+    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
+    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
+  DELETE FROM memories_fts_pending WHERE created_seq = old.created_seq;
+END;
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memory_rows BEGIN
+  INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
+    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
+END;
+
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF summary, keywords ON memory_rows BEGIN
+  INSERT INTO memories_fts (memories_fts, rowid, summary, keywords)
+    SELECT 'delete', old.created_seq, search_text(old.summary), search_text(old.keywords)
+    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = old.created_seq);
+  INSERT INTO memories_fts_pending (created_seq) SELECT new.created_seq
+    WHERE NOT EXISTS (SELECT 1 FROM memories_fts_pending WHERE created_seq = new.created_seq);
+END;
 
 CREATE TABLE meta (
       version INTEGER PRIMARY KEY,

@@ -70,7 +70,7 @@ describe('the projection journal', () => {
     expect(fresh.length).toBeGreaterThan(30);
     // A trigger gone, and one out of date (as after a migration gave its table a column): opening
     // puts both right.
-    db.exec('DROP TRIGGER journal_memories_update');
+    db.exec('DROP TRIGGER journal_memory_rows_update');
     db.exec(`DROP TRIGGER journal_edges_delete; CREATE TRIGGER journal_edges_delete AFTER DELETE ON edges BEGIN SELECT 1; END`);
     const reopened = createEngine({ db, now: testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
     expect(journalTriggers()).toEqual(fresh);

@@ -18,7 +18,7 @@ import { loadSqlite, readMigrations } from '../support/sqlite.ts';
 
 const SQLITE_READ = 20;
 /** What a full-text index is an index of: a change to the table is a change to its index. */
-const INDEX_OF: Record<string, string> = { memories_fts: 'memories', transcript_fts: 'transcript', transcript_rows: 'transcript', value_change_rows: 'value_changes', edge_fact_rows: 'edge_facts' };
+const INDEX_OF: Record<string, string> = { memories_fts: 'memories', transcript_fts: 'transcript', transcript_rows: 'transcript', value_change_rows: 'value_changes', edge_fact_rows: 'edge_facts', memory_rows: 'memories' };
 /**
  * Tables outside the projections that a query may read without declaring them, and why its answer
  * cannot go stale through them.

@@ -5,6 +5,8 @@ import type { Db } from '../../src/engine/db/port.ts';
  * far as the migrations since then changed it, and forgets them (`meta`): migrations apply by
  * count, so a test of an older migration runs it, and every one after it, again.
  *
+ * - 0064: the memories' rows under their chat's id, in the table they had, with its indexes and
+ *   the search indexes' triggers; the journal's records of them named for it.
  * - 0063: the known facts' rows under their chat's id, their pair as text, in the table they had
  *   (its rows in the same order); the journal's records of them named for it.
  * - 0062: the changed values' rows under their chat's id, their target as text, in the table they
@@ -12,6 +14,23 @@ import type { Db } from '../../src/engine/db/port.ts';
  * - 0061: the transcript's ids as text (in the column 0061 made, which takes either).
  */
 export function undoMigrationsSince(db: Db, version: number): void {
+  if (version <= 64) {
+    const memoriesBefore = db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_rows'")!.sql
+      .replace('CREATE TABLE memory_rows', 'CREATE TABLE memories_before').replace('chat INTEGER NOT NULL', 'chat_id TEXT NOT NULL').replace('UNIQUE (chat, id)', 'UNIQUE (chat_id, id)');
+    // The triggers and indexes as 0064 made them, named for the table they had.
+    const made = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE tbl_name = 'memory_rows' AND type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'journal_%'").map((r) => r.sql);
+    db.exec(`DROP VIEW memories_for_search;
+      ${memoriesBefore};
+      INSERT INTO memories_before SELECT created_seq, id, owner_id, chat_id, scene_id, summary, witness_you, witness_host, witness_guest,
+        fiction_time, source, reliability, significance, pinned, auto_pinned, keywords FROM memories;
+      DROP VIEW memories;
+      DROP TABLE memory_rows;
+      ALTER TABLE memories_before RENAME TO memories;
+      ${made.map((sql) => sql.replaceAll('memory_rows', 'memories').replace(/\bchat\b(?! INTEGER)/g, 'chat_id')).join(';\n')};
+      CREATE VIEW memories_for_search AS
+        SELECT created_seq, search_text(summary) AS summary, search_text(keywords) AS keywords FROM memories;
+      ${journalNamedFor('memory_rows', 'memories')}`);
+  }
   if (version <= 63) {
     db.exec(`CREATE TABLE edge_facts_before (
         chat_id TEXT NOT NULL,

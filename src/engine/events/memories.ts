@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, type ValueChange } from './define.ts';
 import { uuid, fictionTime, requiredText, significance } from './fields.ts';
 import { clearEditMarks, editKey } from './edit-marks.ts';
+import { chatKeyOf } from './tables.ts';
 
 /**
  * Which roles of a chat saw what a memory records. A bot only ever retrieves memories whose flag
@@ -30,9 +31,9 @@ export const memoryWritten = defineEvent({
   }),
   apply(db, { seq, chatId, payload: p }) {
     db.run(
-      `INSERT INTO memories (id, owner_id, chat_id, scene_id, summary, keywords, witness_you, witness_host, witness_guest,
+      `INSERT INTO memory_rows (id, owner_id, chat, scene_id, summary, keywords, witness_you, witness_host, witness_guest,
          fiction_time, source, reliability, significance, pinned, auto_pinned, created_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, id) DO NOTHING`,
+       VALUES (?, ?, ${chatKeyOf('memories', '?')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat, id) DO NOTHING`,
       [
         p.memoryId,
         p.ownerId,
@@ -64,7 +65,7 @@ export const memorySignificanceSet = defineEvent({
   schema: z.object({ memoryId: uuid, significance }),
   apply(db, { chatId, payload: p }) {
     clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['significance']);
-    db.run('UPDATE memories SET significance = ? WHERE id = ? AND chat_id = ?', [p.significance, p.memoryId, chatId]);
+    db.run(`UPDATE memory_rows SET significance = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [p.significance, p.memoryId, chatId]);
   },
   changes: (p): ValueChange[] => [{ target: editKey({ type: 'memory', id: p.memoryId }), field: 'significance', how: 'set', value: p.significance }],
   without: () => null,
@@ -77,7 +78,7 @@ export const memoryPinChanged = defineEvent({
   scope: 'chat',
   schema: z.object({ memoryId: uuid, pinned: z.boolean(), auto: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run('UPDATE memories SET pinned = ?, auto_pinned = ? WHERE id = ? AND chat_id = ?', [
+    db.run(`UPDATE memory_rows SET pinned = ?, auto_pinned = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [
       p.pinned,
       p.pinned && p.auto,
       p.memoryId,
@@ -100,26 +101,27 @@ export const memorySummaryRewritten = defineEvent({
   schema: z.object({ memoryId: uuid, summary: requiredText(4_000), absorbs: z.array(uuid).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
     clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['summary']);
-    db.run('UPDATE memories SET summary = ? WHERE id = ? AND chat_id = ?', [p.summary, p.memoryId, chatId]);
+    db.run(`UPDATE memory_rows SET summary = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [p.summary, p.memoryId, chatId]);
     if (!p.absorbs?.length) return;
     const absorbed = JSON.stringify(p.absorbs.filter((id) => id !== p.memoryId));
-    const sameOwner = `chat_id = ?1 AND id IN (SELECT value FROM json_each(?2))
-      AND owner_id = (SELECT owner_id FROM memories WHERE id = ?3 AND chat_id = ?1)`;
+    const chat = chatKeyOf('memories', '?1');
+    const sameOwner = `chat = ${chat} AND id IN (SELECT value FROM json_each(?2))
+      AND owner_id = (SELECT owner_id FROM memory_rows WHERE id = ?3 AND chat = ${chat})`;
     db.run(
-      `UPDATE memories SET
-         witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memories WHERE ${sameOwner}), 0)),
-         witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memories WHERE ${sameOwner}), 0)),
-         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memories WHERE ${sameOwner}), 0))
-       WHERE id = ?3 AND chat_id = ?1`,
+      `UPDATE memory_rows SET
+         witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memory_rows WHERE ${sameOwner}), 0)),
+         witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memory_rows WHERE ${sameOwner}), 0)),
+         witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memory_rows WHERE ${sameOwner}), 0))
+       WHERE id = ?3 AND chat = ${chat}`,
       [chatId, absorbed, p.memoryId],
     );
     // The scene's turn memories share most of their keywords (its place, who was there): each once.
     const lists = db.all<{ keywords: string }>(
-      `SELECT keywords FROM memories WHERE id = ?3 AND chat_id = ?1 UNION ALL SELECT keywords FROM memories WHERE ${sameOwner} AND keywords <> ''`,
+      `SELECT keywords FROM memory_rows WHERE id = ?3 AND chat = ${chat} UNION ALL SELECT keywords FROM memory_rows WHERE ${sameOwner} AND keywords <> ''`,
       [chatId, absorbed, p.memoryId],
     );
-    db.run('UPDATE memories SET keywords = ? WHERE id = ? AND chat_id = ?', [distinctKeywords(lists.map((l) => l.keywords)), p.memoryId, chatId]);
-    db.run(`DELETE FROM memories WHERE ${sameOwner}`, [chatId, absorbed, p.memoryId]);
+    db.run(`UPDATE memory_rows SET keywords = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [distinctKeywords(lists.map((l) => l.keywords)), p.memoryId, chatId]);
+    db.run(`DELETE FROM memory_rows WHERE ${sameOwner}`, [chatId, absorbed, p.memoryId]);
   },
 });
 

@@ -43,7 +43,7 @@ export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
  * pack their target (0062), the known facts' keep their pair's ids as bytes (0063), and the views
  * `value_changes` and `edge_facts` read them as text. Writes, clears and undo go to the rows.
  */
-const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows', edge_facts: 'edge_fact_rows' };
+const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows', edge_facts: 'edge_fact_rows', memories: 'memory_rows' };
 
 /** The table a projected table's rows are written to. */
 export const storedTable = (table: string): string => STORED_AS[table as ProjectedTable] ?? table;
@@ -52,7 +52,7 @@ export const storedTable = (table: string): string => STORED_AS[table as Project
  * The stored tables whose rows name their chat by its number in the log (`chat_refs`, migration
  * 0057), not by its id: the transcript's rows, the changed values' (0062) and the known facts' (0063), the most numerous.
  */
-const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows', 'edge_fact_rows']);
+const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows', 'edge_fact_rows', 'memory_rows']);
 
 /** SQL for what a row of `table` holds in its chat column for the chat whose id is `chatId` (SQL). */
 export const chatKeyOf = (table: string, chatId: string): string =>
@@ -95,7 +95,7 @@ export const CHAT_COLUMN: Partial<Record<ProjectedTable, string>> = {
   activity: 'chat_id',
   edges: 'chat_id',
   edge_facts: 'chat',
-  memories: 'chat_id',
+  memories: 'chat',
   transcript: 'chat',
   classifier_failures: 'chat_id',
   scene_summaries: 'chat_id',

@@ -4,6 +4,7 @@ import { askedTime } from './query-time.ts';
 import { indexAllPendingMemories } from '../queries/search-index.ts';
 import { MEMORY_COLUMNS, toMemory, WITNESSED_BY, type ChatRole, type Memory, type MemoryRow } from './memory-row.ts';
 import { isSearchWord, prefixOf, wordsOf } from '../text/search-text.ts';
+import { chatKeyOf } from '../events/tables.ts';
 
 export interface MemorySearch {
   ownerId: string;
@@ -147,7 +148,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   const asked = askedTime(search.query, search.now);
   if (terms.length === 0 && !asked) return [];
   indexAllPendingMemories(db);
-  const where = `m.owner_id = ? AND m.chat_id = ? AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
+  const where = `m.owner_id = ? AND m.chat = ${chatKeyOf('memories', '?')} AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
   // A memory's own words and the words around it (migration 0037) are two indexes: each match's
   // bm25 from each, the context's weighed lower, summed.
   const candidates = (match: string) =>
@@ -156,7 +157,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
          SELECT rowid, bm25(memories_fts, 1, ${KEYWORD_WEIGHT}) FROM memories_fts WHERE memories_fts MATCH ?
          UNION ALL
          SELECT rowid, ${CONTEXT_WEIGHT} * bm25(memories_context_fts) FROM memories_context_fts WHERE memories_context_fts MATCH ?)
-       SELECT ${MEMORY_COLUMNS}, sum(h.bm) AS bm FROM hits h JOIN memories m ON m.created_seq = h.seq
+       SELECT ${MEMORY_COLUMNS}, sum(h.bm) AS bm FROM hits h JOIN memory_rows m ON m.created_seq = h.seq
        WHERE ${where}
        GROUP BY h.seq ORDER BY bm LIMIT ${CANDIDATES}`,
       [match, match, search.ownerId, search.chatId],
@@ -166,7 +167,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   const newestHolding = (match: string) =>
     db.all<MemoryRow & { bm: number }>(
       `SELECT ${MEMORY_COLUMNS}, 0 AS bm
-       FROM memories_fts CROSS JOIN memories m ON m.created_seq = memories_fts.rowid
+       FROM memories_fts CROSS JOIN memory_rows m ON m.created_seq = memories_fts.rowid
        WHERE memories_fts MATCH ? AND ${where}
        ORDER BY memories_fts.rowid DESC LIMIT ${NEWEST_SCORED}`,
       [match, search.ownerId, search.chatId],
@@ -201,7 +202,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   if (asked) {
     const seen = new Set(rows.map((r) => r.created_seq));
     const around = db.all<MemoryRow & { bm: number }>(
-      `SELECT ${MEMORY_COLUMNS}, 0 AS bm FROM memories m INDEXED BY memories_by_time
+      `SELECT ${MEMORY_COLUMNS}, 0 AS bm FROM memory_rows m INDEXED BY memories_by_time
        WHERE ${where} AND m.fiction_time BETWEEN ? AND ? LIMIT ${CANDIDATES * 4}`,
       [search.ownerId, search.chatId, addFictionMinutes(asked.at, -asked.spread), addFictionMinutes(asked.at, asked.spread)],
     );
@@ -262,8 +263,8 @@ function coveringPicks(scored: ScoredMemory[], termCount: number, k: number): Sc
 export function pinnedMemories(db: Db, chatId: string, ownerId: string, role: ChatRole): Memory[] {
   return db
     .all<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m
-       WHERE m.owner_id = ? AND m.chat_id = ? AND m.pinned = 1 AND ${WITNESSED_BY[role]} ORDER BY m.created_seq`,
+      `SELECT ${MEMORY_COLUMNS} FROM memory_rows m
+       WHERE m.owner_id = ? AND m.chat = ${chatKeyOf('memories', '?')} AND m.pinned = 1 AND ${WITNESSED_BY[role]} ORDER BY m.created_seq`,
       [ownerId, chatId],
     )
     .map(toMemory);

@@ -43,13 +43,13 @@ function indexPending(db: Db, index: DeferredIndex, limit: number): number {
 const seenWith = (n: string) =>
   `CASE WHEN ${n}.witness_you >= m.witness_you AND ${n}.witness_host >= m.witness_host AND ${n}.witness_guest >= m.witness_guest THEN ${n}.summary ELSE '' END`;
 const beside = (direction: '<' | '>') =>
-  `coalesce((SELECT ${seenWith('n')} FROM memories n
-     WHERE n.owner_id = m.owner_id AND n.chat_id = m.chat_id AND n.created_seq ${direction} m.created_seq
+  `coalesce((SELECT ${seenWith('n')} FROM memory_rows n
+     WHERE n.owner_id = m.owner_id AND n.chat = m.chat AND n.created_seq ${direction} m.created_seq
      ORDER BY n.created_seq ${direction === '<' ? 'DESC' : 'ASC'} LIMIT 1), '')`;
 /** The scene's first memory (its summary once the scene closed), unless that is m or the one before it. */
-const sceneOpening = `coalesce((SELECT ${seenWith('f')} FROM memories f
-     WHERE f.chat_id = m.chat_id AND f.scene_id = m.scene_id AND f.owner_id = m.owner_id AND f.created_seq < (
-       SELECT max(p.created_seq) FROM memories p WHERE p.owner_id = m.owner_id AND p.chat_id = m.chat_id AND p.created_seq < m.created_seq)
+const sceneOpening = `coalesce((SELECT ${seenWith('f')} FROM memory_rows f
+     WHERE f.chat = m.chat AND f.scene_id = m.scene_id AND f.owner_id = m.owner_id AND f.created_seq < (
+       SELECT max(p.created_seq) FROM memory_rows p WHERE p.owner_id = m.owner_id AND p.chat = m.chat AND p.created_seq < m.created_seq)
      ORDER BY f.created_seq LIMIT 1), '')`;
 /** A memory m's entry in memories_context_fts (migration 0037): the words around it. */
 const CONTEXT_ENTRY = `m.created_seq, search_text(${beside('<')} || char(10) || ${beside('>')} || char(10) || ${sceneOpening})`;
@@ -65,7 +65,7 @@ function indexPendingContext(db: Db, limit: number): number {
     db.run('DELETE FROM memories_context_fts WHERE rowid IN (SELECT created_seq FROM memories_context_fts_pending WHERE created_seq <= ?)', [last]);
     db.run(
       `INSERT INTO memories_context_fts (rowid, context)
-       SELECT ${CONTEXT_ENTRY} FROM memories_context_fts_pending p JOIN memories m ON m.created_seq = p.created_seq WHERE p.created_seq <= ?`,
+       SELECT ${CONTEXT_ENTRY} FROM memories_context_fts_pending p JOIN memory_rows m ON m.created_seq = p.created_seq WHERE p.created_seq <= ?`,
       [last],
     );
     db.run('DELETE FROM memories_context_fts_pending WHERE created_seq <= ?', [last]);
@@ -83,7 +83,7 @@ export function refillSearchIndexes(db: Db): void {
     db.run(`DELETE FROM ${pending}`);
   }
   db.run("INSERT INTO memories_context_fts (memories_context_fts) VALUES ('delete-all')");
-  db.run(`INSERT INTO memories_context_fts (rowid, context) SELECT ${CONTEXT_ENTRY} FROM memories m`);
+  db.run(`INSERT INTO memories_context_fts (rowid, context) SELECT ${CONTEXT_ENTRY} FROM memory_rows m`);
   db.run('DELETE FROM memories_context_fts_pending');
 }
 
