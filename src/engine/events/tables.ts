@@ -40,8 +40,9 @@ export type ProjectedTable = (typeof CORE_TABLES)[number] | TrackedTable;
  * Where a projected table's rows are stored, when it is read through a view of its own name: the
  * transcript's rows keep no copy of the words their event holds (migration 0053), and the view
  * `transcript` reads them from the log; the changed values' rows name their chat by number and
- * pack their target (0062), the known facts' keep their pair's ids as bytes (0063), and the views
- * `value_changes` and `edge_facts` read them as text. Writes, clears and undo go to the rows.
+ * pack their target (0062), the known facts' keep their pair's ids as bytes (0063), the memories'
+ * name their chat by number (0064), and the views `value_changes`, `edge_facts` and `memories`
+ * read them as text. Writes, clears and undo go to the rows.
  */
 const STORED_AS: Partial<Record<ProjectedTable, string>> = { transcript: 'transcript_rows', value_changes: 'value_change_rows', edge_facts: 'edge_fact_rows', memories: 'memory_rows' };
 
@@ -50,7 +51,8 @@ export const storedTable = (table: string): string => STORED_AS[table as Project
 
 /**
  * The stored tables whose rows name their chat by its number in the log (`chat_refs`, migration
- * 0057), not by its id: the transcript's rows, the changed values' (0062) and the known facts' (0063), the most numerous.
+ * 0057), not by its id: the transcript's rows, the changed values' (0062), the known facts' (0063)
+ * and the memories' (0064), the most numerous.
  */
 const CHAT_BY_NUMBER: ReadonlySet<string> = new Set(['transcript_rows', 'value_change_rows', 'edge_fact_rows', 'memory_rows']);
 
@@ -66,8 +68,7 @@ export const chatRefOf = (table: string, value: string): string =>
  * The stored columns kept in fewer bytes than their text (db/compact-functions.ts), each with the
  * SQL function that reads it back and the one that writes it: a turn's id and speaker as 16 bytes
  * (migration 0061), a changed value's target with its ids packed (0062), a known fact's pair as
- * 16 bytes each (0063). JSON holds no bytes, so
- * the journal records them as text.
+ * 16 bytes each (0063). JSON holds no bytes, so the journal records them as text.
  */
 const COMPACT_COLUMNS: Readonly<Record<string, Readonly<Record<string, readonly [asText: string, fromText: string]>>>> = {
   transcript_rows: { turn_id: ['id_text', 'id_key'], speaker: ['id_text', 'id_key'] },
