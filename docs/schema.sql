@@ -175,14 +175,14 @@ CREATE TRIGGER journal_edges_update AFTER UPDATE ON edges WHEN journal_seq() IS 
 
 CREATE TABLE "event_rows" (
   seq INTEGER PRIMARY KEY,                 -- local arrival order only; nothing refers to it
-  id TEXT NOT NULL UNIQUE,                 -- UUIDv7 from a hybrid logical clock: id order is event order
+  id ANY NOT NULL UNIQUE,                  -- id_key of a UUIDv7 from a hybrid logical clock: id order is event order
   device INTEGER NOT NULL,                 -- device_refs: the database that wrote the event
   ts INTEGER NOT NULL,                     -- wall clock, ms since epoch
   kind TEXT NOT NULL,
   chat INTEGER,                            -- chat_refs; null for global events
   payload ANY NOT NULL CHECK (json_valid(payload_json(payload))), -- packed (BLOB) or the JSON (TEXT): read through payload_json
-  cause_id TEXT,                           -- the event that caused this derived one
-  command_id TEXT                          -- the tab's id for the user action, on its first event (events_by_command)
+  cause_id ANY,                            -- id_key of the event that caused this derived one
+  command_id ANY                           -- id_key of the tab's id for the user action, on its first event (events_by_command)
 ) STRICT;
 
 CREATE INDEX events_by_cause ON event_rows (cause_id) WHERE cause_id IS NOT NULL;
@@ -212,7 +212,7 @@ WHEN OLD.kind = 'purged'
                     AND c.value = (SELECT id FROM chat_refs WHERE ref = OLD.chat))
       AND NOT EXISTS (SELECT 1 FROM event_rows p, json_each(payload_json(p.payload), '$.events') e
                       WHERE p.kind = 'purged' AND p.kind IN ('purged', 'chat_created', 'bot_authored', 'you_authored', 'bot_reset', 'bot_reset_undone', 'bot_deleted', 'bot_restored', 'card_kept', 'lore_entry_saved', 'image_added', 'chat_background_set', 'reply_version_chosen', 'chat_rewound', 'rewind_undone', 'manual_edit')
-                        AND e.value = OLD.id))
+                        AND e.value = id_text(OLD.id)))
 BEGIN
   SELECT RAISE(ABORT, 'events are never deleted: a rewind or an undo is a new event, and only a logged purge removes data');
 END;
@@ -225,7 +225,9 @@ BEGIN
 END;
 
 CREATE VIEW events AS
-  SELECT e.seq, e.id, d.id AS device_id, e.ts, e.kind, c.id AS chat_id, payload_json(e.payload) AS payload, e.cause_id, e.command_id, e.chat AS chat_ref
+  SELECT e.seq, id_text(e.id) AS id, d.id AS device_id, e.ts, e.kind, c.id AS chat_id, payload_json(e.payload) AS payload,
+    id_text(e.cause_id) AS cause_id, id_text(e.command_id) AS command_id, e.chat AS chat_ref,
+    e.id AS event_key, e.cause_id AS cause_key, e.command_id AS command_key
   FROM event_rows e LEFT JOIN device_refs d ON d.ref = e.device LEFT JOIN chat_refs c ON c.ref = e.chat;
 
 CREATE TRIGGER events_delete INSTEAD OF DELETE ON events
@@ -238,8 +240,8 @@ BEGIN
   INSERT INTO device_refs (id) SELECT NEW.device_id WHERE NOT EXISTS (SELECT 1 FROM device_refs WHERE id = NEW.device_id);
   INSERT INTO chat_refs (id) SELECT NEW.chat_id WHERE NEW.chat_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_refs WHERE id = NEW.chat_id);
   INSERT INTO event_rows (seq, id, device, ts, kind, chat, payload, cause_id, command_id)
-    VALUES (NEW.seq, NEW.id, (SELECT ref FROM device_refs WHERE id = NEW.device_id), NEW.ts, NEW.kind,
-      (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), payload_packed(NEW.payload), NEW.cause_id, NEW.command_id);
+    VALUES (NEW.seq, id_key(NEW.id), (SELECT ref FROM device_refs WHERE id = NEW.device_id), NEW.ts, NEW.kind,
+      (SELECT ref FROM chat_refs WHERE id = NEW.chat_id), payload_packed(NEW.payload), id_key(NEW.cause_id), id_key(NEW.command_id));
 END;
 
 CREATE TRIGGER events_update INSTEAD OF UPDATE ON events

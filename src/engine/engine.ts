@@ -48,7 +48,7 @@ export function createEngine(deps: EngineDeps) {
   const { db } = deps;
   const clock = createIdClock(deps.now, deps.randomBytes);
   const observeLog = () => {
-    const newest = db.get<{ id: string | null }>('SELECT max(id) AS id FROM event_rows')?.id;
+    const newest = db.get<{ id: string | null }>('SELECT id_text(max(id)) AS id FROM event_rows')?.id;
     if (newest) clock.observe(newest);
   };
   observeLog();

@@ -119,3 +119,23 @@ export function readClock(id: string): { ms: number; counter: number } | undefin
 }
 
 export const isUuid = (id: string): boolean => UUID.test(id);
+
+const LOG_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Two event ids in the order the log keeps them (migration 0065): an id in the log's own form
+ * (36 characters, lowercase hex) is stored as its 16 bytes, which sort as its text does; any other
+ * (a v4 id in capitals from another app's backup) stays text, which SQLite sorts before every
+ * blob. Whatever sorts events in memory to write them in id order sorts them so, as the indexes do.
+ */
+export function compareIds(a: string, b: string): number {
+  const aBytes = LOG_FORM.test(a);
+  if (aBytes !== LOG_FORM.test(b)) return aBytes ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Whether `next` may follow `previous` in a backup: in the log's order, or in their text's, which
+ * a backup written before 0065 followed. The two differ only where an id is not in the log's form.
+ */
+export const followsInBackup = (previous: string, next: string): boolean => compareIds(previous, next) < 0 || previous < next;

@@ -58,7 +58,7 @@ async function analyzeAll(llm: LlmClient) {
 
 const edge = (source: string, target: string) => engine.chatState(chat)!.edges.find((e) => e.source === source && e.target === target);
 const kindsCausedBy = (seq: number) =>
-  db.all<{ kind: string }>('SELECT kind FROM events WHERE cause_id = (SELECT id FROM events WHERE seq = ?) ORDER BY seq', [seq]).map((r) => r.kind);
+  db.all<{ kind: string }>('SELECT kind FROM events WHERE cause_key = (SELECT id FROM event_rows WHERE seq = ?) ORDER BY seq', [seq]).map((r) => r.kind);
 
 describe('the analysis after a reply', () => {
   it('applies clamped deltas per directed pair, moves the clock and writes the witness memory, all caused by the reply', async () => {
@@ -203,7 +203,7 @@ describe('the analysis after a reply', () => {
     const failures = engine.classifierFailures().filter((f) => f.task === 'analysis');
     expect(failures.length).toBe(1 + engine.settings().classifierFallbacks.length);
     expect(failures.at(-1)).toMatchObject({ chat_id: chat, raw: 'still not json', attempts: 2 });
-    expect(db.get<{ p: string }>("SELECT payload AS p FROM events WHERE kind = 'turn_analyzed' AND cause_id = (SELECT id FROM events WHERE seq = ?)", [reply])!.p).toContain('"ok":false');
+    expect(db.get<{ p: string }>("SELECT payload AS p FROM events WHERE kind = 'turn_analyzed' AND cause_key = (SELECT id FROM event_rows WHERE seq = ?)", [reply])!.p).toContain('"ok":false');
     const drawer = engine.chatState(chat)!;
     expect(drawer.fictionTime).toBe('1890-05-01T20:02:00');
     expect(drawer.memories.some((m) => m.summary.includes('Anyone there?'))).toBe(true);
@@ -293,7 +293,7 @@ describe('the analysis queue', () => {
     oldLeaderAnswer(analysis({ feelings: { 'Mira -> Ada': { affinityDelta: 4 } } }));
     await oldLeader.idle();
 
-    expect(db.get<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind = 'turn_analyzed' AND cause_id = (SELECT id FROM events WHERE seq = ?)", [reply])!.n).toBe(1);
+    expect(db.get<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind = 'turn_analyzed' AND cause_key = (SELECT id FROM event_rows WHERE seq = ?)", [reply])!.n).toBe(1);
     expect(engine.chatState(chat)!.memories.filter((m) => m.summary.includes('locket'))).toHaveLength(1);
     expect(edge(bot, 'you')!.affinity).toBe(54);
     expect(commits).toEqual(['new', 'old']);

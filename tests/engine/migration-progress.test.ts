@@ -21,7 +21,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql', '0060_journal_by_number.sql', '0061_transcript_ids_as_bytes.sql', '0062_value_changes_by_number.sql', '0063_edge_facts_by_number.sql', '0064_memories_by_number.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql', '0060_journal_by_number.sql', '0061_transcript_ids_as_bytes.sql', '0062_value_changes_by_number.sql', '0063_edge_facts_by_number.sql', '0064_memories_by_number.sql', '0065_event_ids_as_bytes.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {
@@ -39,7 +39,8 @@ describe('a migration that copies a table', () => {
 
     expect(db.get<{ n: number }>('SELECT count(*) AS n FROM events')!.n).toBe(20_000);
     expect(db.get<{ seq: number }>("SELECT seq FROM events WHERE command_id = 'command-300'")!.seq).toBe(300);
-    const plan = db.all<{ detail: string }>("EXPLAIN QUERY PLAN SELECT seq FROM events WHERE command_id = ?", ['command-300']).map((row) => row.detail);
+    // Found by its key (the ids are kept through `id_key` since 0065), as the app finds a command.
+    const plan = db.all<{ detail: string }>("EXPLAIN QUERY PLAN SELECT seq FROM events WHERE command_key = id_key(?)", ['command-300']).map((row) => row.detail);
     expect(plan.join(' ')).toContain('events_by_command');
     // The index holds the 6,666 events that carry a command id, not the 20,000.
     const entries = db.get<{ n: number }>("SELECT sum(ncell) AS n FROM dbstat WHERE name = 'events_by_command'")!.n;
@@ -209,14 +210,14 @@ describe("the log's payloads packed (0058)", () => {
     const planOf = (sql: string) => db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
     expect(planOf(`SELECT e.id FROM ${KEPT_TEXT_ROWS}`)).toContain('events_by_prompt_text');
     // As visibility.ts asks for a reply's versions: SQLite refuses the statement if the index cannot answer it.
-    const versions = "SELECT id FROM event_rows INDEXED BY events_by_regenerated WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started'";
-    expect(db.all(`SELECT e.id FROM ${KEPT_TEXT_ROWS}`, ['chat', '00112233445566778899aabbccddeeff'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000002' }]);
+    const versions = "SELECT id_text(id) AS id FROM event_rows INDEXED BY events_by_regenerated WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started'";
+    expect(db.all(`SELECT id_text(e.id) AS id FROM ${KEPT_TEXT_ROWS}`, ['chat', '00112233445566778899aabbccddeeff'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000002' }]);
     expect(db.all(versions, ['019b0000-0000-7000-8000-000000000001'])).toEqual([{ id: '019b0000-0000-7000-8000-900000000001' }]);
 
     // A new event is packed as it goes in, and reads back as written.
     const written = '{"turnId":"019b0000-0000-7000-8000-000000000fed","text":"Again.","segments":[{"type":"narration","text":"Again."}]}';
     db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('019b0000-0000-7000-8000-900000000004', 'phone', 4, 'user_turn', 'chat', ?)", [written]);
-    expect(db.get("SELECT payload, typeof((SELECT payload FROM event_rows WHERE id = '019b0000-0000-7000-8000-900000000004')) AS stored FROM events WHERE id = '019b0000-0000-7000-8000-900000000004'")).toEqual({ payload: written, stored: 'blob' });
+    expect(db.get("SELECT payload, typeof((SELECT payload FROM event_rows WHERE id = id_key('019b0000-0000-7000-8000-900000000004'))) AS stored FROM events WHERE event_key = id_key('019b0000-0000-7000-8000-900000000004')")).toEqual({ payload: written, stored: 'blob' });
 
     // Nothing but JSON goes in, packed or not; the guards stand.
     expect(() => db.run("INSERT INTO events (id, device_id, ts, kind, chat_id, payload) VALUES ('x1', 'phone', 5, 'user_turn', 'chat', '{not json')")).toThrow(/CHECK constraint/);

@@ -58,7 +58,7 @@ export function visibilityProblems(db: Db): string[] {
   const problems: string[] = [];
   const shown = (alias: string) => `NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = ${alias}.seq)`;
   for (const row of db.all<{ id: string; kind: string; cause: string }>(
-    `SELECT e.id, e.kind, c.id AS cause FROM events e JOIN events c ON c.id = e.cause_id WHERE ${shown('e')} AND NOT ${shown('c')}`,
+    `SELECT e.id, e.kind, c.id AS cause FROM events e JOIN events c ON c.event_key = e.cause_key WHERE ${shown('e')} AND NOT ${shown('c')}`,
   )) {
     problems.push(`${row.kind} ${row.id} is shown, but its cause ${row.cause} is not`);
   }

@@ -106,7 +106,7 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
       continue;
     }
     if (o.t === 'resetUndo') {
-      const resets = db.all<{ id: string }>("SELECT id FROM events WHERE kind = 'bot_reset' ORDER BY id");
+      const resets = db.all<{ id: string }>("SELECT id FROM events WHERE kind = 'bot_reset' ORDER BY event_key");
       const reset = pick(resets, o.i);
       if (reset) engine.append([{ kind: 'bot_reset_undone', payload: { reset: reset.id } }]);
       continue;
@@ -300,7 +300,7 @@ export function interpret(engine: Engine, db: Db, ops: readonly Op[], options: {
         const old = pick(turns, o.k);
         if (!old) break;
         const retry = draft.assistantStarted(chatId, newId(), c.bot);
-        const follows = db.get<{ cause_id: string | null }>('SELECT cause_id FROM events WHERE id = ?', [old.id])?.cause_id ?? null;
+        const follows = db.get<{ cause_id: string | null }>('SELECT cause_id FROM events WHERE event_key = id_key(?)', [old.id])?.cause_id ?? null;
         engine.append([{ ...retry, payload: { ...retry.payload, regenerateOf: old.id }, causeId: follows } as typeof retry]);
         break;
       }

@@ -181,7 +181,7 @@ export const authoringCalls = {
       command(ctx, ctx.commandId, (stampFirst) => {
         const reset = db.get<{ id: string }>(
           `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') = ? AND ${VISIBLE('r')}
-           ORDER BY r.id DESC LIMIT 1`,
+           ORDER BY r.event_key DESC LIMIT 1`,
           [botId],
         );
         if (!reset) throw new CommandRejectedError('This bot has no reset to undo.');

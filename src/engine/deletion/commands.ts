@@ -67,7 +67,7 @@ function purge(ctx: LogContext, chatIds: readonly string[], botIds: readonly str
     if (image) events.push(image.id);
   }
   // What this device had of every device's writing: a device that wrote later in these chats keeps a copy (log/purge-rescue.ts).
-  const seen = Object.fromEntries(db.all<{ device_id: string; id: string }>('SELECT device_id, max(id) AS id FROM events GROUP BY device_id').map((r) => [r.device_id, r.id]));
+  const seen = Object.fromEntries(db.all<{ device_id: string; id: string }>('SELECT device_id, id_text(max(event_key)) AS id FROM events GROUP BY device_id').map((r) => [r.device_id, r.id]));
   appendEvents(ctx, stampFirst([{ kind: 'purged', payload: { chats, bots: [...botIds], events, seen } }]));
   // The same rule removes them here and on every device the purge reaches (log/purges.ts).
   removePurgedEvents(db, { chats: new Set(chats), bots: new Set(botIds), events: new Set(events) }, false);

@@ -83,7 +83,7 @@ export const purged = defineEvent({
       db.run('DELETE FROM lore_entries WHERE book_id = ?', [botId]);
     }
     // A picture named among the removed events is removed with them.
-    for (const id of payload.events) db.run('DELETE FROM images WHERE seq = (SELECT seq FROM events WHERE id = ?)', [id]);
+    for (const id of payload.events) db.run('DELETE FROM images WHERE seq = (SELECT seq FROM event_rows WHERE id = id_key(?))', [id]);
   },
   applyToChat(db, { payload }, chatId) {
     if (payload.chats.includes(chatId)) forgetChat(db, chatId);

@@ -18,7 +18,7 @@ export const changeUndone = defineEvent({
   schema: z.object({ event: eventId, change: z.string().min(1).max(1_000) }),
   apply() {},
   marks(db, marker) {
-    const undone = db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ? AND chat_id = ?', [marker.payload.event, marker.chatId]);
+    const undone = db.get<{ seq: number }>('SELECT seq FROM events WHERE event_key = id_key(?) AND chat_id = ?', [marker.payload.event, marker.chatId]);
     if (!undone) return [];
     db.run('INSERT INTO undone_changes (seq, change, undone_by) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [undone.seq, marker.payload.change, marker.seq]);
     return [undone.seq];

@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
-import { isUuid } from '../ids.ts';
+import { followsInBackup, isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
 import { BACKUP_FORMAT, BackupError, newerFormatMessage } from './backup.ts';
 import type { BackupEvent } from './backup-event.ts';
@@ -49,7 +49,7 @@ export function* backupLines(db: Db, header: Omit<BackupHeader, 'format' | 'vers
   const encoder = new TextEncoder();
   let count = 0;
   for (let after = ''; ; ) {
-    const page = db.all<BackupEvent>(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq <= ? AND id > ? ORDER BY id LIMIT ${PAGE}`, [head, after]);
+    const page = db.all<BackupEvent>(`SELECT ${EVENT_COLUMNS} FROM events WHERE seq <= ? AND event_key > id_key(?) ORDER BY event_key LIMIT ${PAGE}`, [head, after]);
     for (const row of page) {
       const line = JSON.stringify(row);
       hash.update(encoder.encode(`${line}\n`));
@@ -162,7 +162,7 @@ export function createLinesReader(each?: (event: BackupEvent) => void) {
       const where = `(event ${summary.events + 1}, ${event.kind})`;
       if (!isUuid(event.id)) fail(`${where} has an id that is not a UUID.`);
       if (ids.has(event.id)) fail(`${where} repeats the id ${event.id}.`);
-      if (event.id <= last) fail(`${where} is out of order.`);
+      if (!followsInBackup(last, event.id)) fail(`${where} is out of order.`);
       if (event.command_id !== null) {
         if (commands.has(event.command_id)) fail(`${where} repeats the command id ${event.command_id}.`);
         commands.add(event.command_id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { definitionOf } from '../events/registry.ts';
-import { isUuid } from '../ids.ts';
+import { compareIds, followsInBackup, isUuid } from '../ids.ts';
 import { validateDraft } from './append.ts';
 import { rebuild } from './rebuild.ts';
 import { upgradeV1Events, v1EventRow } from './backup-v1.ts';
@@ -32,7 +32,7 @@ export function exportLog(db: Db, now: () => number): Backup {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: now(),
-    events: db.all<BackupEvent>('SELECT id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY id'),
+    events: db.all<BackupEvent>('SELECT id, device_id, ts, kind, chat_id, payload, cause_id, command_id FROM events ORDER BY event_key'),
   };
 }
 
@@ -77,7 +77,7 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
     if (db.get('SELECT 1 AS x FROM event_rows LIMIT 1')) {
       throw new BackupError('This database already has stories in it. Restore into a fresh database.');
     }
-    for (const r of checked) {
+    for (const r of inLogOrder(checked)) {
       db.run(
         'INSERT INTO events (id, device_id, ts, kind, chat_id, payload, cause_id, command_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [r.id, r.device_id, r.ts, r.kind, r.chat_id, r.payload, r.cause_id, r.command_id],
@@ -86,6 +86,12 @@ export function importLog(ctx: ImportContext, input: unknown): { events: number 
     rebuild(db);
   });
   return { events: checked.length };
+}
+
+/** The events in the order the log keeps their ids (seq order is id order): a backup's own, unless it was written before 0065 and holds an id not in the log's form. */
+function inLogOrder(events: readonly BackupEvent[]): readonly BackupEvent[] {
+  const sorted = events.every((e, i) => i === 0 || compareIds(events[i - 1]!.id, e.id) < 0);
+  return sorted ? events : [...events].sort((a, b) => compareIds(a.id, b.id));
 }
 
 /**
@@ -116,7 +122,7 @@ function checkEvents(events: readonly BackupEvent[]): BackupEvent[] {
   const checked = events.map((row, index) => {
     const where = `Event ${index + 1} (${row.kind})`;
     if (!isUuid(row.id)) throw new BackupError(`${where} has an id that is not a UUID: ${row.id.slice(0, 40)}`);
-    if (row.id <= last) throw new BackupError(row.id === last || ids.has(row.id) ? `${where} repeats the id ${row.id}.` : `${where} is out of order in the backup.`);
+    if (!followsInBackup(last, row.id)) throw new BackupError(row.id === last || ids.has(row.id) ? `${where} repeats the id ${row.id}.` : `${where} is out of order in the backup.`);
     last = row.id;
     ids.add(row.id);
     if (row.command_id !== null) {

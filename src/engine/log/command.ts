@@ -21,7 +21,7 @@ export function command<R>(
 ): R {
   return ctx.db.transaction(() => {
     if (commandId !== undefined) {
-      const row = ctx.db.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE command_id = ?`, [commandId]);
+      const row = ctx.db.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE command_key = id_key(?)`, [commandId]);
       if (row) return answer(fromRow(row));
     }
     return run((drafts) => drafts.map((d, i) => (i === 0 && commandId !== undefined ? { ...d, commandId } : d)));

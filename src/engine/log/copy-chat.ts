@@ -59,7 +59,7 @@ export function copyChat(db: Db, copy: ChatCopy): number {
      SELECT seq, id FROM events e
      WHERE chat_id = ?1 AND ${VISIBLE('e')} AND kind NOT IN (SELECT value FROM json_each(?3))
        AND (kind NOT IN (${translatedKinds}) AND id < ?2 OR kind IN (${translatedKinds}) AND EXISTS (
-         SELECT 1 FROM events t WHERE t.chat_id = e.chat_id AND t.id = ${translatedRef('e')} AND t.id < ?2 AND ${VISIBLE('t')}))
+         SELECT 1 FROM events t WHERE t.chat_id = e.chat_id AND t.event_key = id_key(${translatedRef('e')}) AND t.id < ?2 AND ${VISIBLE('t')}))
      ORDER BY seq`,
     [copy.from, copy.before?.id ?? '~', JSON.stringify(SKIPPED_IN_COPY)],
   );

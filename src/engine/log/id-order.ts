@@ -3,6 +3,7 @@ import type { BackupEvent } from './backup-event.ts';
 import { rebuild } from './rebuild.ts';
 import { TRAVELLING_COLUMNS as COLUMNS, withoutLogGuards } from './row.ts';
 import { forgetMarks } from './visibility.ts';
+import { compareIds } from '../ids.ts';
 
 /**
  * Writes the log's events from seq `tailFrom` on (none when null) again after its head, together
@@ -20,7 +21,7 @@ export function writeInIdOrder(db: Db, tailFrom: number | null, arriving: readon
     withoutLogGuards(db, () => db.run('DELETE FROM events WHERE seq >= ?', [tailFrom!]));
     db.run('UPDATE sync_state SET pushed_seq = min(pushed_seq, ?)', [tailFrom! - 1]);
   }
-  const written = [...moved.map(({ seq: _, ...event }) => event), ...arriving].sort((x, y) => (x.id < y.id ? -1 : 1));
+  const written = [...moved.map(({ seq: _, ...event }) => event), ...arriving].sort((x, y) => compareIds(x.id, y.id));
   const seqs = new Map<string, number>();
   let next = head + 1;
   for (const row of written) {
@@ -32,7 +33,7 @@ export function writeInIdOrder(db: Db, tailFrom: number | null, arriving: readon
 
 /** The seq of the first event here that sorts after `id`: where events arriving from `id` on must go. */
 export const tailAfter = (db: Db, id: string): number | null =>
-  db.get<{ s: number | null }>('SELECT min(seq) AS s FROM event_rows WHERE id > ?', [id])?.s ?? null;
+  db.get<{ s: number | null }>('SELECT min(seq) AS s FROM event_rows WHERE id > id_key(?)', [id])?.s ?? null;
 
 /**
  * A log synced before seq order was kept to id order (2d9840b) may hold events out of it; migration

@@ -9,6 +9,7 @@ import { rebuild, rebuildAfterMarking, rebuildChat, remarkChat } from './rebuild
 import { inheritFromCause } from './visibility.ts';
 import { fromRow, TRAVELLING_COLUMNS as COLUMNS, type EventRow } from './row.ts';
 import { tailAfter, writeInIdOrder } from './id-order.ts';
+import { compareIds } from '../ids.ts';
 
 /** An event as it travels between devices: the backup's shape, no local seq, references by id. */
 export type SyncedEvent = BackupEvent;
@@ -36,7 +37,7 @@ export interface MergeResult {
  */
 function readyToMerge(db: Db, arriving: readonly SyncedEvent[]): { ready: SyncedEvent[]; waiting: SyncedEvent[] } {
   const byId = new Map(arriving.map((e) => [e.id, e]));
-  const inLog = (id: string) => db.get('SELECT 1 AS x FROM events WHERE id = ?', [id]) !== undefined;
+  const inLog = (id: string) => db.get('SELECT 1 AS x FROM event_rows WHERE id = id_key(?)', [id]) !== undefined;
   const verdict = new Map<string, boolean>();
   const ready = (event: SyncedEvent, trail: Set<string>): boolean => {
     const known = verdict.get(event.id);
@@ -76,7 +77,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   const waitingBefore = db.all<{ event: string }>('SELECT event FROM sync_waiting').map((r) => JSON.parse(r.event) as SyncedEvent);
   for (const raw of [...waitingBefore, ...incoming]) {
     const row = checkedEvent(raw, `Event ${String(raw.id).slice(0, 40)} (${String(raw.kind).slice(0, 60)})`, (message) => new MergeError(message));
-    const known = fresh.get(row.id) ?? db.get<SyncedEvent>(`SELECT ${COLUMNS} FROM events WHERE id = ?`, [row.id]);
+    const known = fresh.get(row.id) ?? db.get<SyncedEvent>(`SELECT ${COLUMNS} FROM events WHERE event_key = id_key(?)`, [row.id]);
     if (known) {
       if (!sameEvent(known, row)) throw new MergeError(`Event ${row.id} (${row.kind}) arrived with other content than the copy already here; nothing was merged.`);
       continue;
@@ -93,7 +94,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   const removedChats = arriving.filter((e) => e.kind === 'chat_created' && removed.has(e.id) && !purged.chats.has(e.chat_id!)).map((e) => e.chat_id!);
   for (const e of arriving) if (e.chat_id !== null && removedChats.includes(e.chat_id)) removed.add(e.id);
   const { ready, waiting } = readyToMerge(db, arriving.filter((e) => !removed.has(e.id)));
-  const rows = ready.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const rows = ready.sort((a, b) => compareIds(a.id, b.id));
   // Another device's Delete forever: work here it never received is copied aside first, while the
   // chats' rows still stand as shown, for the player to keep or let go.
   const keepWaiting = () => {
@@ -121,7 +122,7 @@ export function mergeEvents(db: Db, incoming: readonly SyncedEvent[]): MergeResu
   return db.transaction(() => {
     keepWaiting();
     for (const row of rows) {
-      if (row.command_id !== null && db.get('SELECT 1 AS x FROM events WHERE command_id = ?', [row.command_id])) {
+      if (row.command_id !== null && db.get('SELECT 1 AS x FROM event_rows WHERE command_id = id_key(?)', [row.command_id])) {
         throw new MergeError(`Event ${row.id} (${row.kind}) repeats the command id of another event; nothing was merged.`);
       }
     }

@@ -68,7 +68,7 @@ export function purgeCheck(db: Db, purged: Purged, arriving: readonly BackupEven
     const payload = JSON.parse(event.payload) as { botId?: string; reset?: string };
     if (BOT_EVENT_KINDS.includes(event.kind)) return purged.bots.has(payload.botId ?? '');
     if (event.kind !== 'bot_reset_undone' || payload.reset === undefined) return false;
-    const reset = byId.get(payload.reset)?.payload ?? db.get<{ payload: string }>('SELECT payload FROM events WHERE id = ?', [payload.reset])?.payload;
+    const reset = byId.get(payload.reset)?.payload ?? db.get<{ payload: string }>('SELECT payload FROM events WHERE event_key = id_key(?)', [payload.reset])?.payload;
     return purged.bots.has(botOf(reset) ?? '');
   };
 }
@@ -89,7 +89,7 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   const ids = db
     .all<{ id: string }>(
       `SELECT id FROM events WHERE kind <> 'purged' AND (
-         chat_ref IN (SELECT ref FROM chat_refs WHERE id IN (SELECT value FROM json_each(?1))) OR id IN (SELECT value FROM json_each(?2))
+         chat_ref IN (SELECT ref FROM chat_refs WHERE id IN (SELECT value FROM json_each(?1))) OR event_key IN (SELECT id_key(value) FROM json_each(?2))
          OR (chat_ref IS NULL AND ${rareKind()} AND kind IN (SELECT value FROM json_each(?3)) AND json_extract(payload, '$.botId') IN (SELECT value FROM json_each(?4)))
          OR (kind = 'bot_reset_undone' AND ${rareKind()} AND json_extract(payload, '$.reset') IN
            (SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND json_extract(r.payload, '$.botId') IN (SELECT value FROM json_each(?4)))))`,
@@ -102,8 +102,8 @@ export function removePurgedEvents(db: Db, purged: Purged, arrived: boolean): st
   // A chat taken with its bot that no purge may name: its events arriving later from another device go too.
   db.run('INSERT INTO purged_chats (chat_id) SELECT value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING', [JSON.stringify(hosted)]);
   // What they hid goes with them (a purged bot's reset and its undo are both among them).
-  forgetMarks(db, 'SELECT seq FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]);
-  withoutLogGuards(db, () => db.run('DELETE FROM events WHERE id IN (SELECT value FROM json_each(?))', [list]));
+  forgetMarks(db, 'SELECT seq FROM event_rows WHERE id IN (SELECT id_key(value) FROM json_each(?))', [list]);
+  withoutLogGuards(db, () => db.run('DELETE FROM event_rows WHERE id IN (SELECT id_key(value) FROM json_each(?))', [list]));
   db.run(`DELETE FROM projection_journal WHERE chat IN (SELECT ${chatRef('value')} FROM json_each(?))`, [chats]);
   for (const table of ['journal_horizon', 'stream_checkpoints']) {
     db.run(`DELETE FROM ${table} WHERE chat_id IN (SELECT value FROM json_each(?))`, [chats]);

@@ -157,8 +157,8 @@ function remark(db: Db, chatId?: string): void {
     while (
       db.run(
         `INSERT INTO visibility (seq, superseded_by, hidden_by)
-         SELECT e.seq, v.superseded_by, v.hidden_by FROM events e JOIN events c ON c.id = e.cause_id JOIN visibility v ON v.seq = c.seq
-         WHERE ${inChat}e.seq > ? AND e.seq < ? AND e.cause_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
+         SELECT e.seq, v.superseded_by, v.hidden_by FROM events e JOIN events c ON c.event_key = e.cause_key JOIN visibility v ON v.seq = c.seq
+         WHERE ${inChat}e.seq > ? AND e.seq < ? AND e.cause_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visibility w WHERE w.seq = e.seq)
          ON CONFLICT (seq) DO NOTHING`,
         [...params, after, before],
       ) > 0

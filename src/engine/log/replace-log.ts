@@ -36,7 +36,7 @@ export function restoreStaging(db: Db) {
         emptyTranscript(db);
         withoutLogGuards(db, () => {
           db.run('DELETE FROM events');
-          db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id`);
+          db.run(`INSERT INTO events (${COLUMNS}) SELECT ${COLUMNS} FROM restore_staging ORDER BY id_key(id)`);
         });
         db.run('DELETE FROM stream_checkpoints');
         // The new log's seqs mean other events: sync offers all of it again (the server keeps what it has).

@@ -24,10 +24,10 @@ export const EVENT_COLUMNS = `seq, ${TRAVELLING_COLUMNS}`;
 export const chatRef = (param: string): string => `(SELECT ref FROM chat_refs WHERE id = ${param})`;
 
 /**
- * The seq of the log's first event whose id is `param` or sorts after it (NULL: none). Seq order is
+ * The seq of the log's first event whose id is `param` or sorts after it (NULL: none, or `param` NULL). Seq order is
  * id order (2d9840b), so a stretch of the log from an id on is a range of seqs from there.
  */
-export const seqFromId = (param: string): string => `(SELECT seq FROM event_rows WHERE id >= ${param} ORDER BY id LIMIT 1)`;
+export const seqFromId = (param: string): string => `(SELECT seq FROM event_rows WHERE id >= id_key(${param}) ORDER BY id LIMIT 1)`;
 
 const GUARDS = ['events_are_immutable', 'events_are_permanent'];
 

@@ -1,6 +1,7 @@
 import type { Db, SqlParam } from '../db/port.ts';
 import { rareKind } from './rare-kinds.ts';
 import { seqFromId } from './row.ts';
+import { compareIds } from '../ids.ts';
 
 /**
  * What regenerate, rewind and undo do to the log, as projected state: rows of `visibility` for
@@ -8,7 +9,7 @@ import { seqFromId } from './row.ts';
  * call these, so the same code runs when a command appends a marker and when a rebuild replays it.
  */
 
-const seqOfId = (db: Db, id: string): number | undefined => db.get<{ seq: number }>('SELECT seq FROM events WHERE id = ?', [id])?.seq;
+const seqOfId = (db: Db, id: string): number | undefined => db.get<{ seq: number }>('SELECT seq FROM event_rows WHERE id = id_key(?)', [id])?.seq;
 export const idOfSeq = (db: Db, seq: number): string | undefined => db.get<{ id: string }>('SELECT id FROM events WHERE seq = ?', [seq])?.id;
 
 /**
@@ -32,8 +33,8 @@ export function causedClosure(db: Db, id: string, marker: { id: string }): numbe
   return db
     .all<{ seq: number }>(
       `WITH RECURSIVE caused(id, seq) AS (
-         SELECT id, seq FROM events WHERE id = ?1
-         UNION SELECT e.id, e.seq FROM events e JOIN caused c ON e.cause_id = c.id WHERE e.id < ?2
+         SELECT id, seq FROM event_rows WHERE id = id_key(?1)
+         UNION SELECT e.id, e.seq FROM event_rows e JOIN caused c ON e.cause_id = c.id WHERE e.id < id_key(?2)
        ) SELECT seq FROM caused ORDER BY seq`,
       [id, marker.id],
     )
@@ -50,7 +51,7 @@ export function causedClosure(db: Db, id: string, marker: { id: string }): numbe
 export function inheritFromCause(db: Db, event: { seq: number; causeId: string | null }): boolean {
   if (event.causeId === null) return false;
   const cause = db.get<{ superseded_by: number | null; hidden_by: number | null }>(
-    'SELECT v.superseded_by, v.hidden_by FROM events c JOIN visibility v ON v.seq = c.seq WHERE c.id = ?',
+    'SELECT v.superseded_by, v.hidden_by FROM event_rows c JOIN visibility v ON v.seq = c.seq WHERE c.id = id_key(?)',
     [event.causeId],
   );
   if (!cause) return false;
@@ -71,7 +72,7 @@ export function supersede(db: Db, id: string, marker: { id: string; seq: number 
 
 /** Everything the event `id` caused (not the event itself) gives way to `marker`: an edited reply's old analysis. */
 export function supersedeCaused(db: Db, id: string, marker: { id: string; seq: number }): number[] {
-  const children = db.all<{ id: string }>('SELECT id FROM events WHERE cause_id = ? AND id < ?', [id, marker.id]);
+  const children = db.all<{ id: string }>('SELECT id_text(id) AS id FROM event_rows WHERE cause_id = id_key(?) AND id < id_key(?)', [id, marker.id]);
   return children.flatMap((child) => supersede(db, child.id, marker));
 }
 
@@ -82,7 +83,7 @@ export function supersedeCaused(db: Db, id: string, marker: { id: string; seq: n
  * it: turns are caused by the reply they followed, so a version's closure is the rest of its branch.
  */
 export function unsupersede(db: Db, id: string, marker: { id: string }): number[] {
-  const by = db.get<{ superseded_by: number | null }>('SELECT v.superseded_by FROM events e JOIN visibility v ON v.seq = e.seq WHERE e.id = ?', [id])?.superseded_by;
+  const by = db.get<{ superseded_by: number | null }>('SELECT v.superseded_by FROM event_rows e JOIN visibility v ON v.seq = e.seq WHERE e.id = id_key(?)', [id])?.superseded_by;
   if (by === undefined || by === null) return [];
   const closure = JSON.stringify(causedClosure(db, id, marker));
   db.run('DELETE FROM visibility WHERE seq IN (SELECT value FROM json_each(?1)) AND superseded_by = ?2 AND hidden_by IS NULL', [closure, by]);
@@ -115,10 +116,10 @@ function keepOneVersionShown(db: Db, id: string, seqsJson: string, marker: { id:
     const ids = JSON.stringify(versions.map((v) => v.id));
     const deciding = db.get<{ id: string; seq: number; version: string }>(
       `SELECT id, seq, version FROM (
-         SELECT id, seq, id AS version FROM events WHERE id IN (SELECT value FROM json_each(?1)) AND json_extract(payload, '$.regenerateOf') IS NOT NULL
+         SELECT id, seq, id AS version FROM events WHERE event_key IN (SELECT id_key(value) FROM json_each(?1)) AND json_extract(payload, '$.regenerateOf') IS NOT NULL
          UNION ALL
          SELECT id, seq, json_extract(payload, '$.version') AS version FROM events
-         WHERE kind = 'reply_version_chosen' AND ${rareKind()} AND json_extract(payload, '$.version') IN (SELECT value FROM json_each(?1)) AND id < ?2
+         WHERE kind = 'reply_version_chosen' AND ${rareKind()} AND json_extract(payload, '$.version') IN (SELECT value FROM json_each(?1)) AND event_key < id_key(?2)
        ) ORDER BY id DESC LIMIT 1`,
       [ids, marker.id],
     );
@@ -145,24 +146,24 @@ function followCauses(db: Db, seqsJson: string): void {
  * linked by `regenerateOf`), oldest first, as the log stood before `marker`.
  */
 export function replyVersions(db: Db, startedId: string, marker?: { id: string }): { id: string; seq: number; shown: boolean }[] {
-  const before = marker?.id ?? '~';
+  const before = marker?.id ?? null;
   // Up to the first version, then every version made from it, one indexed lookup per step (a
   // recursive query would scan the whole index at each step).
   let first = startedId;
   for (let parent = regeneratedFrom(db, first); parent; parent = regeneratedFrom(db, first)) first = parent;
-  const root = db.get<{ id: string; seq: number }>('SELECT id, seq FROM events WHERE id = ?', [first]);
+  const root = db.get<{ id: string; seq: number }>('SELECT id_text(id) AS id, seq FROM event_rows WHERE id = id_key(?)', [first]);
   if (!root) return [];
   const versions = [root];
   for (let i = 0; i < versions.length; i++) {
     versions.push(
       ...db.all<{ id: string; seq: number }>(
-        `SELECT id, seq FROM event_rows INDEXED BY events_by_regenerated
-         WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND id < ?`,
+        `SELECT id_text(id) AS id, seq FROM event_rows INDEXED BY events_by_regenerated
+         WHERE json_extract(payload_json(payload), '$.regenerateOf') = ? AND kind = 'assistant_turn_started' AND (?2 IS NULL OR id < id_key(?2))`,
         [versions[i]!.id, before],
       ),
     );
   }
-  versions.sort((a, b) => (a.id < b.id ? -1 : 1));
+  versions.sort((a, b) => compareIds(a.id, b.id));
   const hidden = new Set(
     db.all<{ seq: number }>('SELECT seq FROM visibility WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(versions.map((v) => v.seq))]).map((r) => r.seq),
   );
@@ -178,7 +179,7 @@ export function versionOfReply(db: Db, startedSeq: number): { number: number; of
 }
 
 const regeneratedFrom = (db: Db, id: string): string | undefined =>
-  db.get<{ of: string | null }>("SELECT json_extract(payload, '$.regenerateOf') AS of FROM events WHERE id = ?", [id])?.of ?? undefined;
+  db.get<{ of: string | null }>("SELECT json_extract(payload, '$.regenerateOf') AS of FROM events WHERE event_key = id_key(?)", [id])?.of ?? undefined;
 
 /** Another version of a reply chosen: it is in force, every other version is superseded. */
 export function chooseVersion(db: Db, versionId: string, marker: { id: string; seq: number }): number[] {
@@ -197,8 +198,8 @@ export function hide(db: Db, chatId: string, fromId: string, rewind: { id: strin
   return db
     .all<{ seq: number }>(
       `WITH RECURSIVE hidden(id, seq) AS (
-         SELECT id, seq FROM events WHERE chat_id = ?1 AND seq >= ${seqFromId('?2')} AND seq < ?4
-         UNION SELECT e.id, e.seq FROM events e JOIN hidden h ON e.cause_id = h.id WHERE e.seq < ?4
+         SELECT event_key, seq FROM events WHERE chat_id = ?1 AND seq >= ${seqFromId('?2')} AND seq < ?4
+         UNION SELECT e.id, e.seq FROM event_rows e JOIN hidden h ON e.cause_id = h.id WHERE e.seq < ?4
        )
        INSERT INTO visibility (seq, hidden_by) SELECT seq, ?4 FROM hidden WHERE true
        ON CONFLICT (seq) DO UPDATE SET hidden_by = ?4 WHERE hidden_by IS NULL

@@ -76,7 +76,7 @@ export function chatAsSillyTavern(db: Db, chatId: string): string {
         message.swipes = versions.map((v) =>
           v.seq === row.seq
             ? row.text
-            : (db.get<{ text: string }>("SELECT json_extract(payload, '$.text') AS text FROM events WHERE kind = 'assistant_turn' AND cause_id = ? ORDER BY seq DESC LIMIT 1", [v.id])?.text ?? ''),
+            : (db.get<{ text: string }>("SELECT json_extract(payload, '$.text') AS text FROM events WHERE kind = 'assistant_turn' AND cause_key = id_key(?) ORDER BY seq DESC LIMIT 1", [v.id])?.text ?? ''),
         );
         message.swipe_id = versions.findIndex((v) => v.seq === row.seq);
       }

@@ -66,7 +66,7 @@ export function latestEdit(db: Db, chatId: string): { id: string; field: string 
        -- (both terms kept off the index by chat: it would read a long chat's every event after
        -- the reset, where the rare kinds' index holds the few edits)
        AND +e.seq > coalesce((SELECT b.reset_seq FROM chats c JOIN bots b ON b.id = c.bot_id WHERE c.id = ?1), 0)
-     ORDER BY e.id DESC LIMIT 1`,
+     ORDER BY e.event_key DESC LIMIT 1`,
     [chatId],
   );
 }

@@ -41,7 +41,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
   const rows = db.all<{
     id: string;
     kind: string;
-    cause: string | null;
+    cause: number;
     cause_turn: string | null;
     ts: number;
     seq: number;
@@ -52,7 +52,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
     value: string | null;
     undone: number;
   }>(
-    `SELECT e.id, e.kind, e.cause_id AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, v.value, v.undone
+    `SELECT id_text(e.id) AS id, e.kind, e.cause_id IS NOT NULL AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, v.value, v.undone
      FROM value_change_rows v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
      WHERE v.chat = ${chatKeyOf('value_changes', '?1')} AND v.target = payload_packed(?2) AND (?3 IS NULL OR v.field = ?3)
      ORDER BY v.seq DESC, v.part LIMIT 100`,

@@ -44,10 +44,10 @@ export const branchCalls = {
           // Any bot the story mentions counts (its host, a guest, one it has feelings about).
           const reset = db.get<{ id: string }>(
             `SELECT r.id FROM events r WHERE r.kind = 'bot_reset' AND ${rareKind('r')} AND ${VISIBLE('r')}
-               AND r.id > (SELECT min(id) FROM events WHERE chat_id = ?2) AND r.id < ?1
-               AND EXISTS (SELECT 1 FROM events e WHERE e.chat_id = ?2 AND e.id < ?1 AND instr(e.payload, json_extract(r.payload, '$.botId')) > 0
+               AND r.event_key > (SELECT min(event_key) FROM events WHERE chat_id = ?2) AND (?1 IS NULL OR r.event_key < id_key(?1))
+               AND EXISTS (SELECT 1 FROM events e WHERE e.chat_id = ?2 AND (?1 IS NULL OR e.event_key < id_key(?1)) AND instr(e.payload, json_extract(r.payload, '$.botId')) > 0
                            UNION ALL SELECT 1 FROM chats c WHERE c.id = ?2 AND c.bot_id = json_extract(r.payload, '$.botId'))`,
-            [next?.id ?? '~', chatId],
+            [next?.id ?? null, chatId],
           );
           if (reset) throw new CommandRejectedError('A bot in this story was reset partway through, so it cannot be branched yet.');
           const branchId = ctx.newId();
@@ -60,7 +60,7 @@ export const branchCalls = {
                AND kind IN ('turn_edited', 'turn_hidden') AND ${VISIBLE('e')}
                AND json_extract(payload, '$.turnId') IN (SELECT turn_id FROM transcript WHERE chat_id = ?3)
              ORDER BY seq`,
-            [chatId, next?.id ?? '~', branchId],
+            [chatId, next?.id ?? null, branchId],
           );
           appendEvents(ctx, [
             ...since.map((e) => ({ kind: e.kind, chatId: branchId, payload: JSON.parse(e.payload) as unknown }) as EventDraft),

@@ -182,7 +182,7 @@ export const rewindCalls = {
            WHERE r.chat_ref = ${chatRef('?1')} AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND ${VISIBLE('r')} AND (?2 IS NULL OR r.seq = ?2)
              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_ref = r.chat_ref
                              AND json_extract(u.payload, '$.rewind') = r.id)
-           ORDER BY r.id DESC LIMIT 1`,
+           ORDER BY r.event_key DESC LIMIT 1`,
           [chatId, rewindSeq ?? null],
         );
         if (!target) {

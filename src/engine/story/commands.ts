@@ -122,7 +122,7 @@ export const storyCalls = {
       const { db } = ctx;
       const row = db
         .all<{ seq: number; target: string; field: string; part: string; undone: number }>(
-          'SELECT v.seq, v.target, v.field, v.part, v.undone FROM value_changes v JOIN events e ON e.seq = v.seq WHERE e.id = ? AND v.chat_id = ?',
+          'SELECT v.seq, v.target, v.field, v.part, v.undone FROM value_changes v JOIN event_rows e ON e.seq = v.seq WHERE e.id = id_key(?) AND v.chat_id = ?',
           [eventId, chatId],
         )
         .find((r) => changeKey({ target: r.target, field: r.field, part: r.part || undefined }) === change);

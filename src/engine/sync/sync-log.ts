@@ -1,6 +1,7 @@
 import type { Db } from '../db/port.ts';
 import type { MergeResult, SyncedEvent } from '../log/merge.ts';
 import { EVENT_COLUMNS } from '../log/row.ts';
+import { compareIds } from '../ids.ts';
 
 export interface SyncState {
   /** This log's events up to this local seq are on the server. */
@@ -39,8 +40,8 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
   const heldBackCount = (): number => db.get<{ n: number }>('SELECT count(*) AS n FROM sync_held_back')!.n;
   /** Some event here sorts after the earliest of these: merging them would write it again after them. */
   const wouldMoveEventsHere = (events: readonly SyncedEvent[]): boolean => {
-    const earliest = events.reduce((min, e) => (e.id < min ? e.id : min), events[0]!.id);
-    return db.get('SELECT 1 AS x FROM events WHERE id > ? LIMIT 1', [earliest]) !== undefined;
+    const earliest = events.reduce((min, e) => (compareIds(e.id, min) < 0 ? e.id : min), events[0]!.id);
+    return db.get('SELECT 1 AS x FROM event_rows WHERE id > id_key(?) LIMIT 1', [earliest]) !== undefined;
   };
   return {
     state,
@@ -104,7 +105,7 @@ export function syncLog(db: Db, merge: (events: readonly SyncedEvent[]) => Merge
     /** Which of these event ids this log already holds. */
     known(ids: readonly string[]): Set<string> {
       if (ids.length === 0) return new Set();
-      return new Set(db.all<{ id: string }>('SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id));
+      return new Set(db.all<{ id: string }>('SELECT id_text(id) AS id FROM event_rows WHERE id IN (SELECT id_key(value) FROM json_each(?))', [JSON.stringify(ids)]).map((r) => r.id));
     },
     /** Whether this device has ever pulled the whole story from this server. */
     // Any generation of the server's database: one written anew does not make the device a newcomer.

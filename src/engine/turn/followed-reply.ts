@@ -32,7 +32,7 @@ export function followedByVersion(db: Db, seq: number, role: string): string | n
 export function hasContinuation(db: Db, versionId: string): boolean {
   return Boolean(
     db.get(
-      `SELECT 1 AS x FROM events e WHERE e.cause_id = ? AND e.kind IN ('user_turn', 'assistant_turn_started')
+      `SELECT 1 AS x FROM events e WHERE e.cause_key = id_key(?) AND e.kind IN ('user_turn', 'assistant_turn_started')
          AND NOT EXISTS (SELECT 1 FROM visibility v WHERE v.seq = e.seq AND v.hidden_by IS NOT NULL) LIMIT 1`,
       [versionId],
     ),
