@@ -340,8 +340,9 @@ CREATE TABLE lorebooks (
 ) STRICT;
 
 CREATE VIEW memories AS
-  SELECT m.created_seq, m.id, m.owner_id, c.id AS chat_id, m.scene_id, m.summary, m.witness_you, m.witness_host, m.witness_guest,
-    m.fiction_time, m.source, m.reliability, m.significance, m.pinned, m.auto_pinned, m.keywords
+  SELECT m.created_seq, id_text(m.id) AS id, id_text(m.owner_id) AS owner_id, c.id AS chat_id, id_text(m.scene_id) AS scene_id,
+    m.summary, m.witness_you, m.witness_host, m.witness_guest, m.fiction_time, m.source, m.reliability, m.significance,
+    m.pinned, m.auto_pinned, m.keywords, m.id AS memory_key, m.owner_id AS owner_key, m.scene_id AS scene_key
   FROM memory_rows m LEFT JOIN chat_refs c ON c.ref = m.chat;
 
 CREATE VIRTUAL TABLE memories_context_fts USING fts5 (
@@ -370,13 +371,13 @@ CREATE TABLE memories_fts_pending (
   created_seq INTEGER PRIMARY KEY
 ) STRICT;
 
-CREATE TABLE memory_rows (
+CREATE TABLE "memory_rows" (
   created_seq INTEGER PRIMARY KEY,         -- the memory_written event; also the FTS rowid, so any
                                            -- rebuild path gives a memory the same index entry
-  id TEXT NOT NULL,
-  owner_id TEXT NOT NULL,                  -- the bot that remembers
+  id ANY NOT NULL,                         -- id_key (read through id_text)
+  owner_id ANY NOT NULL,                   -- id_key of the bot that remembers
   chat INTEGER NOT NULL,                   -- chat_refs
-  scene_id TEXT,
+  scene_id ANY,                            -- id_key
   summary TEXT NOT NULL,
   witness_you INTEGER NOT NULL,
   witness_host INTEGER NOT NULL,
@@ -399,11 +400,11 @@ CREATE INDEX memories_by_scene ON memory_rows (chat, scene_id, owner_id) WHERE s
 
 CREATE INDEX memories_by_time ON memory_rows (owner_id, chat, fiction_time);
 
-CREATE TRIGGER journal_memory_rows_delete AFTER DELETE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', OLD.id, 'owner_id', OLD.owner_id, 'chat', OLD.chat, 'scene_id', OLD.scene_id, 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
+CREATE TRIGGER journal_memory_rows_delete AFTER DELETE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'delete', json_object('created_seq', OLD.created_seq, 'id', id_text(OLD.id), 'owner_id', id_text(OLD.owner_id), 'chat', OLD.chat, 'scene_id', id_text(OLD.scene_id), 'summary', OLD.summary, 'witness_you', OLD.witness_you, 'witness_host', OLD.witness_host, 'witness_guest', OLD.witness_guest, 'fiction_time', OLD.fiction_time, 'source', OLD.source, 'reliability', OLD.reliability, 'significance', OLD.significance, 'pinned', OLD.pinned, 'auto_pinned', OLD.auto_pinned, 'keywords', OLD.keywords)); END;
 
 CREATE TRIGGER journal_memory_rows_insert AFTER INSERT ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'memory_rows', json_object('created_seq', NEW.created_seq), 'insert', NULL); END;
 
-CREATE TRIGGER journal_memory_rows_update AFTER UPDATE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'created_seq' AS c, OLD.created_seq AS v WHERE OLD.created_seq IS NOT NEW.created_seq UNION ALL SELECT 'id' AS c, OLD.id AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'owner_id' AS c, OLD.owner_id AS v WHERE OLD.owner_id IS NOT NEW.owner_id UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'scene_id' AS c, OLD.scene_id AS v WHERE OLD.scene_id IS NOT NEW.scene_id UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'witness_you' AS c, OLD.witness_you AS v WHERE OLD.witness_you IS NOT NEW.witness_you UNION ALL SELECT 'witness_host' AS c, OLD.witness_host AS v WHERE OLD.witness_host IS NOT NEW.witness_host UNION ALL SELECT 'witness_guest' AS c, OLD.witness_guest AS v WHERE OLD.witness_guest IS NOT NEW.witness_guest UNION ALL SELECT 'fiction_time' AS c, OLD.fiction_time AS v WHERE OLD.fiction_time IS NOT NEW.fiction_time UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'reliability' AS c, OLD.reliability AS v WHERE OLD.reliability IS NOT NEW.reliability UNION ALL SELECT 'significance' AS c, OLD.significance AS v WHERE OLD.significance IS NOT NEW.significance UNION ALL SELECT 'pinned' AS c, OLD.pinned AS v WHERE OLD.pinned IS NOT NEW.pinned UNION ALL SELECT 'auto_pinned' AS c, OLD.auto_pinned AS v WHERE OLD.auto_pinned IS NOT NEW.auto_pinned UNION ALL SELECT 'keywords' AS c, OLD.keywords AS v WHERE OLD.keywords IS NOT NEW.keywords))); END;
+CREATE TRIGGER journal_memory_rows_update AFTER UPDATE ON memory_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'memory_rows', json_object('created_seq', OLD.created_seq), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'created_seq' AS c, OLD.created_seq AS v WHERE OLD.created_seq IS NOT NEW.created_seq UNION ALL SELECT 'id' AS c, id_text(OLD.id) AS v WHERE OLD.id IS NOT NEW.id UNION ALL SELECT 'owner_id' AS c, id_text(OLD.owner_id) AS v WHERE OLD.owner_id IS NOT NEW.owner_id UNION ALL SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'scene_id' AS c, id_text(OLD.scene_id) AS v WHERE OLD.scene_id IS NOT NEW.scene_id UNION ALL SELECT 'summary' AS c, OLD.summary AS v WHERE OLD.summary IS NOT NEW.summary UNION ALL SELECT 'witness_you' AS c, OLD.witness_you AS v WHERE OLD.witness_you IS NOT NEW.witness_you UNION ALL SELECT 'witness_host' AS c, OLD.witness_host AS v WHERE OLD.witness_host IS NOT NEW.witness_host UNION ALL SELECT 'witness_guest' AS c, OLD.witness_guest AS v WHERE OLD.witness_guest IS NOT NEW.witness_guest UNION ALL SELECT 'fiction_time' AS c, OLD.fiction_time AS v WHERE OLD.fiction_time IS NOT NEW.fiction_time UNION ALL SELECT 'source' AS c, OLD.source AS v WHERE OLD.source IS NOT NEW.source UNION ALL SELECT 'reliability' AS c, OLD.reliability AS v WHERE OLD.reliability IS NOT NEW.reliability UNION ALL SELECT 'significance' AS c, OLD.significance AS v WHERE OLD.significance IS NOT NEW.significance UNION ALL SELECT 'pinned' AS c, OLD.pinned AS v WHERE OLD.pinned IS NOT NEW.pinned UNION ALL SELECT 'auto_pinned' AS c, OLD.auto_pinned AS v WHERE OLD.auto_pinned IS NOT NEW.auto_pinned UNION ALL SELECT 'keywords' AS c, OLD.keywords AS v WHERE OLD.keywords IS NOT NEW.keywords))); END;
 
 CREATE TRIGGER memories_context_fts_delete AFTER DELETE ON memory_rows BEGIN
   DELETE FROM memories_context_fts WHERE rowid = old.created_seq;
@@ -682,26 +683,25 @@ CREATE TABLE "undone_changes" (
 
 CREATE INDEX undone_changes_by_marker ON undone_changes (undone_by);
 
-CREATE TABLE value_change_rows (
+CREATE TABLE "value_change_rows" (
   chat INTEGER NOT NULL,                   -- chat_refs
   target ANY NOT NULL,                     -- payload_packed (read through payload_json)
   field TEXT NOT NULL,
-  seq INTEGER NOT NULL,
+  seq INTEGER NOT NULL,                    -- the event that made the change: its value is in the payload
   part TEXT NOT NULL DEFAULT '',
   how TEXT NOT NULL,
-  value TEXT,
   undone INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (chat, target, field, seq, part)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TRIGGER journal_value_change_rows_delete AFTER DELETE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'value', OLD.value, 'undone', OLD.undone)); END;
+CREATE TRIGGER journal_value_change_rows_delete AFTER DELETE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'delete', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part, 'how', OLD.how, 'undone', OLD.undone)); END;
 
 CREATE TRIGGER journal_value_change_rows_insert AFTER INSERT ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'value_change_rows', json_object('chat', NEW.chat, 'target', payload_json(NEW.target), 'field', NEW.field, 'seq', NEW.seq, 'part', NEW.part), 'insert', NULL); END;
 
-CREATE TRIGGER journal_value_change_rows_update AFTER UPDATE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'target' AS c, payload_json(OLD.target) AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'field' AS c, OLD.field AS v WHERE OLD.field IS NOT NEW.field UNION ALL SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'part' AS c, OLD.part AS v WHERE OLD.part IS NOT NEW.part UNION ALL SELECT 'how' AS c, OLD.how AS v WHERE OLD.how IS NOT NEW.how UNION ALL SELECT 'value' AS c, OLD.value AS v WHERE OLD.value IS NOT NEW.value UNION ALL SELECT 'undone' AS c, OLD.undone AS v WHERE OLD.undone IS NOT NEW.undone))); END;
+CREATE TRIGGER journal_value_change_rows_update AFTER UPDATE ON value_change_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'value_change_rows', json_object('chat', OLD.chat, 'target', payload_json(OLD.target), 'field', OLD.field, 'seq', OLD.seq, 'part', OLD.part), 'update', (SELECT json_group_object(c, v) FROM (SELECT 'chat' AS c, OLD.chat AS v WHERE OLD.chat IS NOT NEW.chat UNION ALL SELECT 'target' AS c, payload_json(OLD.target) AS v WHERE OLD.target IS NOT NEW.target UNION ALL SELECT 'field' AS c, OLD.field AS v WHERE OLD.field IS NOT NEW.field UNION ALL SELECT 'seq' AS c, OLD.seq AS v WHERE OLD.seq IS NOT NEW.seq UNION ALL SELECT 'part' AS c, OLD.part AS v WHERE OLD.part IS NOT NEW.part UNION ALL SELECT 'how' AS c, OLD.how AS v WHERE OLD.how IS NOT NEW.how UNION ALL SELECT 'undone' AS c, OLD.undone AS v WHERE OLD.undone IS NOT NEW.undone))); END;
 
 CREATE VIEW value_changes AS
-  SELECT c.id AS chat_id, payload_json(r.target) AS target, r.field, r.seq, r.part, r.how, r.value, r.undone
+  SELECT c.id AS chat_id, payload_json(r.target) AS target, r.field, r.seq, r.part, r.how, r.undone
   FROM value_change_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;
 
 CREATE TABLE visibility (

@@ -32,7 +32,7 @@ async function exchange(userText: string, reply: string) {
   return engine.transcript(chat).turns.at(-1)!;
 }
 
-const memoriesOf = (owner: string) => db.all<{ summary: string }>('SELECT summary FROM memories WHERE chat_id = ? AND owner_id = ?', [chat, owner]).map((m) => m.summary);
+const memoriesOf = (owner: string) => db.all<{ summary: string }>('SELECT summary FROM memories WHERE chat_id = ? AND owner_key = id_key(?)', [chat, owner]).map((m) => m.summary);
 const prompt = () => engine.narratorPrompt(chat, engine.headSeq() + 1, count);
 const theoPart = () => prompt().parts.filter((p) => p.label.startsWith('Theo Marsh') || p.label === 'guest: Theo Marsh').map((p) => p.text).join('\n');
 
@@ -49,7 +49,7 @@ describe('groups that talk', () => {
   it('"Let <name> speak": the guest answers in its own voice, with its own card, memories and feelings kept longest; the host is voiced beside it', async () => {
     engine.setGuest(chat, theo, true);
     await exchange('"The lamp needs oil."', 'Mira hands over the can.');
-    const theirs = db.get<{ id: string }>('SELECT id FROM memories WHERE chat_id = ? AND owner_id = ?', [chat, theo])!.id;
+    const theirs = db.get<{ id: string }>('SELECT id FROM memories WHERE chat_id = ? AND owner_key = id_key(?)', [chat, theo])!.id;
     engine.pinMemory(chat, theirs, true);
     const { speaker, parts } = started('', theo);
     expect(speaker).toBe(theo);

@@ -21,7 +21,7 @@ async function logBefore(upTo: string, events: number) {
 describe('a migration that copies a table', () => {
   it('says so on a line of its own', () => {
     expect(tablesRewritten(readMigrations().find((m) => m.name.startsWith('0052_'))!)).toEqual(['events']);
-    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql', '0060_journal_by_number.sql', '0061_transcript_ids_as_bytes.sql', '0062_value_changes_by_number.sql', '0063_edge_facts_by_number.sql', '0064_memories_by_number.sql', '0065_event_ids_as_bytes.sql']);
+    expect(readMigrations().filter((m) => tablesRewritten(m).length > 0).map((m) => m.name)).toEqual(['0052_command_ids_alone.sql', '0053_transcript_text_once.sql', '0056_chats_and_devices_by_number.sql', '0057_transcript_chats_by_number.sql', '0058_payloads_packed.sql', '0060_journal_by_number.sql', '0061_transcript_ids_as_bytes.sql', '0062_value_changes_by_number.sql', '0063_edge_facts_by_number.sql', '0064_memories_by_number.sql', '0065_event_ids_as_bytes.sql', '0066_value_changes_without_values.sql', '0067_memory_ids_as_bytes.sql']);
   });
 
   it('says how far it has come, from 0 to 1, and the log keeps every event; its command ids alone are indexed (0052)', async () => {

@@ -222,6 +222,48 @@ describe('the changes, kept by chat number with their targets packed (migration 
   });
 });
 
+describe('the changes without a copy of their values (migration 0066)', () => {
+  it('read each value from the event that made it, the same as the rows held, in fewer bytes, and undo through the journal', async () => {
+    const story = await openStory();
+    const { engine, db, chat } = story;
+    for (let i = 0; i < 12; i++) await exchange(story, `"Line ${i}."`, { feelings: { 'Mira -> Ada': { affinityDelta: 1 + (i % 3), newFacts: [`Ada said line ${i}, about the lighthouse keeper's daughter.`] } } });
+    engine.editState(chat, edge(story), 'trust', 80);
+    const fields = ['affinity', 'trust', 'knowledge'];
+    const why = (e: typeof engine) => fields.map((field) => e.valueHistory(chat, edge(story), field));
+    const historyBefore = why(engine);
+    expect(historyBefore[2]!.map((c) => c.value)).toContain("Ada said line 7, about the lighthouse keeper's daughter.");
+
+    // The rows as 0062 to 0065 kept them, each with its value as JSON; a journal record holds one too.
+    undoMigrationsSince(db, 66);
+    db.exec('VACUUM');
+    const bytes = () => db.get<{ b: number }>("SELECT sum(payload) AS b FROM dbstat WHERE name = 'value_change_rows'")!.b;
+    const valuesBefore = db.all<{ value: string }>("SELECT value FROM value_change_rows WHERE field = 'knowledge'").map((r) => JSON.parse(r.value) as string);
+    expect(valuesBefore).toContain("Ada said line 7, about the lighthouse keeper's daughter.");
+    const bytesBefore = bytes();
+    await migrate(db, readMigrations(), () => 0);
+    db.exec('VACUUM');
+    const reopened = createEngine({ db, now: testClock(Date.UTC(2026, 1, 1)).now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
+
+    expect(db.all("SELECT name FROM pragma_table_info('value_change_rows') WHERE name = 'value'")).toEqual([]);
+    expect(why(reopened)).toEqual(historyBefore);
+    expect(bytes()).toBeLessThan(0.8 * bytesBefore);
+
+    // A change taken back after the rewrite; a rewind through the journal (records from before the
+    // rewrite and after) is the same as replaying the chat, and its undo gives every change back.
+    const fact = reopened.valueHistory(chat, edge(story), 'knowledge').find((c) => c.value === "Ada said line 7, about the lighthouse keeper's daughter.")!;
+    reopened.undoChange(chat, fact.eventId, fact.change);
+    const historyNow = why(reopened);
+    expect(historyNow[2]!.find((c) => c.eventId === fact.eventId)).toMatchObject({ undone: true, value: fact.value });
+    const third = reopened.transcript(chat).turns.find((t) => t.text === '"Line 2."')!.seq;
+    reopened.rewind(chat, third);
+    const steered = dumpProjections(db);
+    reopened.rebuildChat(chat);
+    expect(dumpProjections(db)).toEqual(steered);
+    reopened.undoRewind(chat);
+    expect(why(reopened)).toEqual(historyNow);
+  });
+});
+
 describe('what a character knows, kept by chat number with the pair as 16 bytes (migration 0063)', () => {
   it('is rewritten in its order at a third of the size, read the same, found through its key, and undoes through the journal', async () => {
     const story = await openStory();

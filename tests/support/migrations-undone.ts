@@ -1,10 +1,14 @@
 import type { Db } from '../../src/engine/db/port.ts';
+import { definitionOf } from '../../src/engine/events/registry.ts';
 
 /**
  * Puts a fully migrated database's data back in the shape it had before migration `version`, as
  * far as the migrations since then changed it, and forgets them (`meta`): migrations apply by
  * count, so a test of an older migration runs it, and every one after it, again.
  *
+ * - 0067: the memories' ids as text (in the columns 0067 made, which take either).
+ * - 0066: the changed values' rows with each change's value again, as JSON, from its event.
+ * - 0065 needs nothing undone: run again on a log whose ids are bytes, `id_key` passes them through.
  * - 0064: the memories' rows under their chat's id, in the table they had, with its indexes and
  *   the search indexes' triggers; the journal's records of them named for it.
  * - 0063: the known facts' rows under their chat's id, their pair as text, in the table they had
@@ -14,9 +18,26 @@ import type { Db } from '../../src/engine/db/port.ts';
  * - 0061: the transcript's ids as text (in the column 0061 made, which takes either).
  */
 export function undoMigrationsSince(db: Db, version: number): void {
+  if (version <= 66) {
+    db.exec(`DROP VIEW value_changes;
+      ALTER TABLE value_change_rows ADD COLUMN value TEXT;
+      CREATE VIEW value_changes AS
+        SELECT c.id AS chat_id, payload_json(r.target) AS target, r.field, r.seq, r.part, r.how, r.value, r.undone
+        FROM value_change_rows r LEFT JOIN chat_refs c ON c.ref = r.chat;`);
+    const rows = db.all<{ chat: number; target: string; field: string; seq: number; part: string; kind: string; payload: string }>(
+      'SELECT v.chat, payload_json(v.target) AS target, v.field, v.seq, v.part, e.kind, payload_json(e.payload) AS payload FROM value_change_rows v JOIN event_rows e ON e.seq = v.seq',
+    );
+    for (const row of rows) {
+      const change = definitionOf(row.kind)!.changes!(JSON.parse(row.payload) as never).find((c) => c.target === row.target && c.field === row.field && (c.part ?? '') === row.part)!;
+      db.run('UPDATE value_change_rows SET value = ? WHERE chat = ? AND target = payload_packed(?) AND field = ? AND seq = ? AND part = ?', [
+        JSON.stringify(change.value ?? null), row.chat, row.target, row.field, row.seq, row.part,
+      ]);
+    }
+  }
+  if (version <= 67) db.exec('UPDATE memory_rows SET id = id_text(id), owner_id = id_text(owner_id), scene_id = id_text(scene_id)');
   if (version <= 64) {
     const memoriesBefore = db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_rows'")!.sql
-      .replace('CREATE TABLE memory_rows', 'CREATE TABLE memories_before').replace('chat INTEGER NOT NULL', 'chat_id TEXT NOT NULL').replace('UNIQUE (chat, id)', 'UNIQUE (chat_id, id)');
+      .replace(/CREATE TABLE "?memory_rows"?/, 'CREATE TABLE memories_before').replace('chat INTEGER NOT NULL', 'chat_id TEXT NOT NULL').replace('UNIQUE (chat, id)', 'UNIQUE (chat_id, id)');
     // The triggers and indexes as 0064 made them, named for the table they had.
     const made = db.all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE tbl_name = 'memory_rows' AND type IN ('index', 'trigger') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'journal_%'").map((r) => r.sql);
     db.exec(`DROP VIEW memories_for_search;

@@ -70,7 +70,7 @@ export function pendingJobs(db: Db, deviceId: string, chatId?: string): Analysis
   const scenes = db
     .all<{ chat_id: string; closed_seq: number; id: string; owner_id: string }>(
       `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
-       FROM scenes sc JOIN memories m ON m.scene_id = sc.id AND m.chat_id = sc.chat_id
+       FROM scenes sc JOIN memories m ON m.scene_key = id_key(sc.id) AND m.chat_id = sc.chat_id
        WHERE sc.closed_seq IS NOT NULL ${inChat.replace('chat_id', 'sc.chat_id')}
          AND (SELECT device_id FROM events WHERE seq = sc.closed_seq) = ?
          AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.chat_id = sc.chat_id AND s.scene_id = sc.id AND s.owner_id = m.owner_id)`,

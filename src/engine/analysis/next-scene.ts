@@ -33,7 +33,7 @@ export function nextScene(ctx: LogContext, cast: Cast, ending: SceneEnding): Eve
   );
   const drafts: EventDraft[] = [];
   if (scene) {
-    const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_id = ? AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
+    const peak = db.get<{ s: number | null }>('SELECT max(significance) AS s FROM memories WHERE scene_key = id_key(?) AND chat_id = ?', [scene.id, chatId])?.s ?? 0;
     drafts.push({
       kind: 'scene_closed',
       chatId,

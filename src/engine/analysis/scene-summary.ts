@@ -46,7 +46,7 @@ export function sceneToSummarize(db: Db, chatId: string, sceneId: string, ownerI
   if (!cast) return undefined;
   const memories = db
     .all<{ id: string; summary: string; significance: number; pinned: number; fiction_time: string }>(
-      'SELECT id, summary, significance, pinned, fiction_time FROM memories WHERE scene_id = ? AND owner_id = ? AND chat_id = ? ORDER BY created_seq',
+      'SELECT id, summary, significance, pinned, fiction_time FROM memories WHERE scene_key = id_key(?) AND owner_key = id_key(?) AND chat_id = ? ORDER BY created_seq',
       [sceneId, ownerId, chatId],
     )
     .map((m) => ({ id: m.id, summary: m.summary, significance: m.significance, pinned: m.pinned === 1, fictionTime: m.fiction_time }));
@@ -115,7 +115,7 @@ export function recordSceneSummary(
       } else {
         const seen = db.get<{ you: number; host: number; guest: number }>(
           `SELECT max(witness_you) AS you, max(witness_host) AS host, max(witness_guest) AS guest
-           FROM memories WHERE scene_id = ? AND owner_id = ? AND chat_id = ?`,
+           FROM memories WHERE scene_key = id_key(?) AND owner_key = id_key(?) AND chat_id = ?`,
           [sceneId, ownerId, chatId],
         )!;
         drafts.push({

@@ -145,7 +145,7 @@ export const botReset = defineEvent({
 });
 
 function resetInChat(db: Db, botId: string, chatId: string): void {
-  db.run(`DELETE FROM memory_rows WHERE owner_id = ? AND chat = ${chatKeyOf('memories', '?')}`, [botId, chatId]);
+  db.run(`DELETE FROM memory_rows WHERE owner_id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, [botId, chatId]);
   db.run('DELETE FROM scene_summaries WHERE owner_id = ? AND chat_id = ?', [botId, chatId]);
   db.run('DELETE FROM edges WHERE chat_id = ? AND (source = ?2 OR target = ?2)', [chatId, botId]);
   db.run(`DELETE FROM edge_fact_rows WHERE chat = ${chatKeyOf('edge_facts', '?1')} AND (source = id_key(?2) OR target = id_key(?2))`, [chatId, botId]);

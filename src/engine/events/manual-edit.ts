@@ -80,7 +80,7 @@ function whereClause(t: EditTarget, chatId: string | null): { sql: string; param
       return { sql: 'id = ?', params: [t.id] };
     // Chat rows are matched within the event's chat too, so one chat can be rebuilt alone.
     case 'memory':
-      return { sql: `id = ? AND chat = ${chatKeyOf('memories', '?')}`, params: [t.id, chatId] };
+      return { sql: `id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, params: [t.id, chatId] };
     case 'turn':
       return { sql: `turn_id = id_key(?) AND chat = ${chatKeyOf('transcript', '?')}`, params: [t.id, chatId] };
     case 'chat':

@@ -33,7 +33,7 @@ export const memoryWritten = defineEvent({
     db.run(
       `INSERT INTO memory_rows (id, owner_id, chat, scene_id, summary, keywords, witness_you, witness_host, witness_guest,
          fiction_time, source, reliability, significance, pinned, auto_pinned, created_seq)
-       VALUES (?, ?, ${chatKeyOf('memories', '?')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat, id) DO NOTHING`,
+       VALUES (id_key(?), id_key(?), ${chatKeyOf('memories', '?')}, id_key(?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat, id) DO NOTHING`,
       [
         p.memoryId,
         p.ownerId,
@@ -65,7 +65,7 @@ export const memorySignificanceSet = defineEvent({
   schema: z.object({ memoryId: uuid, significance }),
   apply(db, { chatId, payload: p }) {
     clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['significance']);
-    db.run(`UPDATE memory_rows SET significance = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [p.significance, p.memoryId, chatId]);
+    db.run(`UPDATE memory_rows SET significance = ? WHERE id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, [p.significance, p.memoryId, chatId]);
   },
   changes: (p): ValueChange[] => [{ target: editKey({ type: 'memory', id: p.memoryId }), field: 'significance', how: 'set', value: p.significance }],
   without: () => null,
@@ -78,7 +78,7 @@ export const memoryPinChanged = defineEvent({
   scope: 'chat',
   schema: z.object({ memoryId: uuid, pinned: z.boolean(), auto: z.boolean() }),
   apply(db, { chatId, payload: p }) {
-    db.run(`UPDATE memory_rows SET pinned = ?, auto_pinned = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [
+    db.run(`UPDATE memory_rows SET pinned = ?, auto_pinned = ? WHERE id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, [
       p.pinned,
       p.pinned && p.auto,
       p.memoryId,
@@ -101,26 +101,26 @@ export const memorySummaryRewritten = defineEvent({
   schema: z.object({ memoryId: uuid, summary: requiredText(4_000), absorbs: z.array(uuid).max(1_000).optional() }),
   apply(db, { chatId, payload: p }) {
     clearEditMarks(db, chatId, { type: 'memory', id: p.memoryId }, ['summary']);
-    db.run(`UPDATE memory_rows SET summary = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [p.summary, p.memoryId, chatId]);
+    db.run(`UPDATE memory_rows SET summary = ? WHERE id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, [p.summary, p.memoryId, chatId]);
     if (!p.absorbs?.length) return;
     const absorbed = JSON.stringify(p.absorbs.filter((id) => id !== p.memoryId));
     const chat = chatKeyOf('memories', '?1');
-    const sameOwner = `chat = ${chat} AND id IN (SELECT value FROM json_each(?2))
-      AND owner_id = (SELECT owner_id FROM memory_rows WHERE id = ?3 AND chat = ${chat})`;
+    const sameOwner = `chat = ${chat} AND id IN (SELECT id_key(value) FROM json_each(?2))
+      AND owner_id = (SELECT owner_id FROM memory_rows WHERE id = id_key(?3) AND chat = ${chat})`;
     db.run(
       `UPDATE memory_rows SET
          witness_you = max(witness_you, coalesce((SELECT max(witness_you) FROM memory_rows WHERE ${sameOwner}), 0)),
          witness_host = max(witness_host, coalesce((SELECT max(witness_host) FROM memory_rows WHERE ${sameOwner}), 0)),
          witness_guest = max(witness_guest, coalesce((SELECT max(witness_guest) FROM memory_rows WHERE ${sameOwner}), 0))
-       WHERE id = ?3 AND chat = ${chat}`,
+       WHERE id = id_key(?3) AND chat = ${chat}`,
       [chatId, absorbed, p.memoryId],
     );
     // The scene's turn memories share most of their keywords (its place, who was there): each once.
     const lists = db.all<{ keywords: string }>(
-      `SELECT keywords FROM memory_rows WHERE id = ?3 AND chat = ${chat} UNION ALL SELECT keywords FROM memory_rows WHERE ${sameOwner} AND keywords <> ''`,
+      `SELECT keywords FROM memory_rows WHERE id = id_key(?3) AND chat = ${chat} UNION ALL SELECT keywords FROM memory_rows WHERE ${sameOwner} AND keywords <> ''`,
       [chatId, absorbed, p.memoryId],
     );
-    db.run(`UPDATE memory_rows SET keywords = ? WHERE id = ? AND chat = ${chatKeyOf('memories', '?')}`, [distinctKeywords(lists.map((l) => l.keywords)), p.memoryId, chatId]);
+    db.run(`UPDATE memory_rows SET keywords = ? WHERE id = id_key(?) AND chat = ${chatKeyOf('memories', '?')}`, [distinctKeywords(lists.map((l) => l.keywords)), p.memoryId, chatId]);
     db.run(`DELETE FROM memory_rows WHERE ${sameOwner}`, [chatId, absorbed, p.memoryId]);
   },
 });

@@ -74,6 +74,7 @@ const COMPACT_COLUMNS: Readonly<Record<string, Readonly<Record<string, readonly 
   transcript_rows: { turn_id: ['id_text', 'id_key'], speaker: ['id_text', 'id_key'] },
   value_change_rows: { target: ['payload_json', 'payload_packed'] },
   edge_fact_rows: { source: ['id_text', 'id_key'], target: ['id_text', 'id_key'] },
+  memory_rows: { id: ['id_text', 'id_key'], owner_id: ['id_text', 'id_key'], scene_id: ['id_text', 'id_key'] },
 };
 
 /** SQL for a stored column's value as text, where its table keeps it compact (`value` is SQL). */

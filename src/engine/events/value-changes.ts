@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/port.ts';
-import { changeKey, defineEvent, json, type EventDefinition, type LoggedEvent } from './define.ts';
+import { changeKey, defineEvent, type EventDefinition, type LoggedEvent } from './define.ts';
 import { eventId } from './fields.ts';
 import { chatKeyOf } from './tables.ts';
 
@@ -51,9 +51,9 @@ export function applyProjection(db: Db, def: EventDefinition, event: LoggedEvent
   if (!event.chatId) return;
   for (const change of def.changes(event.payload)) {
     db.run(
-      `INSERT INTO value_change_rows (chat, target, field, seq, part, how, value, undone) VALUES (${chatKeyOf('value_changes', '?')}, payload_packed(?), ?, ?, ?, ?, ?, ?)
-       ON CONFLICT DO UPDATE SET how = excluded.how, value = excluded.value, undone = excluded.undone`,
-      [event.chatId, change.target, change.field, event.seq, change.part ?? '', change.how, json(change.value ?? null), undone.has(changeKey(change)) ? 1 : 0],
+      `INSERT INTO value_change_rows (chat, target, field, seq, part, how, undone) VALUES (${chatKeyOf('value_changes', '?')}, payload_packed(?), ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET how = excluded.how, undone = excluded.undone`,
+      [event.chatId, change.target, change.field, event.seq, change.part ?? '', change.how, undone.has(changeKey(change)) ? 1 : 0],
     );
   }
 }

@@ -20,7 +20,7 @@ export interface Memory {
 /** The role someone plays in a chat; a memory's witness flag for that role decides what they know. */
 export type ChatRole = 'you' | 'host' | 'guest';
 
-export const MEMORY_COLUMNS = `m.created_seq, m.id, m.owner_id, m.scene_id, m.summary, m.keywords, m.witness_you, m.witness_host,
+export const MEMORY_COLUMNS = `m.created_seq, id_text(m.id) AS id, id_text(m.owner_id) AS owner_id, id_text(m.scene_id) AS scene_id, m.summary, m.keywords, m.witness_you, m.witness_host,
   m.witness_guest, m.fiction_time, m.source, m.reliability, m.significance, m.pinned, m.auto_pinned`;
 
 export interface MemoryRow {

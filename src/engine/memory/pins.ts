@@ -5,13 +5,13 @@ import type { EventDraft } from '../log/draft.ts';
 export const PIN_CAP = 8;
 
 export function pinnedCount(db: Db, chatId: string, ownerId: string): number {
-  return db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE chat_id = ? AND owner_id = ? AND pinned = 1', [chatId, ownerId])?.n ?? 0;
+  return db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE chat_id = ? AND owner_key = id_key(?) AND pinned = 1', [chatId, ownerId])?.n ?? 0;
 }
 
 /** The pin that gives way when a new one would pass the cap: the oldest the engine made. Never a user's. */
 export function evictableAutoPin(db: Db, chatId: string, ownerId: string): string | undefined {
   return db.get<{ id: string }>(
-    'SELECT id FROM memories WHERE chat_id = ? AND owner_id = ? AND pinned = 1 AND auto_pinned = 1 ORDER BY created_seq LIMIT 1',
+    'SELECT id FROM memories WHERE chat_id = ? AND owner_key = id_key(?) AND pinned = 1 AND auto_pinned = 1 ORDER BY created_seq LIMIT 1',
     [chatId, ownerId],
   )?.id;
 }

@@ -148,7 +148,7 @@ export function searchMemories(db: Db, search: MemorySearch): ScoredMemory[] {
   const asked = askedTime(search.query, search.now);
   if (terms.length === 0 && !asked) return [];
   indexAllPendingMemories(db);
-  const where = `m.owner_id = ? AND m.chat = ${chatKeyOf('memories', '?')} AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
+  const where = `m.owner_id = id_key(?) AND m.chat = ${chatKeyOf('memories', '?')} AND ${WITNESSED_BY[search.role]} AND m.pinned = 0`;
   // A memory's own words and the words around it (migration 0037) are two indexes: each match's
   // bm25 from each, the context's weighed lower, summed.
   const candidates = (match: string) =>
@@ -264,7 +264,7 @@ export function pinnedMemories(db: Db, chatId: string, ownerId: string, role: Ch
   return db
     .all<MemoryRow>(
       `SELECT ${MEMORY_COLUMNS} FROM memory_rows m
-       WHERE m.owner_id = ? AND m.chat = ${chatKeyOf('memories', '?')} AND m.pinned = 1 AND ${WITNESSED_BY[role]} ORDER BY m.created_seq`,
+       WHERE m.owner_id = id_key(?) AND m.chat = ${chatKeyOf('memories', '?')} AND m.pinned = 1 AND ${WITNESSED_BY[role]} ORDER BY m.created_seq`,
       [ownerId, chatId],
     )
     .map(toMemory);

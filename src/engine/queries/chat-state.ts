@@ -193,7 +193,7 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
 
   const memories = db
     .all<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.chat_id = ? AND m.owner_id = ?
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.chat_id = ? AND m.owner_key = id_key(?)
        ORDER BY m.pinned DESC, m.created_seq DESC LIMIT ${MEMORY_LIMIT}`,
       [chatId, state.bot_id],
     )

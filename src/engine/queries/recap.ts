@@ -48,7 +48,7 @@ export function recap(db: Db, chatId: string): Recap | undefined {
     .all<{ id: string; opened_fiction_time: string; place: string | null }>(
       `SELECT s.id, s.opened_fiction_time, c.name AS place FROM scenes s
        LEFT JOIN containers c ON c.chat_id = s.chat_id AND c.id = s.container_id
-       WHERE s.chat_id = ? AND EXISTS (SELECT 1 FROM memories m WHERE m.chat_id = s.chat_id AND m.scene_id = s.id AND m.owner_id = ? AND m.witness_you = 1)
+       WHERE s.chat_id = ? AND EXISTS (SELECT 1 FROM memories m WHERE m.chat_id = s.chat_id AND m.scene_key = id_key(s.id) AND m.owner_key = id_key(?) AND m.witness_you = 1)
        ORDER BY s.opened_seq DESC LIMIT ${SCENES}`,
       [chatId, state.botId],
     )
@@ -61,7 +61,7 @@ export function recap(db: Db, chatId: string): Recap | undefined {
         .all<{ summary: string; fiction_time: string }>(
           `SELECT summary, fiction_time FROM (
              SELECT summary, fiction_time, created_seq FROM memories
-             WHERE chat_id = ? AND scene_id = ? AND owner_id = ? AND witness_you = 1
+             WHERE chat_id = ? AND scene_key = id_key(?) AND owner_key = id_key(?) AND witness_you = 1
              ORDER BY significance DESC, created_seq DESC LIMIT ${PER_SCENE})
            ORDER BY created_seq`,
           [chatId, scene.id, state.botId],

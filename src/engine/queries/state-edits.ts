@@ -44,7 +44,7 @@ export function currentValue(db: Db, chatId: string, target: EditTarget, field: 
       return ({ affinity: row.affinity, trust: row.trust, summary: row.summary } as Record<string, unknown>)[field];
     }
     case 'memory': {
-      const row = db.get<{ summary: string; significance: number }>('SELECT summary, significance FROM memories WHERE id = ? AND chat_id = ?', [target.id, chatId]);
+      const row = db.get<{ summary: string; significance: number }>('SELECT summary, significance FROM memories WHERE memory_key = id_key(?) AND chat_id = ?', [target.id, chatId]);
       return row && (field === 'summary' ? row.summary : row.significance);
     }
     case 'turn':

@@ -3,6 +3,7 @@ import { defineQuery, id } from '../call.ts';
 import type { Db } from '../db/port.ts';
 import { changeKey } from '../events/define.ts';
 import { editKey, type EditTarget } from '../events/edit-marks.ts';
+import { definitionOf } from '../events/registry.ts';
 import { chatKeyOf } from '../events/tables.ts';
 
 /** Who made a change: the story (a reply's analysis), the player (the drawer, Skip ahead), or the opening scene. */
@@ -49,10 +50,10 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
     field: string;
     part: string;
     how: ValueChangeEntry['how'];
-    value: string | null;
+    payload: string;
     undone: number;
   }>(
-    `SELECT id_text(e.id) AS id, e.kind, e.cause_id IS NOT NULL AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, v.value, v.undone
+    `SELECT id_text(e.id) AS id, e.kind, e.cause_id IS NOT NULL AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, payload_json(e.payload) AS payload, v.undone
      FROM value_change_rows v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
      WHERE v.chat = ${chatKeyOf('value_changes', '?1')} AND v.target = payload_packed(?2) AND (?3 IS NULL OR v.field = ?3)
      ORDER BY v.seq DESC, v.part LIMIT 100`,
@@ -77,7 +78,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
       field: row.field,
       part: row.part,
       how: row.how,
-      value: row.value === null ? null : (JSON.parse(row.value) as unknown),
+      value: valueOf(row),
       by,
       turnSeq: turn?.seq ?? null,
       turnNumber,
@@ -86,6 +87,18 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
       undoable: row.undone === 0 && row.how !== 'refused',
     };
   });
+}
+
+/**
+ * A change's value, from the event that made it (migration 0066): what its kind declares of the
+ * payload, as it was projected. Null for a change its kind no longer declares.
+ */
+function valueOf(row: { kind: string; payload: string; target: string; field: string; part: string }): unknown {
+  const change = definitionOf(row.kind)
+    ?.changes?.(JSON.parse(row.payload) as never)
+    .find((c) => c.target === row.target && c.field === row.field && (c.part ?? '') === row.part);
+  // As JSON, as the rows kept it before: a key left undefined is no key.
+  return change === undefined ? null : (JSON.parse(JSON.stringify(change.value ?? null)) as unknown);
 }
 
 /**

@@ -37,7 +37,7 @@ export const storyCalls = {
       const { db } = ctx;
       command(ctx, ctx.commandId, (stampFirst) => {
         const memory = db.get<{ owner_id: string; pinned: number; auto_pinned: number }>(
-          'SELECT owner_id, pinned, auto_pinned FROM memories WHERE id = ? AND chat_id = ?',
+          'SELECT owner_id, pinned, auto_pinned FROM memories WHERE memory_key = id_key(?) AND chat_id = ?',
           [memoryId, chatId],
         );
         if (!memory) throw new CommandRejectedError('That memory is no longer there.');
