@@ -155,7 +155,7 @@ async function timeMigrationFromV1(source: Db): Promise<number> {
   const all = readMigrations();
   await migrate(db, all.slice(0, 5), Date.now);
   const rows = source.all<{ seq: number; id: string; ts: number; kind: string; chat_id: string | null; payload: string; cause: number | null }>(
-    'SELECT e.seq, e.id, e.ts, e.kind, e.chat_id, e.payload, c.seq AS cause FROM events e LEFT JOIN events c ON c.id = e.cause_id ORDER BY e.seq',
+    'SELECT e.seq, e.id, e.ts, e.kind, e.chat_id, e.payload, c.seq AS cause FROM events e LEFT JOIN events c ON c.event_key = e.cause_key ORDER BY e.seq',
   );
   db.transaction(() => {
     let replies = 0;

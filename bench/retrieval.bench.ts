@@ -261,12 +261,12 @@ async function playExchanges(names: { you: string; bot: string }, exchanges: rea
     const opens = exchange.sessionStart !== session;
     session = exchange.sessionStart;
     next = { minutes: opens ? Math.max(0, fictionMinutesBetween(clock, exchange.sessionStart)) + MINUTES_PER_EXCHANGE : MINUTES_PER_EXCHANGE, keywords: exchange.keywords };
-    const before = db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE chat_id = ? AND owner_id = ?', [chat, bot])!.n;
+    const before = db.get<{ n: number }>('SELECT count(*) AS n FROM memories WHERE chat_id = ? AND owner_key = id_key(?)', [chat, bot])!.n;
     const turn = engine.turns.beginTurn(chat, exchange.you);
     engine.turns.finishTurn(turn, { text: exchange.reply, usage: null, truncated: false, reason: null, error: null });
     for (const job of engine.analysis.pending(chat)) await engine.analysis.run(classifier, job, count);
     const memory = db.get<{ id: string; n: number }>(
-      "SELECT id, (SELECT count(*) FROM memories WHERE chat_id = ?1 AND owner_id = ?2) AS n FROM memories WHERE chat_id = ?1 AND owner_id = ?2 AND source = 'witnessed' ORDER BY created_seq DESC LIMIT 1",
+      "SELECT id, (SELECT count(*) FROM memories WHERE chat_id = ?1 AND owner_key = id_key(?2)) AS n FROM memories WHERE chat_id = ?1 AND owner_key = id_key(?2) AND source = 'witnessed' ORDER BY created_seq DESC LIMIT 1",
       [chat, bot],
     );
     if (memory && memory.n > before) for (const id of exchange.ids) ids.set(id, memory.id);
