@@ -27,7 +27,10 @@ const COUNTER_LIMIT = 2 ** 42;
 /** Random bytes drawn at once: one call of the platform's generator per 1,024 ids instead of one per id (a tenth of an append's time in Node). */
 const RANDOM_POOL_BYTES = 4_096;
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An id in the log's own form (lowercase), which `id_key` keeps as 16 bytes (db/compact-functions.ts). */
+const LOG_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Any UUID, in either case: what a backup or another device may send. */
+const UUID = new RegExp(LOG_FORM.source, 'i');
 
 export function createIdClock(now: () => number, randomBytes: (length: number) => Uint8Array): IdClock {
   let ms = -1;
@@ -119,8 +122,6 @@ export function readClock(id: string): { ms: number; counter: number } | undefin
 }
 
 export const isUuid = (id: string): boolean => UUID.test(id);
-
-const LOG_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Two event ids in the order the log keeps them (migration 0065): an id in the log's own form
