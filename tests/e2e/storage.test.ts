@@ -37,12 +37,15 @@ const walFile = (page: Page): Promise<{ size: number; frames: { page: number; co
     return null;
   });
 
-/** A story of 300 exchanges made by the engine in Node, as a backup the app imports. */
-async function storyBackup() {
+/**
+ * A story of 300 exchanges made by the engine in Node, as a backup the app imports. Each reply is
+ * `rain` sentences long: the copy a rewrite needs grows with them.
+ */
+async function storyBackup(rain = 6) {
   const { engine, chat } = await openStory();
   for (let i = 1; i <= 300; i++) {
     const started = engine.turns.beginTurn(chat, `"Line ${i}."`);
-    engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(6)}`, usage: null, truncated: false, reason: null, error: null });
+    engine.turns.finishTurn(started, { text: `Mira answers line ${i}. ${'The rain drums on the deck. '.repeat(rain)}`, usage: null, truncated: false, reason: null, error: null });
   }
   return { backup: JSON.parse(JSON.stringify(engine.exportLog())), chat };
 }
@@ -83,7 +86,9 @@ describe('a database made with larger pages than 1 KiB (every build before them)
   });
 
   it('opens as it was when there is no room to rewrite it, and is rewritten at a start with room', async () => {
-    const { backup, chat } = await storyBackup();
+    // Long replies: the rewritten copy (~1 MB) is well over the room left below, however small the
+    // rows get (0065-0067 brought a story of short replies under it, and the rewrite fitted).
+    const { backup, chat } = await storyBackup(40);
     ({ context } = await launchBrowser());
     const page = await openTab(context, `${app.url}/chats?e2e-page-bytes=8192`);
     await page.evaluate((backup) => (globalThis as any).roleplayEngine.engine.importLog(backup), backup);
