@@ -650,6 +650,10 @@ CREATE TABLE "transcript_rows" (
 
 CREATE UNIQUE INDEX transcript_by_chat ON transcript_rows (chat, seq);
 
+CREATE INDEX transcript_deleted ON transcript_rows (chat, seq) WHERE hidden = 1;
+
+CREATE INDEX transcript_streaming ON transcript_rows (chat, seq) WHERE status = 'streaming';
+
 CREATE TRIGGER journal_transcript_rows_delete AFTER DELETE ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), OLD.chat, 'transcript_rows', json_object('seq', OLD.seq), 'delete', json_object('seq', OLD.seq, 'chat', OLD.chat, 'turn_id', id_text(OLD.turn_id), 'role', OLD.role, 'speaker', id_text(OLD.speaker), 'text', OLD.text, 'segments', OLD.segments, 'status', OLD.status, 'reason', OLD.reason, 'model', OLD.model, 'prompt_tokens', OLD.prompt_tokens, 'completion_tokens', OLD.completion_tokens, 'finished_seq', OLD.finished_seq, 'error', OLD.error, 'analyzed_seq', OLD.analyzed_seq, 'edited', OLD.edited, 'hidden', OLD.hidden, 'sent_at', OLD.sent_at, 'persona_id', OLD.persona_id, 'thinking', OLD.thinking, 'thinking_ms', OLD.thinking_ms)); END;
 
 CREATE TRIGGER journal_transcript_rows_insert AFTER INSERT ON transcript_rows WHEN journal_seq() IS NOT NULL BEGIN INSERT INTO projection_journal (seq, chat, tbl, key, op, old) VALUES (journal_seq(), NEW.chat, 'transcript_rows', json_object('seq', NEW.seq), 'insert', NULL); END;

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
 import type { Engine } from '../support/engine.ts';
 import { loadTokenCounter } from '../../src/engine/turn/tokens.ts';
+import { SCENE_WINDOW } from '../../src/engine/analysis/jobs.ts';
 import { draft } from '../support/fixtures.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine, testClock } from '../support/sqlite.ts';
@@ -92,6 +93,20 @@ describe('closing a scene', () => {
     expect(engine.classifierFailures()[0]).toMatchObject({ task: 'scene summary' });
     expect(db.get('SELECT ok FROM scene_summaries WHERE scene_id = ?', [scene])).toEqual({ ok: 0 });
     expect(engine.analysis.pending(chat)).toEqual([]);
+  });
+
+  it("waits to summarise only a chat's last three closed scenes: a story restored with hundreds unsummarised does not spend the quota on its past", () => {
+    const closed: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const current = engine.chatState(chat)!.scene!.id;
+      engine.append([draft.memory(chat, engine.newId(), bot, { summary: `Scene ${i}: Ada counts the crates.`, sceneId: current })]);
+      engine.closeScene(chat);
+      closed.push(current);
+    }
+    const waiting = engine.analysis.pending(chat).flatMap((job) => (job.type === 'scene' ? [job.sceneId] : []));
+    expect(SCENE_WINDOW).toBe(3);
+    expect(waiting).toEqual(closed.slice(-SCENE_WINDOW));
+    expect(engine.analysis.pending().flatMap((job) => (job.type === 'scene' ? [job.sceneId] : []))).toEqual(waiting);
   });
 
   it('refuses to close a scene when none is open, and moves the clock only forward', () => {

@@ -56,6 +56,23 @@ describe('where a value came from ("Why?")', () => {
     // The kickoff's place and the clock say they came from the opening scene.
     expect(engine.valueHistory(chat, { type: 'activity', entity: story.bot }, 'slot').at(-1)).toMatchObject({ by: 'opening' });
   });
+
+  it("numbers each change's line as the story counts its lines, deleted ones left out, for one field and for all", async () => {
+    const story = await openStory();
+    const { engine, chat } = story;
+    for (const line of ['"Bread."', '"A boat."', '"A net."', '"A lantern."']) await exchange(story, line, { feelings: { 'Mira -> Ada': { affinityDelta: 1 } } });
+    const said = engine.transcript(chat).turns.filter((t) => t.role === 'user');
+    engine.setTurnHidden(chat, said[1]!.turnId, true);
+    const turns = engine.transcript(chat).turns;
+    const lineOf = (seq: number) => turns.filter((t) => !t.hidden && t.seq <= seq).length;
+    const affinity = engine.valueHistory(chat, edge(story), 'affinity');
+    expect(affinity).toHaveLength(4);
+    expect(affinity.map((c) => c.turnNumber)).toEqual(affinity.map((c) => lineOf(c.turnSeq!)));
+    // The deleted line is not counted: the last reply is one line nearer the start than its place.
+    expect(affinity[0]!.turnNumber).toBe(turns.length - 1);
+    const all = engine.valueHistory(chat, edge(story));
+    expect(all.filter((c) => c.field === 'affinity').map((c) => c.turnNumber)).toEqual(affinity.map((c) => c.turnNumber));
+  });
 });
 
 describe('"Undo this change"', () => {

@@ -25,6 +25,13 @@ export type AnalysisJob =
  */
 export const ANALYSIS_WINDOW = 3;
 
+/**
+ * The same for scenes: only a chat's last few closed scenes can wait for their summaries. Every
+ * Send and the chat's "updating memories" marker look for them, and a walk of every closed scene's
+ * memories grew with the story (48,000 steps a Send at 600 turns).
+ */
+export const SCENE_WINDOW = 3;
+
 interface ReplyRow {
   finished_seq: number | null;
   analyzed_seq: number | null;
@@ -41,7 +48,6 @@ interface ReplyRow {
  * device's own analysis follows it, and analysing it here too would count its feelings twice.
  */
 export function pendingJobs(db: Db, deviceId: string, chatId?: string): AnalysisJob[] {
-  const inChat = chatId === undefined ? '' : 'AND chat_id = ?';
   const params = chatId === undefined ? [] : [chatId];
   const chats =
     chatId !== undefined
@@ -70,9 +76,10 @@ export function pendingJobs(db: Db, deviceId: string, chatId?: string): Analysis
   const scenes = db
     .all<{ chat_id: string; closed_seq: number; id: string; owner_id: string }>(
       `SELECT DISTINCT sc.chat_id, sc.closed_seq, sc.id, m.owner_id
-       FROM scenes sc JOIN memories m ON m.scene_key = id_key(sc.id) AND m.chat_id = sc.chat_id
-       WHERE sc.closed_seq IS NOT NULL ${inChat.replace('chat_id', 'sc.chat_id')}
-         AND (SELECT device_id FROM events WHERE seq = sc.closed_seq) = ?
+       FROM ${chatId === undefined ? 'chats c' : '(SELECT ? AS id) c'}
+         JOIN scenes sc ON sc.rowid IN (SELECT rowid FROM scenes WHERE chat_id = c.id AND closed_seq IS NOT NULL ORDER BY opened_seq DESC LIMIT ${SCENE_WINDOW})
+         JOIN memories m ON m.scene_key = id_key(sc.id) AND m.chat_id = sc.chat_id
+       WHERE (SELECT device_id FROM events WHERE seq = sc.closed_seq) = ?
          AND NOT EXISTS (SELECT 1 FROM scene_summaries s WHERE s.chat_id = sc.chat_id AND s.scene_id = sc.id AND s.owner_id = m.owner_id)`,
       [...params, deviceId],
     )

@@ -167,7 +167,13 @@ const spoken = (row: TranscriptRow) =>
 
 /** The reply at `seq` and what led to it, or undefined when it is gone (regenerated, rewound) or done. */
 export function turnToAnalyze(db: Db, chatId: string, seq: number): TurnToAnalyze | undefined {
-  const reply = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND finished_seq = ? AND role = 'assistant'`, [chatId, seq]);
+  // Found by its turn's id, which the event at `seq` (the reply's end) names: by `finished_seq`
+  // alone, every row of the chat was read.
+  const reply = db.get<TranscriptRow>(
+    `SELECT ${TRANSCRIPT_COLUMNS} FROM transcript
+     WHERE chat_id = ?1 AND turn_key = id_key((SELECT json_extract(payload, '$.turnId') FROM events WHERE seq = ?2)) AND finished_seq = ?2 AND role = 'assistant'`,
+    [chatId, seq],
+  );
   const cast = castOf(db, chatId);
   if (!reply || reply.analyzed_seq !== null || !cast) return undefined;
   const before = db.get<TranscriptRow>(`SELECT ${TRANSCRIPT_COLUMNS} FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1`, [chatId, reply.seq]);

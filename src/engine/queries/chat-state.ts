@@ -223,9 +223,11 @@ export function chatState(db: Db, chatId: string): ChatState | undefined {
             participants: JSON.parse(state.participants ?? '[]') as string[],
             openedFictionTime: state.opened_fiction_time ?? state.fiction_time,
           },
+    // A chat's scenes run one after another, so the last to close is the last opened of those
+    // closed: read from the chat's newest back on its index, where closing order read them all.
     lastSceneEnded:
       db.get<{ t: string | null }>(
-        'SELECT closed_fiction_time AS t FROM scenes WHERE chat_id = ? AND closed_seq IS NOT NULL AND closed_fiction_time IS NOT NULL ORDER BY closed_seq DESC LIMIT 1',
+        'SELECT closed_fiction_time AS t FROM scenes WHERE chat_id = ? AND closed_seq IS NOT NULL AND closed_fiction_time IS NOT NULL ORDER BY opened_seq DESC LIMIT 1',
         [chatId],
       )?.t ?? null,
     place: placeRow

@@ -20,7 +20,12 @@ interface DeferredIndex {
 const TRANSCRIPT: DeferredIndex = { fts: 'transcript_fts', pending: 'transcript_fts_pending', content: 'transcript_for_search', key: 'seq', columns: ['text'] };
 const MEMORIES: DeferredIndex = { fts: 'memories_fts', pending: 'memories_fts_pending', content: 'memories_for_search', key: 'created_seq', columns: ['summary', 'keywords'] };
 
-/** Indexes at most `limit` waiting rows of one index in one transaction; returns how many still wait. */
+/**
+ * Indexes at most `limit` waiting rows of one index in one transaction; returns how many still wait.
+ * The waiting rows lead the join (CROSS JOIN keeps them outside): led by the table, whose keys the
+ * bound on the waiting ones also bounds, the join read every row of the story up to the last one
+ * waiting, at each Send.
+ */
 function indexPending(db: Db, index: DeferredIndex, limit: number): number {
   const { fts, pending, content, key, columns } = index;
   return db.transaction(() => {
@@ -28,7 +33,7 @@ function indexPending(db: Db, index: DeferredIndex, limit: number): number {
     if (last === null) return 0;
     db.run(
       `INSERT INTO ${fts} (rowid, ${columns.join(', ')})
-       SELECT c.${key}, ${columns.map((c) => `c.${c}`).join(', ')} FROM ${pending} p JOIN ${content} c ON c.${key} = p.${key} WHERE p.${key} <= ?`,
+       SELECT c.${key}, ${columns.map((c) => `c.${c}`).join(', ')} FROM ${pending} p CROSS JOIN ${content} c ON c.${key} = p.${key} WHERE p.${key} <= ?`,
       [last],
     );
     db.run(`DELETE FROM ${pending} WHERE ${key} <= ?`, [last]);
@@ -65,7 +70,7 @@ function indexPendingContext(db: Db, limit: number): number {
     db.run('DELETE FROM memories_context_fts WHERE rowid IN (SELECT created_seq FROM memories_context_fts_pending WHERE created_seq <= ?)', [last]);
     db.run(
       `INSERT INTO memories_context_fts (rowid, context)
-       SELECT ${CONTEXT_ENTRY} FROM memories_context_fts_pending p JOIN memory_rows m ON m.created_seq = p.created_seq WHERE p.created_seq <= ?`,
+       SELECT ${CONTEXT_ENTRY} FROM memories_context_fts_pending p CROSS JOIN memory_rows m ON m.created_seq = p.created_seq WHERE p.created_seq <= ?`,
       [last],
     );
     db.run('DELETE FROM memories_context_fts_pending WHERE created_seq <= ?', [last]);

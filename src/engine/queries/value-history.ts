@@ -55,23 +55,22 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
   }>(
     `SELECT id_text(e.id) AS id, e.kind, e.cause_id IS NOT NULL AS cause, json_extract(payload_json(c.payload), '$.turnId') AS cause_turn, e.ts, v.seq, payload_json(v.target) AS target, v.field, v.part, v.how, payload_json(e.payload) AS payload, v.undone
      FROM value_change_rows v JOIN event_rows e ON e.seq = v.seq LEFT JOIN event_rows c ON c.id = e.cause_id
-     WHERE v.chat = ${chatKeyOf('value_changes', '?1')} AND v.target = payload_packed(?2) AND (?3 IS NULL OR v.field = ?3)
+     WHERE v.chat = ${chatKeyOf('value_changes', '?1')} AND v.target = payload_packed(?2) ${field === undefined ? '' : 'AND v.field = ?3'}
      ORDER BY v.seq DESC, v.part LIMIT 100`,
-    [chatId, editKey(target), field ?? null],
+    // One field's changes are read from its newest back, a hundred at most; as `?3 IS NULL OR
+    // field = ?3`, every change of every field of the target was read and sorted.
+    field === undefined ? [chatId, editKey(target)] : [chatId, editKey(target), field],
   );
   const firstTurn = db.get<{ seq: number | null }>('SELECT min(seq) AS seq FROM transcript WHERE chat_id = ?', [chatId])?.seq ?? null;
-  // A line's number counts the lines before it: counted once per line, however many changes it made.
-  const numbers = new Map<number, number>();
-  const numberOf = (seq: number) => {
-    if (!numbers.has(seq)) numbers.set(seq, db.get<{ n: number }>('SELECT count(*) AS n FROM transcript WHERE chat_id = ? AND seq <= ? AND hidden = 0', [chatId, seq])!.n);
-    return numbers.get(seq)!;
-  };
-  return rows.map((row) => {
-    const turn = row.cause_turn
+  const turns = rows.map((row) =>
+    row.cause_turn
       ? db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND turn_key = id_key(?)', [chatId, row.cause_turn])
-      : db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId, row.seq]);
+      : db.get<{ seq: number }>('SELECT seq FROM transcript WHERE chat_id = ? AND seq < ? AND hidden = 0 ORDER BY seq DESC LIMIT 1', [chatId, row.seq]),
+  );
+  const numbers = lineNumbers(db, chatId, turns.flatMap((turn) => (turn ? [turn.seq] : [])));
+  return rows.map((row, i) => {
+    const turn = turns[i];
     const by: ChangedBy = row.cause ? 'story' : row.kind !== 'manual_edit' && (firstTurn === null || row.seq < firstTurn) ? 'opening' : 'player';
-    const turnNumber = turn ? numberOf(turn.seq) : null;
     return {
       eventId: row.id,
       change: changeKey({ target: row.target, field: row.field, part: row.part || undefined }),
@@ -81,12 +80,35 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
       value: valueOf(row),
       by,
       turnSeq: turn?.seq ?? null,
-      turnNumber,
+      turnNumber: turn ? numbers.get(turn.seq)! : null,
       ts: row.ts,
       undone: row.undone === 1,
       undoable: row.undone === 0 && row.how !== 'refused',
     };
   });
+}
+
+/**
+ * Each line's number in the story (from 1): the lines up to it that are not deleted. Counted from
+ * the start to the first line asked for, then on from each to the next, so the story is walked
+ * once however many lines are asked for; and as the rows in the transcript's index less the
+ * deleted ones in theirs (0068), so no row is read. Counting each line's own way read every row
+ * before it, up to a hundred times a "Why?" (76 ms at 1,000 turns).
+ */
+function lineNumbers(db: Db, chatId: string, seqs: number[]): Map<number, number> {
+  const numbers = new Map<number, number>();
+  let number = 0;
+  let after = -1;
+  for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
+    number += db.get<{ n: number }>(
+      `SELECT (SELECT count(*) FROM transcript WHERE chat_id = ?1 AND seq > ?2 AND seq <= ?3)
+            - (SELECT count(*) FROM transcript WHERE chat_id = ?1 AND seq > ?2 AND seq <= ?3 AND hidden = 1) AS n`,
+      [chatId, after, seq],
+    )!.n;
+    numbers.set(seq, number);
+    after = seq;
+  }
+  return numbers;
 }
 
 /**

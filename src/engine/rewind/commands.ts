@@ -47,14 +47,18 @@ function appendRewind(ctx: LogContext, chatId: string, fromSeq: number, stamp: (
 }
 
 
-/** The chat's rewinds still in force and shown, each with how many turns it hid, between two seqs. */
+/**
+ * The chat's rewinds still in force and shown, each with how many turns it hid, between two seqs.
+ * Found among the rewinds (`events_by_kind`), which are few: by the chat and the seqs (the `+`s
+ * keep those indexes off), every event of a page's stretch was read, ten a turn with analysis.
+ */
 export function rewoundStretches(db: Db, chatId: string, afterSeq: number, beforeSeq: number): RewoundStretch[] {
   return db.all<RewoundStretch>(
     `SELECT r.seq,
        (SELECT count(*) FROM visibility v JOIN events h ON h.seq = v.seq
          WHERE v.hidden_by = r.seq AND v.superseded_by IS NULL AND h.kind IN ('user_turn', 'assistant_turn_started')) AS turns
      FROM events r
-     WHERE r.chat_ref = ${chatRef('?1')} AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND r.seq > ?2 AND r.seq < ?3 AND ${VISIBLE('r')}
+     WHERE +r.chat_ref = ${chatRef('?1')} AND r.kind = 'chat_rewound' AND ${rareKind('r')} AND +r.seq > ?2 AND +r.seq < ?3 AND ${VISIBLE('r')}
        AND NOT EXISTS (SELECT 1 FROM events u WHERE u.kind = 'rewind_undone' AND ${rareKind('u')} AND u.chat_ref = r.chat_ref
                        AND json_extract(u.payload, '$.rewind') = r.id)
        AND EXISTS (SELECT 1 FROM visibility v WHERE v.hidden_by = r.seq)
