@@ -120,6 +120,17 @@ describe('hostile expressions', () => {
 });
 
 describe('the literal pre-check before an expression', () => {
+  it('requires nothing of a pattern with a group of flags alone, which a quantifier reaches past (fast-check found `a(?)?`, which matches nothing at all)', async () => {
+    const { RE2JS } = await import('re2js');
+    const { requiredLiterals } = await import('../../src/engine/lore/activation.ts');
+    expect(RE2JS.compile(RE2JS.translateRegExp('a(?)?')).test('')).toBe(true);
+    expect(requiredLiterals('a(?)?')).toEqual([]);
+    expect(requiredLiterals('(?i)Mira')).toEqual([]);
+    // A group with its own flags and content is a group: the stretch before it stays required.
+    expect(requiredLiterals('key(?i:s)?')).toEqual(['key']);
+  });
+
+
   it('never hides a match: whatever the expression finds contains every stretch it requires', async () => {
     const fc = await import('fast-check');
     const { RE2JS } = await import('re2js');

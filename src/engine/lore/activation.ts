@@ -186,9 +186,14 @@ export function regexKey(pattern: string, flags: string): { test: (text: string,
  * class, an escape or a wildcard ends a stretch; `?`, `*` and `{0,…}` drop the character before
  * them). A text without one of them cannot match, and is passed over without running the
  * expression: most keys are absent from most messages, and the linear-time engine, though never
- * slow, is slower than a substring search. A pattern with a top-level `|` gives none.
+ * slow, is slower than a substring search. A pattern with a top-level `|`, or a group of flags
+ * alone, gives none.
  */
 export function requiredLiterals(pattern: string): string[] {
+  // A group of flags alone (`(?i)`, `(?)`) matches nothing: a quantifier after it applies to what
+  // came before (`a(?)?` is `a?`), and `i` makes every later letter match either case. Read as a
+  // group, the stretch before it looked required; such a pattern gets no pre-check.
+  if (/\(\?[A-Za-z-]*\)/.test(pattern)) return [];
   const runs: string[] = [];
   let run = '';
   let depth = 0;
