@@ -616,7 +616,8 @@ CREATE VIRTUAL TABLE transcript_fts USING fts5 (
   text,
   content = 'transcript_for_search',
   content_rowid = 'seq',
-  tokenize = 'porter unicode61 remove_diacritics 2'
+  tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'",
+  detail = none
 );
 
 CREATE TABLE transcript_fts_pending (

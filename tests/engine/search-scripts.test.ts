@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/port.ts';
-import type { Engine } from '../support/engine.ts';
+import { randomBytes } from 'node:crypto';
+import { createEngine, type Engine } from '../support/engine.ts';
 import { migrate } from '../../src/engine/db/migrate.ts';
 import { searchMemories } from '../../src/engine/memory/retrieval.ts';
 import { MATCH_END, MATCH_START, searchChats } from '../../src/engine/queries/search.ts';
 import { WORD_BREAK } from '../../src/engine/text/search-text.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { openMemoryDb, openTestEngine, readMigrations, testClock } from '../support/sqlite.ts';
-import { checkMemoryIndex } from '../support/dump.ts';
+import { checkMemoryIndex, checkTranscriptIndex } from '../support/dump.ts';
 
 // Memories and the story found in every script (issue 34, part 1).
 
@@ -73,6 +74,18 @@ describe('the story searched in every script', () => {
     expect(engine.searchChats('金の鍵')).toEqual([]);
   });
 
+  it('finds a Hindi or Thai word whole, its vowel signs part of it, and not through another word with the same letters', () => {
+    const turn = engine.turns.beginTurn(engine.startChat(bot, kickoffInput()), 'मीरा ने पुराने प्रकाशस्तंभ में चाँदी की चाबी पाई।');
+    engine.turns.finishTurn(turn, { text: 'มิราไปโรงเรียนริมทะเล', usage: null, truncated: false, reason: null, error: null });
+    const [hindi] = engine.searchChats('चाबी');
+    expect(hindi?.snippet).toContain(`${MATCH_START}चाबी${MATCH_END}`);
+    // Read without its vowel signs, चाबी was च and ब, and so was this other word.
+    expect(engine.searchChats('चुब')).toEqual([]);
+    const [thai] = engine.searchChats('โรงเรียน');
+    expect(thai?.snippet).toContain(`${MATCH_START}โรงเรียน${MATCH_END}`);
+    checkTranscriptIndex(db);
+  });
+
   it('finds a Korean word with another particle', () => {
     const turn = engine.turns.beginTurn(engine.startChat(bot, kickoffInput()), '미라는 오래된 등대에서 은열쇠를 찾았다.');
     engine.turns.finishTurn(turn, { text: '탐은 웃었다.', usage: null, truncated: false, reason: null, error: null });
@@ -96,5 +109,37 @@ describe('a database from before (migration 0038)', () => {
     expect(searchChats(old, '钥匙').map((h) => h.seq)).toEqual([2]);
     expect(searchMemories(old, { ownerId: 'b', chatId: 'c', role: 'host', query: '銀の鍵はどこ？', k: 4, now: NOW }).map((m) => m.id)).toEqual(['m']);
     checkMemoryIndex(old);
+  });
+});
+
+describe('a database from before its story index kept no positions (migration 0069)', () => {
+  it('indexes its story again, smaller, and finds what it found before, Hindi words whole', async () => {
+    const old = await openMemoryDb();
+    const files = readMigrations();
+    const at = files.findIndex((f) => f.name.startsWith('0069_'));
+    await migrate(old, files.slice(0, at), () => 0);
+    const story = createEngine({ db: old, now: testClock().now, randomBytes: (n) => new Uint8Array(randomBytes(n)) });
+    const host = story.newId();
+    story.append([draft.you(), draft.bot(host, { name: 'Mira' })]);
+    const storyChat = story.startChat(host, kickoffInput());
+    for (let i = 0; i < 200; i++) {
+      const turn = story.turns.beginTurn(storyChat, `"Turn ${i}: where is the lantern?" I ask.`);
+      story.turns.finishTurn(turn, { text: `Mira lifts the lantern over the chart of the bay, turn ${i}. चाँदी की चाबी.`, usage: null, truncated: false, reason: null, error: null });
+    }
+    // The best hits of a few searches, in the order shown.
+    const found = (on: Db) => ['chart 137', 'lantern 42', 'where 7', 'lantern'].map((words) => searchChats(on, words).map((h) => h.seq));
+    const before = found(old);
+    expect(before.map((hits) => hits.length)).toEqual([1, 2, 11, 50]);
+    const indexBytes = () => old.get<{ n: number }>("SELECT sum(pgsize) AS n FROM dbstat WHERE name = 'transcript_fts_data'")!.n;
+    const bytesBefore = indexBytes();
+
+    await migrate(old, files, () => 0);
+    // Every turn waits for the index made afresh.
+    expect(old.get<{ n: number }>('SELECT count(*) AS n FROM transcript_fts_pending')!.n).toBe(old.get<{ n: number }>('SELECT count(*) AS n FROM transcript_rows')!.n);
+    expect(found(old)).toEqual(before);
+    expect(indexBytes()).toBeLessThan(bytesBefore * 0.5);
+    expect(searchChats(old, 'चाबी').length).toBeGreaterThan(0);
+    expect(searchChats(old, 'चुब')).toEqual([]);
+    checkTranscriptIndex(old);
   });
 });

@@ -1,7 +1,7 @@
 import type { Db } from '../db/port.ts';
 import { TURN_PERSONA_SQL } from '../authoring/personas.ts';
 import { indexAllPendingTranscript } from './search-index.ts';
-import { prefixOf, withoutWordBreaks, wordsOf } from '../text/search-text.ts';
+import { prefixOf, quotedTokens, withoutWordBreaks, wordsOf } from '../text/search-text.ts';
 import { z } from 'zod';
 import { defineQuery } from '../call.ts';
 
@@ -36,8 +36,8 @@ export function ftsQuery(text: string): string | null {
   return words
     .map((w, i) => {
       const prefix = prefixOf(w);
-      const whole = `"${w}"${i === words.length - 1 ? '*' : ''}`;
-      return prefix ? `(${whole} OR "${prefix}"*)` : whole;
+      const whole = quotedTokens(w, i === words.length - 1);
+      return prefix ? `(${whole} OR ${quotedTokens(prefix, true)})` : whole;
     })
     .join(' ');
 }

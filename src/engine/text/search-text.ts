@@ -52,6 +52,24 @@ export function wordsOf(text: string): string[] {
   return [...wordSegmenter().segment(lower)].filter((s) => s.isWordLike).map((s) => s.segment);
 }
 
+/** What the story index's tokenizer keeps in a word (unicode61's `categories 'L* N* Co M*'`, 0069); anything else splits it. */
+const NOT_IN_A_TOKEN = /[^\p{L}\p{N}\p{Co}\p{M}]+/u;
+
+/**
+ * A word as the story index's tokens: itself, or the pieces its tokenizer splits it into. That
+ * index keeps no positions (0069) and refuses a phrase, and a quoted word of two tokens is one, so
+ * a query quotes each token on its own (the memories' indexes, which keep positions, read the
+ * pieces as the phrase they are).
+ */
+export const indexTokens = (word: string): string[] => word.split(NOT_IN_A_TOKEN).filter(Boolean);
+
+/** A word as FTS5 query syntax: each of its tokens quoted (never read as syntax), the last one also as a start (`*`) if asked. */
+export function quotedTokens(word: string, asStart = false): string {
+  const tokens = indexTokens(word).map((token) => `"${token}"`);
+  const quoted = `${tokens.join(' ')}${asStart ? '*' : ''}`;
+  return tokens.length > 1 ? `(${quoted})` : quoted;
+}
+
 /**
  * Function words of Chinese and Japanese that the segmenter gives as words of their own: in nearly
  * every sentence, they would only slow the search (bm25 would weigh them near nothing anyway).
