@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { API, type QueryName } from '../../src/engine/api.ts';
-import type { Db } from '../../src/engine/db/port.ts';
+import { observedDb, querySamples } from '../support/query-samples.ts';
 import { wrapSqlite } from '../../src/engine/db/sqlite-db.ts';
 import { openEngine } from '../support/engine.ts';
 import { PROJECTED_TABLES } from '../../src/engine/events/tables.ts';
@@ -37,21 +37,7 @@ const UNDECLARED_OK: Record<string, string> = {
 async function recordingStory() {
   const sqlite3 = await loadSqlite();
   const raw = new sqlite3.oo1.DB(':memory:', 'c');
-  const statements = new Set<string>();
-  const inner = wrapSqlite(sqlite3, raw);
-  const db: Db = {
-    run: (sql, params) => (statements.add(sql), inner.run(sql, params)),
-    insert: (sql, params) => (statements.add(sql), inner.insert(sql, params)),
-    get: (sql, params) => (statements.add(sql), inner.get(sql, params)),
-    all: (sql, params) => (statements.add(sql), inner.all(sql, params)),
-    exec: (sql) => inner.exec(sql),
-    onSteps: (every, callback) => inner.onSteps(every, callback),
-    transaction: (fn) => inner.transaction(fn),
-    get inTransaction() {
-      return inner.inTransaction;
-    },
-    close: () => inner.close(),
-  };
+  const { db, statements } = observedDb(wrapSqlite(sqlite3, raw));
   /** The tables one statement reads, from SQLite itself. */
   const tablesRead = (sql: string): string[] => {
     const read = new Set<string>();
@@ -114,46 +100,7 @@ it("declares every table each query reads (SQLite's authorizer), so no screen st
   const reply = turns.filter((t) => t.role === 'assistant').at(-1)!;
   await leader.idle();
 
-  const sample: Record<QueryName, unknown[]> = {
-    headSeq: [],
-    listBots: [],
-    getBot: [bot],
-    getYou: [],
-    listPersonas: [],
-    chatPersona: [chat],
-    listChats: [],
-    transcript: [chat, { limit: 50 }],
-    transcriptLength: [chat],
-    transcriptWindow: [chat, { storyTime: '0001-01-01' }],
-    chatState: [chat],
-    storyLanguage: [chat],
-    recap: [chat],
-    valueHistory: [chat, { type: 'chat_state' }, 'fictionTime'],
-    previewRewind: [chat, turns[1]!.seq],
-    replyPrompt: [chat, reply.turnId],
-    settings: [],
-    classifierFailures: [],
-    exportLog: [],
-    streamState: [chat],
-    proposeKickoff: [bot],
-    impersonate: [chat],
-    prepareToSend: [chat],
-    recentlyDeleted: [],
-    exportCard: [bot],
-    botCardInfo: [bot],
-    exportChat: [chat, 'markdown'],
-    image: ['0'.repeat(64)],
-    searchChats: ['lantern'],
-    listLorebooks: [],
-    lorebook: [{ lorebookId: lorebook }],
-    lorebookAsWorldInfo: [{ lorebookId: lorebook }],
-    chatLorebooks: [chat],
-    analysisStatus: [chat],
-    syncStatus: [],
-    syncNow: [],
-    purgeRescues: [],
-    rescuedChatFile: [chat],
-  };
+  const sample = querySamples({ bot, chat, lorebook, replyTurnId: reply.turnId, rewindSeq: turns[1]!.seq, searchWords: 'lantern' });
   const undeclared: string[] = [];
   for (const [name, declaration] of Object.entries(API)) {
     // A query without `reads` is asked once for an action and cannot be kept live (LiveQueryName).

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { API, type QueryName } from '../../src/engine/api.ts';
 import type { LlmClient } from '../../src/engine/llm/port.ts';
-import type { Db } from '../../src/engine/db/port.ts';
 import { openEngine } from '../support/engine.ts';
+import { observedDb, querySamples } from '../support/query-samples.ts';
 import type { EventDraft } from '../../src/engine/log/draft.ts';
 import { draft, kickoffInput } from '../support/fixtures.ts';
 import { testLeader } from '../support/leader.ts';
@@ -86,39 +86,15 @@ const llm: LlmClient = {
 /** The database, with each step counted against the statement that takes it. */
 async function countingDb() {
   const inner = await openMemoryDb();
-  let running = '';
+  const { db, running } = observedDb(inner);
   const by = new Map<string, number>();
-  const counted =
-    <A extends unknown[], R>(run: (sql: string, ...rest: A) => R) =>
-    (sql: string, ...rest: A): R => {
-      const outer = running;
-      running = sql;
-      try {
-        return run(sql, ...rest);
-      } finally {
-        running = outer;
-      }
-    };
-  const db: Db = {
-    run: counted((sql, params) => inner.run(sql, params)),
-    insert: counted((sql, params) => inner.insert(sql, params)),
-    get: counted((sql, params) => inner.get(sql, params)) as Db['get'],
-    all: counted((sql, params) => inner.all(sql, params)) as Db['all'],
-    exec: (sql) => inner.exec(sql),
-    onSteps: (every, callback) => inner.onSteps(every, callback),
-    transaction: (fn) => inner.transaction(fn),
-    get inTransaction() {
-      return inner.inTransaction;
-    },
-    close: () => inner.close(),
-  };
   /** The steps `call` takes, in all and by statement. */
   const count = async (call: () => Promise<unknown>): Promise<{ steps: number; by: Map<string, number> }> => {
     by.clear();
     let steps = 0;
     inner.onSteps(STEPS_PER_CALL, () => {
       steps += STEPS_PER_CALL;
-      by.set(running, (by.get(running) ?? 0) + STEPS_PER_CALL);
+      by.set(running(), (by.get(running()) ?? 0) + STEPS_PER_CALL);
     });
     try {
       await call();
@@ -175,46 +151,11 @@ async function measure(story: Story): Promise<Map<string, { steps: number; by: M
   const turns = (await client.transcript(chat, { limit: 50 })).turns;
   const reply = turns.filter((t) => t.role === 'assistant').at(-1)!;
   const said = turns.filter((t) => t.role === 'user').at(-3)!;
-  const sample: Record<QueryName, unknown[]> = {
-    headSeq: [],
-    listBots: [],
-    getBot: [bot],
-    getYou: [],
-    listPersonas: [],
-    chatPersona: [chat],
-    listChats: [],
-    transcript: [chat, { limit: 50 }],
-    transcriptLength: [chat],
-    transcriptWindow: [chat, { index: 10 }],
-    chatState: [chat],
-    storyLanguage: [chat],
-    recap: [chat],
-    valueHistory: [chat, { type: 'edge', source: bot, target: 'you' }, 'affinity'],
-    previewRewind: [chat, said.seq],
-    replyPrompt: [chat, reply.turnId],
-    settings: [],
-    classifierFailures: [],
-    exportLog: [],
-    streamState: [chat],
-    proposeKickoff: [bot],
-    impersonate: [chat],
-    prepareToSend: [chat],
-    recentlyDeleted: [],
-    exportCard: [bot],
-    botCardInfo: [bot],
-    exportChat: [chat, 'markdown'],
-    image: ['0'.repeat(64)],
-    searchChats: [said.text.split(' ').at(-1)!.replace(/\W/g, '')],
-    listLorebooks: [],
-    lorebook: [{ lorebookId: '00000000-0000-4000-8000-000000000000' }],
-    lorebookAsWorldInfo: [{ lorebookId: '00000000-0000-4000-8000-000000000000' }],
-    chatLorebooks: [chat],
-    analysisStatus: [chat],
-    syncStatus: [],
-    syncNow: [],
-    purgeRescues: [],
-    rescuedChatFile: [chat],
-  };
+  const sample = querySamples(
+    { bot, chat, lorebook: '00000000-0000-4000-8000-000000000000', replyTurnId: reply.turnId, rewindSeq: said.seq, searchWords: said.text.split(' ').at(-1)!.replace(/\W/g, '') },
+    // A page opened by its place among the turns; "Why?" of the feeling every reply moves.
+    { transcriptWindow: [chat, { index: 10 }], valueHistory: [chat, { type: 'edge', source: bot, target: 'you' }, 'affinity'] },
+  );
   const steps = new Map<string, { steps: number; by: Map<string, number> }>();
   for (const [name, declaration] of Object.entries(API)) {
     if (declaration.kind !== 'query') continue;

@@ -93,7 +93,7 @@ export function valueHistory(db: Db, chatId: string, target: EditTarget, field?:
  * the start to the first line asked for, then on from each to the next, so the story is walked
  * once however many lines are asked for; and as the rows in the transcript's index less the
  * deleted ones in theirs (0068), so no row is read. Counting each line's own way read every row
- * before it, up to a hundred times a "Why?" (76 ms at 1,000 turns).
+ * before it, up to a hundred times a "Why?" (234 ms at 10,000 turns, now 3.2).
  */
 function lineNumbers(db: Db, chatId: string, seqs: number[]): Map<number, number> {
   const numbers = new Map<number, number>();
