@@ -40,7 +40,11 @@ export function readAhead(client: AppClient, chatId: string): void {
   pages.set(chatId, fetched);
   client.engine.transcript(chatId, { limit: FIRST_PAGE }).then(
     (page) => {
-      if (pages.get(chatId) === fetched) fetched.page = page;
+      if (pages.get(chatId) !== fetched) return;
+      fetched.page = page;
+      // Its turns' words rendered ahead too (in idle time; the renderer loads with them, off the list's own script).
+      const texts = page.turns.filter((turn) => !turn.hidden && turn.status !== 'streaming').map((turn) => turn.text);
+      void import('./chat/story-markdown.ts').then(({ renderAhead }) => renderAhead(texts));
     },
     () => pages.delete(chatId),
   );

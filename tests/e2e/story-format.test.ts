@@ -135,6 +135,40 @@ describe('story text, formatted', () => {
     }
   });
 
+  it('a chat opened again shows its story as it was, each turn with nodes of its own, asides titled in the language of the app now', async () => {
+    pieces = ['Fine.'];
+    const same = 'Again *the lantern* swings. ((an aside))';
+    const { context } = await launch();
+    const { page, chatId } = await openStoryChat(context, app.url);
+    for (let i = 0; i < 2; i++) {
+      await message(page).fill(same);
+      await message(page).press('Enter');
+      await expect.poll(() => page.locator('.turn.user .story-text .ooc').count(), { timeout: 20_000 }).toBe(i + 1);
+      await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('done');
+    }
+    const lines = page.locator('.turn.user .story-text');
+    const shown = async () => lines.evaluateAll((all) => all.slice(-2).map((line) => line.innerHTML));
+    const first = await shown();
+    expect(first[0]).toBe(first[1]);
+    // Opened again in the app (the list, then the chat): its rendered blocks are copies kept from
+    // the first showing, and two turns of the same words each get their own.
+    const reopen = async () => {
+      await page.locator('nav a[href="/chats"]').click();
+      await page.locator(`a[href="/chats/${chatId}"]`).click();
+      await expect.poll(() => page.locator('.turn.user .story-text .ooc').count(), { timeout: 20_000 }).toBe(2);
+    };
+    await reopen();
+    expect(await shown()).toEqual(first);
+    for (const line of await lines.all()) expect(await line.locator('em').textContent()).toBe('the lantern');
+    expect(await lines.last().locator('.ooc').getAttribute('title')).toBe('Out of character: never sent to the narrator');
+
+    await page.locator('nav a[href="/settings"]').click();
+    await page.getByRole('combobox', { name: 'Language of the app' }).selectOption('es');
+    await expect.poll(() => page.locator('html').getAttribute('lang'), { timeout: 15_000 }).toBe('es');
+    await reopen();
+    expect(await lines.last().locator('.ooc').getAttribute('title')).toBe('Fuera de personaje: nunca se envía al narrador');
+  });
+
   it('hostile markdown and HTML run nothing, load nothing, and cannot dress up as the app or cover it', async () => {
     const hostile = [
       '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"><svg onload="window.pwned = 3"></svg>',

@@ -1,5 +1,5 @@
 import { useNavigate, useParams } from '@solidjs/router';
-import { createEffect, createSignal, on, onCleanup, Show } from 'solid-js';
+import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js';
 import { useClient } from '../context.ts';
 import { ChatBackdrop } from './chat-backdrop.tsx';
 import { ChatHeader } from './chat-header.tsx';
@@ -47,6 +47,20 @@ export function ChatPage() {
   const [drawerOpen, setDrawerOpen] = createSignal(
     phone() ? false : localStorage.getItem(DRAWER_KEY) === null ? window.innerWidth > 1100 : localStorage.getItem(DRAWER_KEY) === 'open',
   );
+  // The story and the composer are drawn first, the drawer's sections once that frame is on
+  // screen: they were a third of the script an open ran before its first paint, and their queries
+  // went ahead of nothing the reader was looking at. Drawn between the first two frames they held
+  // the second back, so they wait for it. The drawer's column is there from the first frame, so the
+  // story does not move when they arrive.
+  const [drawerDrawn, setDrawerDrawn] = createSignal(false);
+  onMount(() => {
+    let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(() => setDrawerDrawn(true))))));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    onCleanup(() => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    });
+  });
   const toggleDrawer = () => {
     setDrawerOpen(!drawerOpen());
     if (!phone()) localStorage.setItem(DRAWER_KEY, drawerOpen() ? 'open' : 'closed');
@@ -153,7 +167,9 @@ export function ChatPage() {
         <Show when={drawerOpen() && chat.header()}>
           {(drawer) => (
             <div id="story-drawer" class="drawer-slot">
-              <StoryDrawer client={client} chatId={chatId()} drawer={drawer()} onGoToTurn={() => phone() && toggleDrawer()} />
+              <Show when={drawerDrawn()}>
+                <StoryDrawer client={client} chatId={chatId()} drawer={drawer()} onGoToTurn={() => phone() && toggleDrawer()} />
+              </Show>
             </div>
           )}
         </Show>

@@ -1,7 +1,8 @@
 import DOMPurify from 'dompurify';
 import { Marked, type TokenizerAndRendererExtension } from 'marked';
 import { defused, withoutRemoteLoads } from '../card-html.ts';
-import { t } from '../i18n/index.ts';
+import { t, uiLanguage } from '../i18n/index.ts';
+import { look } from '../look.ts';
 
 /**
  * Story text (replies, the player's lines, greetings, memories) as players write it: markdown
@@ -100,6 +101,76 @@ export function storyBlocks(text: string, open = '((', close = '))'): string[] {
     .lexer(source)
     .filter((token) => token.type !== 'space' && token.raw.trim() !== '')
     .map((token) => token.raw);
+}
+
+/**
+ * How many rendered blocks and block lists are kept. A chat's first page is 20 turns of one to a
+ * dozen blocks, and the list reads three chats ahead: a few of those, and the page a player
+ * scrolls back and forth over, stay at hand.
+ */
+const KEPT = 800;
+
+/** A map that forgets what was used least lately past `KEPT` entries. */
+function keptMap<V>(): { get(key: string): V | undefined; set(key: string, value: V): void } {
+  const entries = new Map<string, V>();
+  return {
+    get(key) {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key, value) {
+      entries.set(key, value);
+      if (entries.size > KEPT) entries.delete(entries.keys().next().value!);
+    },
+  };
+}
+
+const keptBlocks = keptMap<string[]>();
+const keptRendered = keptMap<DocumentFragment>();
+
+/** `storyBlocks`, kept for the text: a chat opened again lexes none of its turns again. */
+export function storyBlocksKept(text: string, open = '((', close = '))'): string[] {
+  const key = `${open}\u0000${close}\u0000${text}`;
+  let blocks = keptBlocks.get(key);
+  if (!blocks) keptBlocks.set(key, (blocks = storyBlocks(text, open, close)));
+  return blocks;
+}
+
+/**
+ * `renderStoryBlock` as nodes of their own, from a copy kept for the block: opening a chat clones
+ * what it showed before (or what the chat list rendered ahead) instead of parsing and sanitising
+ * every block again, which was most of what opening a long chat cost. The copy is kept for what
+ * the rendering reads besides the text: the interface's language (an aside's title) and whether
+ * remote pictures are allowed. A block with a remote picture is never kept: its picture is filled
+ * in later, on the element made for it.
+ */
+export function storyBlockNodes(raw: string, open = '((', close = '))'): Node[] {
+  const key = `${uiLanguage()}\u0000${look().remoteImages ? 1 : 0}\u0000${open}\u0000${close}\u0000${raw}`;
+  let kept = keptRendered.get(key);
+  if (!kept) {
+    const fragment = renderStoryBlock(raw, open, close);
+    if (fragment.querySelector('img[data-remote]')) return [...fragment.childNodes];
+    keptRendered.set(key, (kept = fragment));
+  }
+  return [...(kept.cloneNode(true) as DocumentFragment).childNodes];
+}
+
+/**
+ * Renders texts' blocks ahead of their showing (the chat list's first pages, read ahead), in the
+ * browser's idle time, a few at a time, so a click lays out copies instead.
+ */
+export function renderAhead(texts: string[], open = '((', close = '))'): void {
+  const waiting = texts.flatMap((text) => storyBlocksKept(text, open, close));
+  const idle = globalThis.requestIdleCallback ?? ((run: (deadline: { timeRemaining(): number }) => void) => setTimeout(() => run({ timeRemaining: () => 5 }), 0));
+  const step = (deadline: { timeRemaining(): number }) => {
+    while (waiting.length && deadline.timeRemaining() > 2) storyBlockNodes(waiting.pop()!, open, close);
+    if (waiting.length) idle(step);
+  };
+  if (waiting.length) idle(step);
 }
 
 /** One block as safe nodes. */

@@ -125,7 +125,7 @@ export function TurnView(props: { chat: ChatScope; turn: TranscriptTurn; next: T
             when={failedEmpty()}
             fallback={
               <div class="story-text" dir="auto">
-                <StoryText text={chat.textOf(props.turn)} ooc={chat.ooc()} />
+                <StoryText text={chat.textOf(props.turn)} ooc={chat.ooc()} live={props.turn.status === 'streaming'} />
               </div>
             }
           >
