@@ -5,6 +5,9 @@ import { draft, kickoffInput } from '../support/fixtures.ts';
 import { narratorOnly, testLeader } from '../support/leader.ts';
 import { scriptedLlm } from '../support/scripted-llm.ts';
 import { openTestEngine } from '../support/sqlite.ts';
+import type { LlmClient } from '../../src/engine/llm/port.ts';
+import { MAX_DELTA_DEPTH } from '../../src/engine/events/prompt-texts.ts';
+import { keptText } from '../../src/engine/turn/prompt-report.ts';
 
 let engine: Engine;
 let db: Db;
@@ -137,5 +140,96 @@ describe("a card's words in the log", () => {
     const reply = engine.transcript(chat).turns.at(-1)!;
     expect(keptTexts().some((t) => t.includes('A wry ship captain.'))).toBe(false);
     expect(persona(reply.turnId)).toBe('Mira: A wry ship captain.\nTraits: wry, loyal.');
+  });
+});
+
+describe('the feelings and threads a reply was told, in the log', () => {
+  const FACTS = ['the lighthouse', 'the ledger', 'the storm', 'her sister', 'the debt', 'the silver key', 'the tide tables', 'the old chart'];
+  /** A narrator whose every prompt is kept, and an analysis that teaches Mira one more fact each reply. */
+  function growingFeelings() {
+    const told: string[] = [];
+    let replies = 0;
+    const llm: LlmClient = {
+      async complete(_messages, options) {
+        const fact = `Ada talked about ${FACTS[replies % FACTS.length]} on reply ${replies}`;
+        const analysis = { minutesPassed: 1, significance: 1, sceneEnd: 'none', newPlace: '', feelings: { 'Mira -> Ada': { affinityDelta: 1, trustDelta: 0, newFacts: [fact] } } };
+        return { text: options.json ? JSON.stringify(analysis) : 'A summary.', usage: null, model: options.model, finishReason: 'stop' };
+      },
+      async *stream(messages) {
+        told.push(messages.map((m) => m.content).join('\n'));
+        replies++;
+        yield { type: 'delta', text: `Mira answers, reply ${replies}.` };
+        yield { type: 'finish', reason: 'stop' };
+      },
+    };
+    return { llm, told };
+  }
+  const keptPayloads = (inChat = chat) => db.all<{ payload: string }>("SELECT payload FROM events WHERE kind = 'prompt_text_kept' AND chat_id = ? ORDER BY seq", [inChat]).map((r) => JSON.parse(r.payload));
+  const feelingsOf = (turnId: string, inChat = chat) => engine.replyPrompt(inChat, turnId)!.parts.find((p) => p.label === 'feelings: Mira → Ada')?.text;
+
+  it('are kept as what they share with the reply before, and every reply shows exactly the words its prompt had', async () => {
+    const { llm, told } = growingFeelings();
+    const { leader, client } = testLeader(engine, llm);
+    for (let i = 0; i < 40; i++) {
+      await client.sendTurn(chat, `"Line ${i}."`);
+      await leader.idle();
+    }
+    const replies = engine.transcript(chat, { limit: 500 }).turns.filter((t) => t.role === 'assistant' && t.text.startsWith('Mira answers'));
+    expect(replies).toHaveLength(40);
+    const shown = replies.map((reply) => feelingsOf(reply.turnId));
+    // Long enough to be kept apart from the report for most replies, and grown by a fact each time.
+    const keptApart = shown.filter((text): text is string => typeof text === 'string' && text.length >= 240);
+    expect(keptApart.length).toBeGreaterThan(25);
+    expect(new Set(keptApart).size).toBe(keptApart.length);
+    // Each reply's words are the prompt's own, to the character.
+    replies.forEach((_, i) => {
+      if (shown[i]) expect(told[i]).toContain(shown[i]);
+    });
+
+    const payloads = keptPayloads();
+    const deltas = payloads.filter((p) => 'delta' in p);
+    expect(deltas.length).toBeGreaterThan(20);
+    // A delta carries the new fact, not the story's facts again.
+    for (const delta of deltas) expect(JSON.stringify(delta).length).toBeLessThan(400);
+    const wholeFeelings = payloads.filter((p) => 'text' in p && p.text.startsWith('Mira toward Ada'));
+    // Whole words again at least every MAX_DELTA_DEPTH texts, so a reading never walks far back.
+    expect(Math.max(...deltas.map((p) => p.depth))).toBeLessThanOrEqual(MAX_DELTA_DEPTH);
+    expect(wholeFeelings.length).toBeGreaterThanOrEqual(2);
+
+    // A branch holds what its replies' texts are sliced from.
+    const last = replies.at(-1)!;
+    const branch = engine.branchChat(chat, last.seq);
+    expect(feelingsOf(engine.transcript(branch).turns.at(-1)!.turnId, branch)).toBe(shown.at(-1));
+
+    // A rewind hides the texts after its turn: the next reply's are sliced from texts in view.
+    engine.rewind(chat, replies[30]!.seq);
+    await client.sendTurn(chat, '"From here again."');
+    await leader.idle();
+    const anew = engine.transcript(chat).turns.at(-1)!;
+    expect(told.at(-1)).toContain(feelingsOf(anew.turnId)!);
+  });
+
+  it('slices that do not give back the words their hash names show no words, never other ones', async () => {
+    const { llm } = growingFeelings();
+    const { leader, client } = testLeader(engine, llm);
+    for (let i = 0; i < 16; i++) {
+      await client.sendTurn(chat, `"Line ${i}."`);
+      await leader.idle();
+    }
+    const last = engine.transcript(chat).turns.at(-1)!;
+    const kept = keptPayloads().filter((p) => 'delta' in p).at(-1)!;
+    expect(feelingsOf(last.turnId)).toBeDefined();
+    const report = JSON.parse(db.get<{ p: string }>("SELECT json_extract(payload, '$.prompt') AS p FROM events WHERE kind = 'assistant_turn' ORDER BY seq DESC LIMIT 1")!.p);
+    expect(report.parts.find((p: { textHash?: string }) => p.textHash === kept.hash)).toBeDefined();
+    // Hand-made events, as a damaged or hostile backup could hold: slices of a real base that give
+    // other words than the hash names, and the reply's own delta read against another base.
+    const other = keptPayloads().find((p) => 'text' in p && p.hash !== kept.base)!;
+    engine.append([
+      { kind: 'prompt_text_kept', chatId: chat, payload: { hash: 'f'.repeat(32), base: kept.base, depth: kept.depth, delta: [[0, 40], ' and more.'] } },
+      { kind: 'prompt_text_kept', chatId: chat, payload: { ...kept, hash: 'e'.repeat(32), base: other.hash } },
+    ]);
+    expect(keptText(db, chat, 'f'.repeat(32))).toBeNull();
+    expect(keptText(db, chat, 'e'.repeat(32))).toBeNull();
+    expect(keptText(db, chat, kept.hash)?.text).toBe(feelingsOf(last.turnId));
   });
 });

@@ -9,7 +9,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { VISIBLE } from '../log/visibility.ts';
 import { chatRef } from '../log/row.ts';
-import { promptTextHash } from '../events/prompt-texts.ts';
+import { MAX_DELTA_DEPTH, promptTextHash } from '../events/prompt-texts.ts';
+import { deltaOf, textFromDelta, type TextDelta } from './text-delta.ts';
 
 /**
  * The story turns a prompt told, as the log keeps them: the first and last by id, and each one's
@@ -125,19 +126,70 @@ const hashOf = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).s
 export const KEPT_TEXT_ROWS = `event_rows e INDEXED BY events_by_prompt_text
   WHERE e.kind = 'prompt_text_kept' AND e.chat = ${chatRef('?')} AND json_extract(payload_json(e.payload), '$.hash') = ?`;
 
+/** A `prompt_text_kept` payload: the words, or what they share with a text kept before them. */
+export type KeptText = { hash: string; text: string } | { hash: string; base: string; depth: number; delta: TextDelta };
+
+/**
+ * A text the chat keeps by its hash, and how many bases back its words are whole (0: these are),
+ * visible or not: a reply shows the words it was given even if a later rewind hid their event.
+ * Null when no event holds it, or its slices do not give back the text the hash names.
+ */
+export function keptText(db: Db, chatId: string, hash: string, reach = MAX_DELTA_DEPTH): { text: string; depth: number } | null {
+  for (const { payload } of db.all<{ payload: string }>(`SELECT payload_json(e.payload) AS payload FROM ${KEPT_TEXT_ROWS}`, [chatId, hash])) {
+    const kept = JSON.parse(payload) as KeptText;
+    if ('text' in kept) return { text: kept.text, depth: 0 };
+    const base = reach > 0 ? keptText(db, chatId, kept.base, reach - 1) : null;
+    const text = base && textFromDelta(base.text, kept.delta);
+    if (text !== null && text !== undefined && hashOf(text) === hash) return { text, depth: kept.depth };
+  }
+  return null;
+}
+
+/**
+ * The texts the chat's latest reply was told apart from its report, by part label: the next
+ * reply's texts are kept as what they share with these.
+ */
+function lastReplyTexts(db: Db, chatId: string): Map<string, string> {
+  const row = db.get<{ parts: string | null }>(
+    `SELECT json_extract(payload_json(e.payload), '$.prompt.parts') AS parts
+     FROM transcript_rows r JOIN event_rows e ON e.seq = r.finished_seq
+     WHERE r.chat = ${chatRef('?')} AND r.role = 'assistant' AND r.status <> 'streaming' ORDER BY r.seq DESC LIMIT 1`,
+    [chatId],
+  );
+  const parts = row?.parts ? (JSON.parse(row.parts) as { label: string; textHash?: string }[]) : [];
+  return new Map(parts.flatMap((part) => (part.textHash ? [[part.label, part.textHash] as const] : [])));
+}
+
+/**
+ * What to log for a text: as slices of `baseHash`'s words when that text is kept, in view, fewer
+ * than MAX_DELTA_DEPTH bases from whole words, and the slices take at most half the words' room.
+ * A base in view came before this text in the chat, so whatever holds this text (a branch's copy,
+ * the story after a rewind) holds its base too.
+ */
+function keptForTheLog(db: Db, chatId: string, hash: string, text: string, baseHash: string | undefined): KeptText {
+  if (!baseHash || baseHash === hash || !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, baseHash])) return { hash, text };
+  const base = keptText(db, chatId, baseHash);
+  if (!base || base.depth + 1 > MAX_DELTA_DEPTH) return { hash, text };
+  const delta = deltaOf(base.text, text);
+  return JSON.stringify(delta).length * 2 <= text.length ? { hash, base: baseHash, depth: base.depth + 1, delta } : { hash, text };
+}
+
 /**
  * The report as a reply's event keeps it, and the texts to log before it (`prompt_text_kept`):
- * each long part's words are logged once per chat (a text a rewind took away is logged again) and
- * the part names them by hash; the story turns are one `story` part.
+ * each long part's words are logged once per chat (a text a rewind took away is logged again),
+ * as what they share with the same part's words in the reply before where that is much smaller,
+ * and the part names them by hash; the story turns are one `story` part.
  */
-export function reportForTheLog(db: Db, chatId: string, report: PromptReport): { report: PromptReport; texts: { hash: string; text: string }[] } {
-  const texts: { hash: string; text: string }[] = [];
+export function reportForTheLog(db: Db, chatId: string, report: PromptReport): { report: PromptReport; texts: KeptText[] } {
+  const texts: KeptText[] = [];
   const logged = new Set<string>();
+  let before: Map<string, string> | undefined;
   const parts = storyRuns(report.parts).map((part) => {
     if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
     const hash = hashOf(part.text);
     if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash])) {
-      texts.push({ hash, text: part.text });
+      before ??= lastReplyTexts(db, chatId);
+      texts.push(keptForTheLog(db, chatId, hash, part.text, before.get(part.label)));
     }
     logged.add(hash);
     return { ...part, text: null, textHash: hash };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/port.ts';
 import { chatTranscript } from '../queries/transcript.ts';
 import { defineQuery, id } from '../call.ts';
-import { KEPT_TEXT_ROWS, type PromptReport, type StoryRun } from './prompt-report.ts';
+import { keptText, type PromptReport, type StoryRun } from './prompt-report.ts';
 import { historyLabel, historyText } from './history-turn.ts';
 
 type ReportPart = PromptReport['parts'][number];
@@ -22,8 +22,7 @@ export function replyPrompt(db: Db, chatId: string, turnId: string): PromptRepor
 /** A part whose words the chat keeps apart, with them put back. */
 function withText(db: Db, chatId: string, part: ReportPart): ReportPart {
   if (!part.textHash || part.text !== null) return part;
-  // Visible or not: a reply shows the words it was given even if a later rewind hid their event.
-  const kept = db.get<{ text: string }>(`SELECT json_extract(payload_json(e.payload), '$.text') AS text FROM ${KEPT_TEXT_ROWS} LIMIT 1`, [chatId, part.textHash]);
+  const kept = keptText(db, chatId, part.textHash);
   return kept ? { ...part, text: kept.text } : part;
 }
 
