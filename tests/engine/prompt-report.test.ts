@@ -233,3 +233,33 @@ describe('the feelings and threads a reply was told, in the log', () => {
     expect(keptText(db, chat, kept.hash)?.text).toBe(feelingsOf(last.turnId));
   });
 });
+
+describe("a memory's words in the log", () => {
+  const told = 'Ada hid the lighthouse map in her boot the night the harbour master came aboard, and Mira saw her do it.';
+  it('are logged once however many replies recall it, and each reply shows them as they were when it was told', async () => {
+    const memoryId = engine.newId();
+    engine.append([draft.memory(chat, memoryId, bot, { summary: told, significance: 2 })]);
+    const { leader, client } = testLeader(engine, narratorOnly(scriptedLlm('Mira eyes your boot.', 'Mira shrugs.', 'Mira laughs.').client));
+    for (const line of ['"Where is the lighthouse map?"', '"The map, Mira. The lighthouse map."', '"Did you see where the map went?"']) {
+      await client.sendTurn(chat, line);
+      await leader.idle();
+    }
+    const replies = engine.transcript(chat).turns.filter((t) => t.role === 'assistant' && t.text.startsWith('Mira'));
+    expect(replies).toHaveLength(3);
+    const recalled = (turnId: string) => engine.replyPrompt(chat, turnId)!.memories.find((m) => m.id === memoryId)?.summary;
+    for (const reply of replies) expect(recalled(reply.turnId)).toBe(told);
+    const keptTexts = db.all<{ text: string | null }>("SELECT json_extract(payload, '$.text') AS text FROM events WHERE kind = 'prompt_text_kept' AND chat_id = ?", [chat]);
+    expect(keptTexts.filter((k) => k.text === told)).toHaveLength(1);
+    // The reports name it by hash (what the prompt's own memory part said is that part's text).
+    const stored = db.all<{ p: string }>("SELECT json_extract(payload, '$.prompt') AS p FROM events WHERE kind = 'assistant_turn' AND chat_id = ? AND p IS NOT NULL", [chat]);
+    const entries = stored.flatMap((row) => (JSON.parse(row.p).memories as { id: string; summary: string | null; summaryHash?: string }[]).filter((m) => m.id === memoryId));
+    expect(entries).toHaveLength(3);
+    for (const entry of entries) expect([entry.summary, entry.summaryHash]).toEqual([null, expect.stringMatching(/^[0-9a-f]{32}$/)]);
+
+    // Rewritten since (a scene's summary, a correction): the replies before still show what they were told.
+    const rewritten = 'Ada hid the lighthouse map in a hollow of the mast, where only Mira knows to look for it.';
+    engine.append([{ kind: 'memory_summary_rewritten', chatId: chat, payload: { memoryId, summary: rewritten } }]);
+    expect(db.get<{ summary: string }>('SELECT summary FROM memories WHERE memory_key = id_key(?)', [memoryId])!.summary).toBe(rewritten);
+    for (const reply of replies) expect(recalled(reply.turnId)).toBe(told);
+  });
+});

@@ -57,7 +57,9 @@ export const promptReport = z.object({
     .array(
       z.object({
         id: uuid,
-        summary: z.string().max(4_000),
+        /** Null where the chat keeps the words apart (`summaryHash`, as a part's `textHash`). */
+        summary: z.string().max(4_000).nullable(),
+        summaryHash: promptTextHash.optional(),
         pinned: z.boolean(),
         significance: z.number().int().min(0).max(3),
         score: z.number().nullable(),
@@ -113,6 +115,11 @@ export function reportOf(assembled: AssembledPrompt, budget: Budget, pinned: rea
 
 /** Shorter texts stay in the report: an event of their own would cost more than they do. */
 const KEPT_APART_FROM = 240;
+/**
+ * A memory's words are kept apart from this long: a memory is recalled by reply after reply, and
+ * each report carried its words again (half of a played story's report, 400 exchanges in).
+ */
+const MEMORY_KEPT_APART_FROM = 80;
 
 /** The name a text is kept by (`promptTextHash`), the same on every device. */
 const hashOf = (text: string): string => bytesToHex(sha256(utf8ToBytes(text))).slice(0, 32);
@@ -176,9 +183,10 @@ function keptForTheLog(db: Db, chatId: string, hash: string, text: string, baseH
 
 /**
  * The report as a reply's event keeps it, and the texts to log before it (`prompt_text_kept`):
- * each long part's words are logged once per chat (a text a rewind took away is logged again),
- * as what they share with the same part's words in the reply before where that is much smaller,
- * and the part names them by hash; the story turns are one `story` part.
+ * each long part's words, and each memory's, are logged once per chat (a text a rewind took away
+ * is logged again), a part's as what they share with the same part's words in the reply before
+ * where that is much smaller, and the report names them by hash; the story turns are one `story`
+ * part.
  */
 export function reportForTheLog(db: Db, chatId: string, report: PromptReport): { report: PromptReport; texts: KeptText[] } {
   const texts: KeptText[] = [];
@@ -194,7 +202,14 @@ export function reportForTheLog(db: Db, chatId: string, report: PromptReport): {
     logged.add(hash);
     return { ...part, text: null, textHash: hash };
   });
-  return { report: { ...report, parts }, texts };
+  const memories = report.memories.map((memory) => {
+    if (memory.summary === null || memory.summary.length < MEMORY_KEPT_APART_FROM) return memory;
+    const hash = hashOf(memory.summary);
+    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash])) texts.push({ hash, text: memory.summary });
+    logged.add(hash);
+    return { ...memory, summary: null, summaryHash: hash };
+  });
+  return { report: { ...report, parts, memories }, texts };
 }
 
 type ReportPart = PromptReport['parts'][number];

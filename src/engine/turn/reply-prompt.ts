@@ -16,7 +16,11 @@ export function replyPrompt(db: Db, chatId: string, turnId: string): PromptRepor
   );
   if (!row?.prompt) return null;
   const stored = JSON.parse(row.prompt) as PromptReport;
-  return { ...stored, parts: stored.parts.flatMap((part) => (part.story ? storyParts(db, chatId, part.story) : [withText(db, chatId, part)])) };
+  return {
+    ...stored,
+    parts: stored.parts.flatMap((part) => (part.story ? storyParts(db, chatId, part.story) : [withText(db, chatId, part)])),
+    memories: stored.memories.map((memory) => (memory.summaryHash && memory.summary === null ? { ...memory, summary: keptText(db, chatId, memory.summaryHash)?.text ?? null } : memory)),
+  };
 }
 
 /** A part whose words the chat keeps apart, with them put back. */
