@@ -152,6 +152,9 @@ export function keptText(db: Db, chatId: string, hash: string, reach = MAX_DELTA
   return null;
 }
 
+/** Whether an event the story still shows keeps the text (one a rewind hid is kept again when needed). */
+const keptInView = (db: Db, chatId: string, hash: string): boolean => db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash]) !== undefined;
+
 /**
  * The texts the chat's latest reply was told apart from its report, by part label: the next
  * reply's texts are kept as what they share with these.
@@ -174,7 +177,7 @@ function lastReplyTexts(db: Db, chatId: string): Map<string, string> {
  * the story after a rewind) holds its base too.
  */
 function keptForTheLog(db: Db, chatId: string, hash: string, text: string, baseHash: string | undefined): KeptText {
-  if (!baseHash || baseHash === hash || !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, baseHash])) return { hash, text };
+  if (!baseHash || baseHash === hash || !keptInView(db, chatId, baseHash)) return { hash, text };
   const base = keptText(db, chatId, baseHash);
   if (!base || base.depth + 1 > MAX_DELTA_DEPTH) return { hash, text };
   const delta = deltaOf(base.text, text);
@@ -195,7 +198,7 @@ export function reportForTheLog(db: Db, chatId: string, report: PromptReport): {
   const parts = storyRuns(report.parts).map((part) => {
     if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
     const hash = hashOf(part.text);
-    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash])) {
+    if (!logged.has(hash) && !keptInView(db, chatId, hash)) {
       before ??= lastReplyTexts(db, chatId);
       texts.push(keptForTheLog(db, chatId, hash, part.text, before.get(part.label)));
     }
@@ -205,7 +208,7 @@ export function reportForTheLog(db: Db, chatId: string, report: PromptReport): {
   const memories = report.memories.map((memory) => {
     if (memory.summary === null || memory.summary.length < MEMORY_KEPT_APART_FROM) return memory;
     const hash = hashOf(memory.summary);
-    if (!logged.has(hash) && !db.get(`SELECT 1 AS x FROM ${KEPT_TEXT_ROWS} AND ${VISIBLE('e')}`, [chatId, hash])) texts.push({ hash, text: memory.summary });
+    if (!logged.has(hash) && !keptInView(db, chatId, hash)) texts.push({ hash, text: memory.summary });
     logged.add(hash);
     return { ...memory, summary: null, summaryHash: hash };
   });
