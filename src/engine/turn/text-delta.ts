@@ -18,15 +18,17 @@ const piecesOf = (text: string): string[] => text.match(/[^\n;,.]*(?:[\n;,.]+[ \
 
 /** `text` as slices of `base` and words. */
 export function deltaOf(base: string, text: string): TextDelta {
-  const at = new Map<string, number[]>();
+  // Each piece of the base by its words: where it first stands, and everywhere it stands (a set,
+  // so a text of one piece repeated thousands of times is still read in one pass).
+  const at = new Map<string, { first: number; all: Set<number> }>();
   const starts: number[] = [];
   let offset = 0;
   piecesOf(base).forEach((piece, index) => {
     starts.push(offset);
     offset += piece.length;
     const known = at.get(piece);
-    if (known) known.push(index);
-    else at.set(piece, [index]);
+    if (known) known.all.add(index);
+    else at.set(piece, { first: index, all: new Set([index]) });
   });
   const delta: TextDelta = [];
   const words = (piece: string) => {
@@ -37,7 +39,7 @@ export function deltaOf(base: string, text: string): TextDelta {
   let previous = -2;
   for (const piece of piecesOf(text)) {
     const found = at.get(piece);
-    const next = found?.includes(previous + 1) ? previous + 1 : piece.length >= SLICED_FROM ? found?.[0] : undefined;
+    const next = found?.all.has(previous + 1) ? previous + 1 : piece.length >= SLICED_FROM ? found?.first : undefined;
     if (next === undefined) {
       words(piece);
       previous = -2;

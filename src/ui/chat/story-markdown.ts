@@ -164,10 +164,11 @@ export function storyBlockNodes(raw: string, open = '((', close = '))'): Node[] 
  * browser's idle time, a few at a time, so a click lays out copies instead.
  */
 export function renderAhead(texts: string[], open = '((', close = '))'): void {
-  const waiting = texts.flatMap((text) => storyBlocksKept(text, open, close));
+  // The newest turns first: they are what an open shows first.
+  const waiting = [...texts];
   const idle = globalThis.requestIdleCallback ?? ((run: (deadline: { timeRemaining(): number }) => void) => setTimeout(() => run({ timeRemaining: () => 5 }), 0));
   const step = (deadline: { timeRemaining(): number }) => {
-    while (waiting.length && deadline.timeRemaining() > 2) storyBlockNodes(waiting.pop()!, open, close);
+    while (waiting.length && deadline.timeRemaining() > 2) for (const raw of storyBlocksKept(waiting.pop()!, open, close)) storyBlockNodes(raw, open, close);
     if (waiting.length) idle(step);
   };
   if (waiting.length) idle(step);
