@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Database } from '@sqlite.org/sqlite-wasm';
+import type { Db } from '../src/engine/db/port.ts';
 import { wrapSqlite } from '../src/engine/db/sqlite-db.ts';
 import { indexPendingSearch, indexPendingTranscript } from '../src/engine/queries/search-index.ts';
 import { openEngine } from '../tests/support/engine.ts';
@@ -28,19 +30,10 @@ export async function benchStorage(): Promise<void> {
   const rows: [string, string][] = [];
   for (const analysed of [false, true]) {
     const { backup, textBytes } = await benchStoryBackup(TURNS, { analysed });
-    const sqlite = await loadSqlite();
-    const raw = new sqlite.oo1.DB(':memory:', 'c');
-    raw.exec('PRAGMA page_size = 1024');
-    const db = wrapSqlite(sqlite, raw);
     let now = Date.UTC(2026, 0, 1);
-    const engine = await openEngine({ db, now: () => (now += 1000), randomBytes: (n) => new Uint8Array(randomBytes(n)) }, readMigrations());
+    const { raw, db, engine } = await benchDatabase(() => (now += 1000));
     engine.importLog(backup);
-    // The search indexes fill in the quiet after a restore; all of them, as at rest.
-    while (indexPendingSearch(db, 5_000) > 0) {}
-    indexPendingTranscript(db, Number.MAX_SAFE_INTEGER);
-    raw.exec('VACUUM');
-    const total = (raw.selectValue('PRAGMA page_count') as number) * 1024;
-    const parts = raw.selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12') as { name: string; bytes: number }[];
+    const { total, parts } = atRest(raw, db, 12);
     const label = `${fmt(TURNS)} turns, ${analysed ? 'each reply analysed' : 'the transcript alone'}`;
     rows.push([`${label}: database / text of the messages (target 4x, with the files beside it)`, `${fmt(total / MB, 2)} MB / ${fmt(textBytes / MB, 2)} MB = ${fmt(total / textBytes, 2)}x`]);
     rows.push([`${label}: where its bytes are (MB)`, parts.map((p) => `${p.name} ${fmt(p.bytes / MB, 2)}`).join(', ')]);
@@ -75,11 +68,7 @@ async function playedStorage(exchanges: number): Promise<[string, string][]> {
       yield { type: 'usage', usage: { promptTokens: 2_400, completionTokens: 90 } };
     },
   };
-  const sqlite = await loadSqlite();
-  const raw = new sqlite.oo1.DB(':memory:', 'c');
-  raw.exec('PRAGMA page_size = 1024');
-  const db = wrapSqlite(sqlite, raw);
-  const engine = await openEngine({ db, now: Date.now, randomBytes: (n) => new Uint8Array(randomBytes(n)) }, readMigrations());
+  const { raw, db, engine } = await benchDatabase(Date.now);
   const { leader, client } = testLeader(engine, llm);
   const bot = engine.newId();
   engine.append([draft.you({ name: 'Ada' }), draft.bot(bot, { name: 'Mira', persona: 'Mira keeps a second-hand bookshop by the canal and remembers every customer.' })]);
@@ -91,11 +80,7 @@ async function playedStorage(exchanges: number): Promise<[string, string][]> {
     textBytes += Buffer.byteLength(said(k)) + Buffer.byteLength(reply(k));
   }
   leader.stop();
-  while (indexPendingSearch(db, 5_000) > 0) {}
-  indexPendingTranscript(db, Number.MAX_SAFE_INTEGER);
-  raw.exec('VACUUM');
-  const total = (raw.selectValue('PRAGMA page_count') as number) * 1024;
-  const parts = raw.selectObjects('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8') as { name: string; bytes: number }[];
+  const { total, parts } = atRest(raw, db, 8);
   const kinds = raw.selectObjects('SELECT kind, count(*) AS n, sum(length(payload)) AS bytes FROM event_rows GROUP BY kind ORDER BY bytes DESC LIMIT 5') as { kind: string; n: number; bytes: number }[];
   raw.close();
   const label = `${fmt(exchanges)} exchanges played (${fmt(exchanges * 2)} messages)`;
@@ -104,4 +89,24 @@ async function playedStorage(exchanges: number): Promise<[string, string][]> {
     [`${label}: where its bytes are (MB)`, parts.map((p) => `${p.name} ${fmt(p.bytes / MB, 2)}`).join(', ')],
     [`${label}: the log's payloads by kind, bytes an event (packed)`, kinds.map((r) => `${r.kind} ${fmt(r.bytes / r.n)} (${fmt(r.n)})`).join(', ')],
   ];
+}
+
+/** A database in memory on the app's page size, migrated, with an engine over it. */
+async function benchDatabase(now: () => number) {
+  const sqlite = await loadSqlite();
+  const raw = new sqlite.oo1.DB(':memory:', 'c');
+  raw.exec('PRAGMA page_size = 1024');
+  const db = wrapSqlite(sqlite, raw);
+  const engine = await openEngine({ db, now, randomBytes: (n) => new Uint8Array(randomBytes(n)) }, readMigrations());
+  return { raw, db, engine };
+}
+
+/** The database as it rests: its search indexes filled (as in the quiet after play), VACUUMed; its bytes, and the largest B-trees. */
+function atRest(raw: Database, db: Db, largest: number): { total: number; parts: { name: string; bytes: number }[] } {
+  while (indexPendingSearch(db, 5_000) > 0) {}
+  indexPendingTranscript(db, Number.MAX_SAFE_INTEGER);
+  raw.exec('VACUUM');
+  const total = (raw.selectValue('PRAGMA page_count') as number) * 1024;
+  const parts = raw.selectObjects(`SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT ${largest}`) as { name: string; bytes: number }[];
+  return { total, parts };
 }

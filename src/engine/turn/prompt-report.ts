@@ -194,23 +194,24 @@ function keptForTheLog(db: Db, chatId: string, hash: string, text: string, baseH
 export function reportForTheLog(db: Db, chatId: string, report: PromptReport): { report: PromptReport; texts: KeptText[] } {
   const texts: KeptText[] = [];
   const logged = new Set<string>();
+  /** The text's hash, its words logged first unless this report or an event in view has them. */
+  const keptApart = (text: string, toLog: (hash: string) => KeptText): string => {
+    const hash = hashOf(text);
+    if (!logged.has(hash) && !keptInView(db, chatId, hash)) texts.push(toLog(hash));
+    logged.add(hash);
+    return hash;
+  };
   let before: Map<string, string> | undefined;
   const parts = storyRuns(report.parts).map((part) => {
     if (part.text === null || part.text.length < KEPT_APART_FROM) return part;
-    const hash = hashOf(part.text);
-    if (!logged.has(hash) && !keptInView(db, chatId, hash)) {
-      before ??= lastReplyTexts(db, chatId);
-      texts.push(keptForTheLog(db, chatId, hash, part.text, before.get(part.label)));
-    }
-    logged.add(hash);
-    return { ...part, text: null, textHash: hash };
+    const text = part.text;
+    const textHash = keptApart(text, (hash) => keptForTheLog(db, chatId, hash, text, (before ??= lastReplyTexts(db, chatId)).get(part.label)));
+    return { ...part, text: null, textHash };
   });
   const memories = report.memories.map((memory) => {
     if (memory.summary === null || memory.summary.length < MEMORY_KEPT_APART_FROM) return memory;
-    const hash = hashOf(memory.summary);
-    if (!logged.has(hash) && !keptInView(db, chatId, hash)) texts.push({ hash, text: memory.summary });
-    logged.add(hash);
-    return { ...memory, summary: null, summaryHash: hash };
+    const text = memory.summary;
+    return { ...memory, summary: null, summaryHash: keptApart(text, (hash) => ({ hash, text })) };
   });
   return { report: { ...report, parts, memories }, texts };
 }

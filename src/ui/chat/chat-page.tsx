@@ -54,8 +54,8 @@ export function ChatPage() {
   // story does not move when they arrive.
   const [drawerDrawn, setDrawerDrawn] = createSignal(false);
   onMount(() => {
-    let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(() => setDrawerDrawn(true))))));
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(() => setDrawerDrawn(true))))));
     onCleanup(() => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
