@@ -172,7 +172,8 @@ function lastReplyTexts(db: Db, chatId: string): Map<string, string> {
 
 /**
  * What to log for a text: as slices of `baseHash`'s words when that text is kept, in view, fewer
- * than MAX_DELTA_DEPTH bases from whole words, and the slices take at most half the words' room.
+ * than MAX_DELTA_DEPTH bases from whole words, and the slices take at most three quarters of the
+ * words' room.
  * A base in view came before this text in the chat, so whatever holds this text (a branch's copy,
  * the story after a rewind) holds its base too.
  */
@@ -181,7 +182,7 @@ function keptForTheLog(db: Db, chatId: string, hash: string, text: string, baseH
   const base = keptText(db, chatId, baseHash);
   if (!base || base.depth + 1 > MAX_DELTA_DEPTH) return { hash, text };
   const delta = deltaOf(base.text, text);
-  return JSON.stringify(delta).length * 2 <= text.length ? { hash, base: baseHash, depth: base.depth + 1, delta } : { hash, text };
+  return JSON.stringify(delta).length * 4 <= text.length * 3 ? { hash, base: baseHash, depth: base.depth + 1, delta } : { hash, text };
 }
 
 /**

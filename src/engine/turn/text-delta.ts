@@ -4,7 +4,8 @@
  * or a number, and each was logged whole at every reply (`prompt_text_kept`): at 400 exchanges,
  * 1.2 KB an event, two and a half events an exchange, a fifth of a played story's database.
  *
- * Texts are cut into pieces after each line break and each `;` `,` `.` (with the spaces after),
+ * Texts are cut into pieces after each line break and each `;` `,` `.` `:` `?` `!` (with the spaces
+ * after: an open thread's line is its kind, how long ago it began, and its words, each a piece),
  * the pieces of the earlier text found by their words, and runs of them kept as one slice. What the
  * earlier text does not hold, and short pieces that would cost more as a slice than as words, stay
  * words. Reading it back is joining the pieces: nothing is inferred.
@@ -14,7 +15,7 @@ export type TextDelta = (string | [start: number, end: number])[];
 /** A piece shorter than this is kept as its words unless it carries on the slice before it. */
 const SLICED_FROM = 12;
 
-const piecesOf = (text: string): string[] => text.match(/[^\n;,.]*(?:[\n;,.]+[ \t]*|$)/g)?.filter((piece) => piece !== '') ?? [];
+const piecesOf = (text: string): string[] => text.match(/[^\n;,.:?!]*(?:[\n;,.:?!]+[ \t]*|$)/g)?.filter((piece) => piece !== '') ?? [];
 
 /** `text` as slices of `base` and words. */
 export function deltaOf(base: string, text: string): TextDelta {
